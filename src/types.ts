@@ -1,0 +1,127 @@
+// The contract between the parts (design §2). Names are the contract; fields may be added.
+
+export type Band = "high" | "medium" | "low";
+
+export interface SearchRequest {
+  query: string;
+  /** Collections to search; omitted means every collection the backend may search. */
+  collections?: string[];
+  /** Maximum number of hits returned (default 10). */
+  limit?: number;
+  /** Brief mode: one snippet per hit instead of matched chunks. */
+  brief?: boolean;
+  /** Hits below this calibrated relevance are dropped (after `bestScore` is taken). */
+  minRelevance?: number;
+  /** Run the second, more careful scoring pass over the top candidates. */
+  rerank?: boolean;
+}
+
+export interface AnswerSpan {
+  /** Verbatim quote from the document. */
+  text: string;
+  /** Offsets in JavaScript string units (UTF-16) into the section content. */
+  start: number;
+  end: number;
+}
+
+export interface Chunk {
+  heading?: string;
+  content: string;
+}
+
+export interface Hit {
+  collection: string;
+  id: string;
+  title: string;
+  url?: string;
+  heading?: string;
+  breadcrumb?: string;
+  snippet?: string;
+  chunks?: Chunk[];
+  /** Calibrated 0..1 estimate that the hit is relevant. */
+  relevance: number;
+  band: Band;
+  modifiedTime?: string;
+  pages?: { start: number; end: number };
+  quote?: AnswerSpan;
+  /** Free-form metadata shown as `*k: v | …*` (Huginn's visible metadata). */
+  metadata?: Record<string, string>;
+}
+
+export interface RetryHints {
+  broaderQuery?: string;
+  broaderQueryStrategy?: string;
+  narrowerQuery?: string;
+  narrowerQueryStrategy?: string;
+  relatedTerms?: string[];
+}
+
+export interface SearchResponse {
+  query: string;
+  results: Hit[];
+  /** Relevance of the top hit before `minRelevance` filtering (0 when empty). */
+  bestScore: number;
+  reranked: boolean;
+  noConfidentResults?: true;
+  retryHints?: RetryHints;
+  /** Huginn's response-wide flag: some collection's candidates were all noise. */
+  lowConfidence?: true;
+}
+
+/** A whole document as `get_document` returns it. */
+export interface Doc {
+  collection: string;
+  id: string;
+  title: string;
+  url?: string;
+  modifiedTime?: string;
+  text: string;
+  sections?: DocSection[];
+}
+
+/** One node of a document's section tree, flattened in reading order. */
+export interface DocSection {
+  /** Headings from the document root down to this section. */
+  headingPath: string[];
+  heading?: string;
+  /** Depth in the heading tree (0 for text before the first heading). */
+  level: number;
+  content: string;
+  pages?: { start: number; end: number };
+}
+
+export interface KnowledgeBackend {
+  search(request: SearchRequest, options?: { signal?: AbortSignal }): Promise<SearchResponse>;
+  collections(): string[];
+  getDocument?(collection: string, id: string): Promise<Doc | undefined>;
+}
+
+export type Verdict = "correct" | "ambiguous" | "insufficient";
+
+export interface Grade {
+  verdict: Verdict;
+  reason: string;
+  rewrittenQuery?: string;
+  suggestedCollection?: string;
+}
+
+export type GraderMode = "signal" | "haiku";
+
+export interface CorrectiveMetadata {
+  graderMode: GraderMode;
+  verdicts: Verdict[];
+  reasons: string[];
+  queriesTried: string[];
+  collectionsTried: string[][];
+  retries: number;
+  finalVerdict: Verdict;
+  graderMs: number;
+  requeryMs: number[];
+  newHits: number[];
+}
+
+export interface CorrectiveOutcome {
+  changed: boolean;
+  text: string;
+  metadata: CorrectiveMetadata;
+}
