@@ -46,6 +46,8 @@ export interface Hit {
   quote?: AnswerSpan;
   /** Free-form metadata shown as `*k: v | …*` (Huginn's visible metadata). */
   metadata?: Record<string, string>;
+  /** Huginn's `graph_context`: knowledge-graph facts about this hit, rendered as `*a | b*`. */
+  graphContext?: string[];
 }
 
 export interface RetryHints {
@@ -66,6 +68,19 @@ export interface SearchResponse {
   retryHints?: RetryHints;
   /** Huginn's response-wide flag: some collection's candidates were all noise. */
   lowConfidence?: true;
+  /** Huginn's `graph_answer`: a direct answer from its knowledge graph, rendered before the hits. */
+  graphAnswer?: string;
+  /** Huginn's server-side rescue (its `corrective` block), present only when a rescue ran. */
+  rescue?: ServerRescue;
+}
+
+/** A re-search the backend itself ran before answering (Huginn's `corrective=auto`). */
+export interface ServerRescue {
+  verdict: "rescued" | "still_weak";
+  /** The original query first, the rescue query last. */
+  queriesTried: string[];
+  /** How the rescue query was derived (`drop_last_word`, `conjunction_split`, …). */
+  strategy?: string;
 }
 
 /** A whole document as `get_document` returns it. */
