@@ -1,0 +1,261 @@
+import { type HTMLElement, type Node, NodeType, parse } from "node-html-parser";
+import type { ParsedDocument } from "./loaded-document.js";
+import { collapseWhitespace, tidyLines } from "./plain-text.js";
+import { buildSections, type SectionBucket } from "./section-tree.js";
+
+// Elements that hold no readable document text (code, chrome, embedded media, metadata).
+const DROPPED = new Set([
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "nav",
+  "head",
+  "svg",
+  "math",
+  "iframe",
+  "object",
+  "embed",
+  "canvas",
+  "select",
+  "button",
+]);
+// Site chrome when page-level; inside an article or main they are the article's own
+// header (often holding its h1) and footer, and are kept.
+const CHROME = new Set(["header", "footer"]);
+const CONTENT_ROOTS = new Set(["article", "main"]);
+const BLOCKS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "caption",
+  "center",
+  "details",
+  "dd",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "legend",
+  "main",
+  "ol",
+  "p",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "tfoot",
+  "thead",
+  "ul",
+]);
+const HEADING = /^h([1-6])$/;
+// Deeper markup is read as flat text instead of walked, bounding the recursion.
+const MAX_DEPTH = 128;
+
+/** Script/style bodies are read raw and discarded by the parser, so `<h1>` inside a script string is never markup. */
+function parseHtmlTree(source: string): HTMLElement {
+  return parse(source, {
+    comment: false,
+    blockTextElements: { script: false, style: false, noscript: false },
+  });
+}
+
+/**
+ * HTML to plain-text sections: h1–h6 open sections, scripts/styles/nav/page chrome are
+ * dropped, entities decoded, whitespace collapsed (kept inside `<pre>`). Title: `<title>`,
+ * else the first `<h1>`, else the file name. `url` comes from `<link rel="canonical">`.
+ * The walk starts at `<main>` when the page has one, since everything outside it is chrome.
+ */
+export function parseHtml(source: string, fileTitle: string): ParsedDocument {
+  const root = parseHtmlTree(source);
+  const start = root.querySelector("main") ?? root.querySelector("body") ?? root;
+  const walker = new HtmlTextWalker();
+  walker.walk(start, 0, start.tagName?.toLowerCase() === "main");
+  const buckets = walker.finish();
+
+  const titleElement = root.querySelector("title");
+  const h1 = root.querySelector("h1");
+  const title =
+    collapseWhitespace(titleElement?.text ?? "") ||
+    (h1 ? collapseWhitespace(flatText(h1, 0)) : "") ||
+    fileTitle;
+  const doc: ParsedDocument = { title, sections: buildSections(title, buckets) };
+  const canonical = root.querySelector('link[rel="canonical"]')?.getAttribute("href")?.trim();
+  if (canonical) doc.url = canonical;
+  return doc;
+}
+
+/** Plain text of an HTML fragment (e.g. a raw HTML block inside markdown). */
+export function htmlFragmentText(html: string): string {
+  const walker = new HtmlTextWalker();
+  walker.walk(parseHtmlTree(html), 0, true);
+  return walker
+    .finish()
+    .map((b) => [b.heading ?? "", b.content].filter((s) => s !== "").join("\n\n"))
+    .filter((s) => s !== "")
+    .join("\n\n");
+}
+
+type BlockKind = "paragraph" | "item" | "row";
+
+/**
+ * Document-order walk that cuts the text into buckets at headings and into blocks at block
+ * elements. Consecutive list items or table rows are joined by single newlines, everything
+ * else by a blank line.
+ */
+class HtmlTextWalker {
+  private readonly buckets: SectionBucket[] = [];
+  private current: SectionBucket = { level: 0, content: "" };
+  private blocks: { kind: BlockKind; text: string; group: number }[] = [];
+  /** Bumped at each top-level list or table boundary, so two adjacent lists stay apart. */
+  private group = 0;
+  private line = "";
+  private pendingKind: BlockKind = "paragraph";
+  private pendingPrefix = "";
+  private listDepth = 0;
+
+  walk(node: Node, depth: number, inContent: boolean): void {
+    for (const child of node.childNodes) {
+      if (child.nodeType === NodeType.TEXT_NODE) {
+        // Source whitespace is layout; only <br> (added as "\n" below) is a real line break.
+        this.line += child.text.replace(/[\s\u00a0]+/g, " ");
+        continue;
+      }
+      if (child.nodeType !== NodeType.ELEMENT_NODE) continue;
+      const element = child as HTMLElement;
+      const tag = element.tagName.toLowerCase();
+      if (DROPPED.has(tag)) continue;
+      if (CHROME.has(tag) && !inContent) continue;
+      if (depth >= MAX_DEPTH) {
+        this.line += ` ${flatText(element, depth)} `;
+        continue;
+      }
+      this.element(element, tag, depth, inContent || CONTENT_ROOTS.has(tag));
+    }
+  }
+
+  private element(element: HTMLElement, tag: string, depth: number, inContent: boolean): void {
+    const heading = HEADING.exec(tag);
+    if (heading) {
+      const text = collapseWhitespace(flatText(element, depth));
+      if (text === "") return;
+      this.flush();
+      this.closeBucket();
+      this.current = { level: Number(heading[1]), heading: text, content: "" };
+      return;
+    }
+    switch (tag) {
+      case "br":
+        this.line += "\n";
+        return;
+      case "pre":
+        this.flush();
+        this.blocks.push({ kind: "paragraph", text: tidyLines(element.text), group: this.group });
+        return;
+      case "li":
+        this.flush();
+        this.pendingKind = "item";
+        this.pendingPrefix = "  ".repeat(Math.max(0, this.listDepth - 1)) + itemMarker(element);
+        this.walk(element, depth + 1, inContent);
+        this.flush();
+        return;
+      case "tr": {
+        this.flush();
+        const cells = element.childNodes
+          .filter((c): c is HTMLElement => c.nodeType === NodeType.ELEMENT_NODE)
+          .filter((c) => /^t[dh]$/i.test(c.tagName))
+          .map((c) => collapseWhitespace(flatText(c, depth)));
+        if (cells.some((c) => c !== ""))
+          this.blocks.push({ kind: "row", text: cells.join(" | "), group: this.group });
+        return;
+      }
+      case "img": {
+        const alt = element.getAttribute("alt")?.trim();
+        if (alt) this.line += ` ${alt} `;
+        return;
+      }
+    }
+    if (BLOCKS.has(tag)) {
+      const isList = tag === "ul" || tag === "ol";
+      const topLevel = (isList && this.listDepth === 0) || tag === "table";
+      this.flush();
+      if (topLevel) this.group++;
+      if (isList) this.listDepth++;
+      this.walk(element, depth + 1, inContent);
+      if (isList) this.listDepth--;
+      this.flush();
+      if (topLevel) this.group++;
+      return;
+    }
+    this.walk(element, depth + 1, inContent);
+  }
+
+  finish(): SectionBucket[] {
+    this.flush();
+    this.closeBucket();
+    return this.buckets;
+  }
+
+  private flush(): void {
+    const text = this.line
+      .split("\n")
+      .map((l) => collapseWhitespace(l))
+      .filter((l) => l !== "")
+      .join("\n");
+    this.line = "";
+    if (text !== "") {
+      this.blocks.push({ kind: this.pendingKind, text: this.pendingPrefix + text, group: this.group });
+    }
+    this.pendingKind = "paragraph";
+    this.pendingPrefix = "";
+  }
+
+  private closeBucket(): void {
+    let content = "";
+    let previous: { kind: BlockKind; group: number } | undefined;
+    for (const block of this.blocks) {
+      const sameRun =
+        previous?.kind === block.kind && previous.group === block.group && block.kind !== "paragraph";
+      if (content !== "") content += sameRun ? "\n" : "\n\n";
+      content += block.text;
+      previous = block;
+    }
+    this.buckets.push({ ...this.current, content });
+    this.blocks = [];
+  }
+}
+
+function itemMarker(li: HTMLElement): string {
+  const list = li.parentNode;
+  if (list?.tagName?.toLowerCase() !== "ol") return "- ";
+  const items = list.childNodes.filter(
+    (c) => c.nodeType === NodeType.ELEMENT_NODE && (c as HTMLElement).tagName.toLowerCase() === "li",
+  );
+  const start = Number.parseInt(list.getAttribute("start") ?? "1", 10);
+  return `${(Number.isFinite(start) ? start : 1) + items.indexOf(li)}. `;
+}
+
+/** Text of an element with block boundaries as spaces, dropped elements skipped. */
+function flatText(node: Node, depth: number): string {
+  if (node.nodeType === NodeType.TEXT_NODE) return node.text;
+  if (node.nodeType !== NodeType.ELEMENT_NODE) return "";
+  const element = node as HTMLElement;
+  const tag = element.tagName?.toLowerCase() ?? "";
+  if (DROPPED.has(tag)) return "";
+  // Past the cap the parser's own text getter takes over: no more structure, all the words.
+  if (depth >= MAX_DEPTH * 2) return element.text;
+  const inner = element.childNodes.map((c) => flatText(c, depth + 1)).join("");
+  return BLOCKS.has(tag) || tag === "br" || tag === "li" || tag === "td" || tag === "th"
+    ? ` ${inner} `
+    : inner;
+}

@@ -1,0 +1,129 @@
+import { createHash } from "node:crypto";
+import { open } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import { decodeText } from "./decode-text.js";
+import { type DocumentFormat, documentFormatFor } from "./document-format.js";
+import { documentText } from "./document-text.js";
+import { parseHtml } from "./html-loader.js";
+import type { LoadedDocument, ParsedDocument } from "./loaded-document.js";
+import { parseMarkdown } from "./markdown-loader.js";
+import { DEFAULT_MAX_SECTION_CHARS, splitOversizedSections } from "./split-oversized.js";
+import { parseText } from "./text-loader.js";
+
+export const DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+
+export interface LoadDocumentOptions {
+  /** Files larger than this are rejected unread (default 10 MB). */
+  maxBytes?: number;
+  /** Sections longer than this are split into parts (default 1500 chars; Infinity keeps them whole). */
+  maxSectionChars?: number;
+}
+
+export type LoadDocumentResult = { ok: true; doc: LoadedDocument } | { ok: false; reason: string };
+
+/**
+ * Reads one file into a LoadedDocument. Never throws for a bad file: unsupported types,
+ * binary, non-UTF-8, oversized or unreadable files and parser failures come back as
+ * `{ ok: false, reason }` so one bad file never stops an indexing run. The caller names the
+ * file when it reports the reason; this function does not log.
+ *
+ * @param absPath the file to read
+ * @param id the document id (path relative to the collection root, forward slashes)
+ */
+export async function loadDocument(
+  absPath: string,
+  id: string,
+  opts: LoadDocumentOptions = {},
+): Promise<LoadDocumentResult> {
+  const format = documentFormatFor(absPath);
+  if (!format) {
+    const ext = extname(absPath);
+    return { ok: false, reason: `unsupported file type${ext ? ` "${ext}"` : " (no extension)"}` };
+  }
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+
+  const read = await readBounded(absPath, maxBytes);
+  if (!read.ok) return read;
+  const decoded = decodeText(read.bytes);
+  if (!decoded.ok) return decoded;
+
+  const fileTitle = basename(absPath, extname(absPath));
+  let parsed: ParsedDocument;
+  try {
+    parsed = parse(format, decoded.text, fileTitle);
+  } catch (error) {
+    return { ok: false, reason: `${format} parser failed: ${errorMessage(error)}` };
+  }
+
+  const doc: LoadedDocument = {
+    id,
+    title: parsed.title,
+    text: documentText(parsed.sections),
+    sections: splitOversizedSections(parsed.sections, opts.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS),
+    contentHash: createHash("sha256").update(read.bytes).digest("hex"),
+  };
+  if (parsed.url) doc.url = parsed.url;
+  const modifiedTime = parsed.modifiedTime ?? read.mtime;
+  if (modifiedTime) doc.modifiedTime = modifiedTime;
+  return { ok: true, doc };
+}
+
+function parse(format: DocumentFormat, text: string, fileTitle: string): ParsedDocument {
+  switch (format) {
+    case "markdown":
+      return parseMarkdown(text, fileTitle);
+    case "mdx":
+      return parseMarkdown(text, fileTitle, { mdx: true });
+    case "text":
+      return parseText(text, fileTitle);
+    case "html":
+      return parseHtml(text, fileTitle);
+  }
+}
+
+type ReadResult = { ok: true; bytes: Uint8Array; mtime?: string } | { ok: false; reason: string };
+
+/**
+ * Reads at most maxBytes + 1 bytes, so a file that is (or grows) too large is rejected
+ * without ever being read whole into memory.
+ */
+async function readBounded(absPath: string, maxBytes: number): Promise<ReadResult> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(absPath, "r");
+    const stat = await handle.stat();
+    if (!stat.isFile()) return { ok: false, reason: "not a regular file" };
+    if (stat.size > maxBytes) return { ok: false, reason: tooLarge(stat.size, maxBytes) };
+    const buffer = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+    let filled = 0;
+    // Each read either advances or returns 0 (end of file); the buffer size bounds the loop.
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    // The file grew after the size check.
+    if (filled > maxBytes)
+      return { ok: false, reason: `file too large (over the ${formatBytes(maxBytes)} limit)` };
+    const mtime = Number.isFinite(stat.mtimeMs) ? stat.mtime.toISOString() : undefined;
+    return { ok: true, bytes: buffer.subarray(0, filled), ...(mtime ? { mtime } : {}) };
+  } catch (error) {
+    return { ok: false, reason: `cannot read file: ${errorMessage(error)}` };
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+function tooLarge(size: number, maxBytes: number): string {
+  return `file too large (${formatBytes(size)}; limit ${formatBytes(maxBytes)})`;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${n} bytes`;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

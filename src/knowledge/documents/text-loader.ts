@@ -1,0 +1,44 @@
+import type { ParsedDocument } from "./loaded-document.js";
+import { tidyLines } from "./plain-text.js";
+import { buildSections, type SectionBucket } from "./section-tree.js";
+
+/** A first line longer than this reads as prose, not as a title. */
+const MAX_TITLE_CHARS = 80;
+/** Paragraphs are grouped into sections up to about this size (oversized ones are split later). */
+const SECTION_TARGET_CHARS = 1000;
+
+/**
+ * Plain text to sections. Plain text has no reliable headings, so sections are consecutive
+ * blank-line-separated paragraphs grouped up to a target size; all are level 0 under the
+ * title. Title: the first non-empty line when it is short (it is then not repeated in the
+ * content), else the file name. Line breaks inside a paragraph are kept: plain text is
+ * often laid out by hand (lists, addresses).
+ */
+export function parseText(source: string, fileTitle: string): ParsedDocument {
+  const text = tidyLines(source);
+  const firstLine = text.split("\n", 1)[0]?.trim() ?? "";
+  const titleFromLine = firstLine !== "" && firstLine.length <= MAX_TITLE_CHARS;
+  const title = titleFromLine ? firstLine : fileTitle;
+  const body = titleFromLine
+    ? text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n") + 1)
+    : text;
+
+  const paragraphs = body
+    .split(/\n[ \t]*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+  const buckets: SectionBucket[] = [];
+  let group: string[] = [];
+  let size = 0;
+  for (const paragraph of paragraphs) {
+    if (group.length > 0 && size + 2 + paragraph.length > SECTION_TARGET_CHARS) {
+      buckets.push({ level: 0, content: group.join("\n\n") });
+      group = [];
+      size = 0;
+    }
+    size += (group.length > 0 ? 2 : 0) + paragraph.length;
+    group.push(paragraph);
+  }
+  if (group.length > 0) buckets.push({ level: 0, content: group.join("\n\n") });
+  return { title, sections: buildSections(title, buckets) };
+}
