@@ -1,0 +1,149 @@
+import * as z from "zod";
+
+// The schema of `bots/<name>/config.json` (design §6). Every object is strict: an unknown key is
+// an error, because a typo such as `correctiveRetrival` would otherwise silently leave a feature
+// off. Option descriptions for the README live in config-options.ts, kept in step by a test.
+
+/** An environment variable name, POSIX style. */
+const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Collection names appear in tool arguments, index file names and log lines, so they are kept
+ * to lowercase slugs: a letter or digit first, then letters, digits, `-` or `_`.
+ */
+export const COLLECTION_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+const nonEmpty = z.string().min(1, { error: "must not be empty" });
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+
+export const PROVIDER_TYPES = ["openai", "anthropic", "azure"] as const;
+
+/** A BYOK model endpoint. The key itself never appears in config: only the env var holding it. */
+export const ProviderSchema = z.strictObject({
+  type: z.enum(PROVIDER_TYPES),
+  baseUrl: httpUrl,
+  /** Optional because local OpenAI-compatible servers (Ollama, vLLM) take no key. */
+  apiKeyEnv: z
+    .string()
+    .regex(ENV_VAR_NAME, {
+      error: "must be the NAME of the environment variable holding the key (e.g. ANTHROPIC_API_KEY)",
+    })
+    .optional(),
+  wireModel: nonEmpty.optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+});
+export type ProviderConfig = z.output<typeof ProviderSchema>;
+
+export const CollectionSchema = z.strictObject({
+  paths: z.array(nonEmpty).min(1, { error: "needs at least one glob" }),
+  exclude: z.array(nonEmpty).optional(),
+});
+export type CollectionConfig = z.output<typeof CollectionSchema>;
+
+export const HuginnSchema = z.strictObject({
+  url: httpUrl,
+  collections: z.array(nonEmpty).min(1, { error: "needs at least one collection" }),
+  timeoutMs: z.number().int().positive().optional(),
+});
+export type HuginnConfig = z.output<typeof HuginnSchema>;
+
+export const KNOWLEDGE_BACKENDS = ["embedded", "huginn"] as const;
+
+export const KnowledgeSchema = z
+  .strictObject({
+    backend: z.enum(KNOWLEDGE_BACKENDS).default("embedded"),
+    collections: z
+      .record(
+        z.string().regex(COLLECTION_NAME, {
+          error: 'collection names are lowercase: a letter or digit, then letters, digits, "-" or "_"',
+        }),
+        CollectionSchema,
+      )
+      .default({}),
+    // Both blocks may be present so that switching backends is a one-word change.
+    huginn: HuginnSchema.optional(),
+  })
+  .superRefine((knowledge, ctx) => {
+    if (knowledge.backend === "huginn" && knowledge.huginn === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["huginn"],
+        input: undefined,
+        message: 'backend "huginn" needs a knowledge.huginn block with url and collections',
+      });
+    }
+    if (knowledge.backend === "embedded" && Object.keys(knowledge.collections).length === 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["collections"],
+        input: knowledge.collections,
+        message:
+          'backend "embedded" needs at least one collection, e.g. {"docs": {"paths": ["docs/**/*.md"]}}',
+      });
+    }
+  });
+export type KnowledgeConfig = z.output<typeof KnowledgeSchema>;
+
+export const GRADER_MODES = ["signal", "haiku", "auto"] as const;
+export type CorrectiveGrader = (typeof GRADER_MODES)[number];
+
+/**
+ * No defaults here on purpose: a field the bot leaves out falls through to the env defaults
+ * (CORRECTIVE_RETRIEVAL_*), which resolveCorrectiveConfig reads when a session is created.
+ */
+export const CorrectiveRetrievalSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  /** Any number is accepted and clamped to 1..2 at resolution (design §5). */
+  retryBudget: z.number().optional(),
+  grader: z.enum(GRADER_MODES).optional(),
+  graderModel: nonEmpty.optional(),
+  graderTimeoutMs: z.number().int().positive().optional(),
+  graderProvider: ProviderSchema.optional(),
+});
+export type CorrectiveRetrievalConfig = z.output<typeof CorrectiveRetrievalSchema>;
+
+export const RERANK_STRATEGIES = ["lexical", "single-pass"] as const;
+
+export const RetrievalSchema = z.strictObject({
+  rerankStrategy: z.enum(RERANK_STRATEGIES).default("lexical"),
+  planning: z.boolean().default(false),
+  answerSpans: z.boolean().default(false),
+});
+export type RetrievalConfig = z.output<typeof RetrievalSchema>;
+
+/** Bounds on one conversation turn, so a looping model cannot run up cost or hang a host. */
+export const SessionSchema = z.strictObject({
+  maxToolCalls: z.number().int().positive().default(8),
+  timeoutMs: z.number().int().positive().default(120_000),
+});
+export type SessionLimits = z.output<typeof SessionSchema>;
+
+export const DEFAULT_PERSONA_FILE = "persona.md";
+
+export const BotConfigSchema = z
+  .strictObject({
+    description: z.string().optional(),
+    persona: nonEmpty.default(DEFAULT_PERSONA_FILE),
+    model: nonEmpty.optional(),
+    provider: ProviderSchema.optional(),
+    knowledge: KnowledgeSchema,
+    correctiveRetrieval: CorrectiveRetrievalSchema.optional(),
+    retrieval: RetrievalSchema.prefault({}),
+    session: SessionSchema.prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    // The Copilot runtime rejects a BYOK provider without a model name (reference/copilot-sdk.md).
+    if (config.provider !== undefined && config.model === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["model"],
+        input: undefined,
+        message: "is required when provider is set (the provider needs a model name to call)",
+      });
+    }
+  });
+
+/** A bot's config.json after validation, with defaults applied (correctiveRetrieval excepted). */
+export type BotConfig = z.output<typeof BotConfigSchema>;
+/** What a config.json may contain before defaults. */
+export type BotConfigInput = z.input<typeof BotConfigSchema>;

@@ -1,0 +1,112 @@
+import { type CorrectiveSource, describeCorrective } from "../bots/corrective-config.js";
+import { botCollections, type DiscoveryResult, discoverBots } from "../bots/discovery.js";
+
+/** One element of `second-look bots --json` (stable: fields are only ever added). */
+export interface BotListingEntry {
+  name: string;
+  dir: string;
+  backend: "embedded" | "huginn" | null;
+  collections: string[];
+  model: string | null;
+  provider: "openai" | "anthropic" | "azure" | null;
+  correctiveRetrieval: {
+    enabled: boolean;
+    grader: "signal" | "haiku" | "auto";
+    retryBudget: 1 | 2;
+    source: { enabled: CorrectiveSource; retryBudget: CorrectiveSource; grader: CorrectiveSource };
+  } | null;
+  /** Why the bot could not be loaded (every other field then empty or null), else null. */
+  error: string | null;
+}
+
+/** The listing in `--json` form: loaded and failed bots together, sorted by name. */
+export function listingEntries(result: DiscoveryResult): BotListingEntry[] {
+  const loaded: BotListingEntry[] = result.bots.map((bot) => ({
+    name: bot.name,
+    dir: bot.dir,
+    backend: bot.config.knowledge.backend,
+    collections: botCollections(bot.config),
+    model: bot.config.model ?? null,
+    provider: bot.config.provider?.type ?? null,
+    correctiveRetrieval: {
+      enabled: bot.corrective.enabled,
+      grader: bot.corrective.grader,
+      retryBudget: bot.corrective.retryBudget,
+      source: {
+        enabled: bot.corrective.source.enabled,
+        retryBudget: bot.corrective.source.retryBudget,
+        grader: bot.corrective.source.grader,
+      },
+    },
+    error: null,
+  }));
+  const failed: BotListingEntry[] = result.failures.map((failure) => ({
+    name: failure.name,
+    dir: failure.dir,
+    backend: null,
+    collections: [],
+    model: null,
+    provider: null,
+    correctiveRetrieval: null,
+    error: failure.error,
+  }));
+  return [...loaded, ...failed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function humanRows(result: DiscoveryResult): string[][] {
+  const byName = new Map(result.bots.map((bot) => [bot.name, bot]));
+  return listingEntries(result).map((entry) => {
+    const bot = byName.get(entry.name);
+    if (bot === undefined || entry.error !== null) {
+      return [entry.name, "error", (entry.error ?? "").split("\n").join("; ")];
+    }
+    const model =
+      entry.model === null ? "-" : entry.provider ? `${entry.model} (${entry.provider})` : entry.model;
+    return [
+      entry.name,
+      entry.backend ?? "-",
+      entry.collections.join(",") || "-",
+      model,
+      describeCorrective(bot.corrective),
+    ];
+  });
+}
+
+/** Pad every column but the last to the widest cell, two spaces apart. */
+function align(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.slice(0, -1).forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  return rows.map((row) =>
+    row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i] ?? 0) : cell)).join("  "),
+  );
+}
+
+/**
+ * `second-look bots [--json]`: the discovered bots and their resolved state. Exit 0 when at
+ * least one bot loaded or there are none, 1 when every bot failed or the folder is unusable.
+ */
+export async function runBots(
+  opts: { json: boolean; botsRoot?: string },
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env?: NodeJS.ProcessEnv },
+): Promise<number> {
+  let result: DiscoveryResult;
+  try {
+    // Quiet: the listing states the same facts the discovery log lines would.
+    result = await discoverBots(opts.botsRoot, io.env ?? process.env, { quiet: true });
+  } catch (error) {
+    io.stderr.write(`second-look bots: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  if (opts.json) {
+    io.stdout.write(`${JSON.stringify(listingEntries(result), null, 2)}\n`);
+  } else if (result.bots.length === 0 && result.failures.length === 0) {
+    io.stdout.write(`no bots under ${result.root} (a bot is a folder with a config.json)\n`);
+  } else {
+    io.stdout.write(`${align(humanRows(result)).join("\n")}\n`);
+  }
+  return result.bots.length === 0 && result.failures.length > 0 ? 1 : 0;
+}
