@@ -1,0 +1,60 @@
+// Document text (chunk content, snippets, titles) is untrusted: it is written by whoever wrote
+// the document. The parsers read structure from whole lines (doc-id lines, the trailing footer,
+// the no-results line, trace markers, corrective notes), so a document that contains such a
+// line could otherwise forge a doc key, a retry hint or a trace marker. Our renderer therefore
+// defuses those lines before they reach the result text. Huginn does not, which is why the
+// parsers also rely on position (only the trailing footer counts, etc.).
+
+/** Line starts (after leading whitespace) that the parsers treat as protocol structure. */
+const PROTOCOL_LINE_STARTS = [
+  "collection: `",
+  "*Weak match",
+  "*No confident match",
+  "*Rescued via ",
+  "*Low confidence results",
+  "No results found for '",
+  "huginn-trace-url:",
+  "huginn-trace-id:",
+  "```huginn-trace",
+  "[corrective retrieval",
+] as const;
+
+function isProtocolLine(line: string): boolean {
+  const start = line.length - line.trimStart().length;
+  for (const prefix of PROTOCOL_LINE_STARTS) {
+    if (line.startsWith(prefix, start)) return true;
+  }
+  return false;
+}
+
+/**
+ * Multi-line document text with every protocol-shaped line prefixed by a backslash (a markdown
+ * escape, so a reader still sees the words). Other lines are returned byte-for-byte.
+ */
+export function defuseProtocolLines(text: string): string {
+  if (!text.includes("\n")) return isProtocolLine(text) ? escapeLine(text) : text;
+  const lines = text.split("\n");
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (isProtocolLine(line)) {
+      lines[i] = escapeLine(line);
+      changed = true;
+    }
+  }
+  return changed ? lines.join("\n") : text;
+}
+
+function escapeLine(line: string): string {
+  const start = line.length - line.trimStart().length;
+  return `${line.slice(0, start)}\\${line.slice(start)}`;
+}
+
+/**
+ * A value that must stay on one line (title, heading, URL, query): line breaks become single
+ * spaces. A line break in a title would otherwise split the hit header and hide the relevance.
+ */
+export function toSingleLine(value: string): string {
+  if (!value.includes("\n") && !value.includes("\r")) return value;
+  return value.replace(/\r\n|\r|\n/g, " ");
+}

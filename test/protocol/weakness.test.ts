@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { bandFor, isWeak, WEAK_BEST_SCORE } from "../../src/protocol/weakness.js";
+import type { Hit } from "../../src/types.js";
+
+const hit: Hit = { collection: "c", id: "1", title: "t", relevance: 0.5, band: "medium" };
+
+describe("bandFor", () => {
+  it("uses Huginn's thresholds 0.65 and 0.40", () => {
+    expect(bandFor(0.65)).toBe("high");
+    expect(bandFor(0.99)).toBe("high");
+    expect(bandFor(0.6499)).toBe("medium");
+    expect(bandFor(0.4)).toBe("medium");
+    expect(bandFor(0.3999)).toBe("low");
+    expect(bandFor(0)).toBe("low");
+  });
+});
+
+describe("isWeak", () => {
+  it("weak when nothing survived filtering, even with a high bestScore", () => {
+    expect(isWeak({ results: [], bestScore: 0.9 })).toBe(true);
+  });
+  it("weak below 0.45, not at it", () => {
+    expect(WEAK_BEST_SCORE).toBe(0.45);
+    expect(isWeak({ results: [hit], bestScore: 0.449 })).toBe(true);
+    expect(isWeak({ results: [hit], bestScore: 0.45 })).toBe(false);
+  });
+  it("a medium band can still be weak", () => {
+    expect(isWeak({ results: [{ ...hit, relevance: 0.42 }], bestScore: 0.42 })).toBe(true);
+  });
+});
