@@ -1,0 +1,117 @@
+// The seam chat hosts (Slack, Teams, web, the CLI) call, and the injection points a connector
+// needs (design §8). Nothing here names a concrete backend, renderer or corrective engine, so
+// the connector is testable with fakes and the real orchestrator plugs in without changes.
+
+import type { Doc, SearchResponse } from "../types.js";
+
+export interface ProviderDescription {
+  type: "openai" | "anthropic" | "azure";
+  baseUrl: string;
+  /** Name of the environment variable holding the API key; the key itself is never stored or logged. */
+  apiKeyEnv?: string;
+}
+
+export interface BotLimits {
+  /** Tool calls allowed per question; the next one aborts the turn. */
+  maxToolCalls: number;
+  /** Wall-clock bound on one question, model and tools included. */
+  timeoutMs: number;
+}
+
+export interface BotDescription {
+  name: string;
+  /** The bot folder; connector state lives under `<dir>/.second-look/`. */
+  dir: string;
+  /** The system prompt, verbatim (it replaces the runtime's default prompt). */
+  persona: string;
+  model?: string;
+  provider?: ProviderDescription;
+  limits: BotLimits;
+}
+
+/** One knowledge-search result handed to the corrective pass. */
+export interface CorrectCall {
+  /** The tool name as the runtime reported it (`search_knowledge`, `knowledge-search_knowledge`, …). */
+  toolName: string;
+  /** The model's arguments (always a plain object by the time `correct` sees them). */
+  toolArgs: unknown;
+  /** The text the model would receive. */
+  resultText: string;
+  /** Aborted when the hook's time bound or the question's deadline passes. */
+  signal: AbortSignal;
+}
+
+export interface CorrectResult {
+  text: string;
+  changed: boolean;
+  metadata: unknown;
+}
+
+/** Corrective retrieval for one call; `null` means "nothing to say" (an uneventful check). */
+export type CorrectFn = (call: CorrectCall) => Promise<CorrectResult | null>;
+
+/** The protocol renderer (design §4): a search response as the text the model reads. */
+export type RenderResult = (response: SearchResponse, brief: boolean) => string;
+
+/** Renders a `get_document` result. */
+export type RenderDocument = (doc: Doc) => string;
+
+/** What the corrective pass did for one tool call. */
+export interface CorrectiveRecord {
+  /** True when the model received corrected text instead of the original. */
+  changed: boolean;
+  metadata: unknown;
+  /** Set when `correct` threw or overran its time bound; the original text passed through. */
+  failure?: "error" | "timeout";
+}
+
+export interface ToolCallRecord {
+  /** The runtime's tool call id. */
+  id: string;
+  name: string;
+  args: unknown;
+  /** The text the model received for this call (after any correction). */
+  resultText: string;
+  success: boolean;
+  corrective?: CorrectiveRecord;
+}
+
+export interface AskOptions {
+  /** Follow-ups with the same id continue the same session. */
+  conversationId: string;
+  /** Cancels the question (the session is aborted, not just abandoned). */
+  signal?: AbortSignal;
+}
+
+export interface AskResult {
+  answer: string;
+  /** In completion order. */
+  toolCalls: ToolCallRecord[];
+}
+
+export interface BotRuntime {
+  ask(question: string, options: AskOptions): Promise<AskResult>;
+  /** Ends every session and releases the shared runtime client. */
+  close(): Promise<void>;
+}
+
+export type BotRuntimeErrorCode =
+  | "no_model" // no BYOK provider and no Copilot sign-in
+  | "config" // the bot description cannot work (e.g. the API-key variable is unset)
+  | "tool_call_cap" // the model asked for more tool calls than `limits.maxToolCalls`
+  | "timeout" // the question overran `limits.timeoutMs`
+  | "aborted" // the caller's signal fired
+  | "closed" // the runtime was closed
+  | "session"; // the runtime reported an error for the turn
+
+/** The one error type `ask` rejects with; `message` is a single line fit for a user. */
+export class BotRuntimeError extends Error {
+  override readonly name = "BotRuntimeError";
+  constructor(
+    readonly code: BotRuntimeErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,223 @@
+// BotRuntime over the Copilot SDK: the shared runtime client, a session per conversation with
+// the bot's tools, persona and provider, the corrective hook when corrective retrieval is on,
+// and a bounded turn per question.
+
+import type { CopilotSession, MCPServerConfig, SessionConfig } from "@github/copilot-sdk";
+import { type Logger, logger as processLogger } from "../../telemetry/logger.js";
+import type { KnowledgeBackend } from "../../types.js";
+import {
+  type AskOptions,
+  type AskResult,
+  type BotDescription,
+  type BotRuntime,
+  BotRuntimeError,
+  type CorrectFn,
+  type RenderDocument,
+  type RenderResult,
+} from "../bot-runtime.js";
+import { createCorrectiveHook } from "./corrective-hook.js";
+import { runGuardedTurn, type TurnContext } from "./guarded-turn.js";
+import { createKnowledgeTools } from "./knowledge-tools.js";
+import { runtimeEnvironment, runtimeLocation } from "./runtime-environment.js";
+import { buildSessionConfig, redactSessionConfig } from "./session-config.js";
+import { acquireCopilotClient, type ClientLease } from "./shared-client.js";
+
+export interface CopilotBotRuntimeOptions {
+  bot: BotDescription;
+  backend: KnowledgeBackend;
+  renderResult: RenderResult;
+  renderDocument?: RenderDocument;
+  /** Present only when corrective retrieval is on for this bot; absent means no hook at all. */
+  correct?: CorrectFn;
+  /** Bound on one corrective pass (default 30 s); the question's deadline also applies. */
+  correctTimeoutMs?: number;
+  /** External MCP servers whose tools the model may call; their `search_knowledge` is corrected too. */
+  mcpServers?: Record<string, MCPServerConfig>;
+  /** Ask the provider for streamed responses (SSE). */
+  streaming?: boolean;
+  /** Where `provider.apiKeyEnv` and sign-in tokens are read (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Sessions kept for follow-ups; the least recently used idle one is closed beyond this. Default 64. */
+  maxSessions?: number;
+  logger?: Logger;
+  /** Observes each session's config (provider key redacted) just before it is created. */
+  onSessionConfig?: (config: SessionConfig) => void;
+}
+
+interface SessionEntry {
+  session: CopilotSession;
+  /** The question in flight; read by the hook and the tool handlers. */
+  turn: TurnContext | undefined;
+  /** Questions on one conversation run one after another. */
+  queue: Promise<unknown>;
+  busy: number;
+  lastUsed: number;
+}
+
+const DEFAULT_MAX_SESSIONS = 64;
+
+export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotRuntime {
+  const { bot } = options;
+  const env = options.env ?? process.env;
+  const log = (options.logger ?? processLogger()).child({ bot: bot.name, connector: "copilot-sdk" });
+  const location = runtimeLocation(bot.dir);
+  const sessions = new Map<string, Promise<SessionEntry>>();
+  let lease: Promise<ClientLease> | undefined;
+  let closed = false;
+
+  const readApiKey = (): string | undefined => {
+    const name = bot.provider?.apiKeyEnv;
+    if (!name) return undefined;
+    const value = env[name];
+    if (value === undefined || value === "") {
+      throw new BotRuntimeError(
+        "config",
+        `Bot '${bot.name}': the environment variable ${name} (provider.apiKeyEnv) is not set.`,
+      );
+    }
+    return value;
+  };
+
+  const getLease = (): Promise<ClientLease> => {
+    lease ??= acquireCopilotClient({
+      home: location.home,
+      baseDirectory: location.baseDirectory,
+      env: runtimeEnvironment({
+        hostEnv: env,
+        home: location.home,
+        ...(bot.provider && bot.model
+          ? { provider: { type: bot.provider.type, baseUrl: bot.provider.baseUrl, model: bot.model } }
+          : {}),
+      }),
+      useLoggedInUser: bot.provider === undefined,
+    });
+    // A failed start is not cached, so the next question retries it.
+    lease.catch(() => {
+      lease = undefined;
+    });
+    return lease;
+  };
+
+  const createEntry = async (conversationId: string): Promise<SessionEntry> => {
+    const apiKey = readApiKey();
+    const holder: { entry?: SessionEntry } = {};
+    const turnSignal = () => holder.entry?.turn?.signal;
+    const tools = createKnowledgeTools({
+      backend: options.backend,
+      renderResult: options.renderResult,
+      ...(options.renderDocument ? { renderDocument: options.renderDocument } : {}),
+      turnSignal,
+    });
+    const knownServers = Object.keys(options.mcpServers ?? {});
+    const onPostToolUse = options.correct
+      ? createCorrectiveHook({
+          correct: options.correct,
+          ...(options.correctTimeoutMs !== undefined ? { timeoutMs: options.correctTimeoutMs } : {}),
+          knownServers,
+          context: () => holder.entry?.turn,
+          log,
+        })
+      : undefined;
+    const config = buildSessionConfig({
+      bot,
+      tools,
+      workingDirectory: location.home,
+      ...(apiKey !== undefined ? { apiKey } : {}),
+      ...(onPostToolUse ? { onPostToolUse } : {}),
+      ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+      ...(options.streaming !== undefined ? { streaming: options.streaming } : {}),
+    });
+    options.onSessionConfig?.(redactSessionConfig(config));
+    const { client } = await getLease();
+    const session = await client.createSession(config);
+    log.debug(
+      {
+        conversationId,
+        sessionId: session.sessionId,
+        model: bot.model,
+        provider: bot.provider?.type ?? "copilot",
+        corrective: onPostToolUse ? "on" : "off",
+      },
+      "session created",
+    );
+    const entry: SessionEntry = {
+      session,
+      turn: undefined,
+      queue: Promise.resolve(),
+      busy: 0,
+      lastUsed: Date.now(),
+    };
+    holder.entry = entry;
+    return entry;
+  };
+
+  const evictIdleSessions = async (keep: string): Promise<void> => {
+    const max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    if (sessions.size <= max) return;
+    const settled: [string, SessionEntry][] = [];
+    for (const [id, pending] of sessions) {
+      if (id === keep) continue;
+      const entry = await pending.catch(() => undefined);
+      if (entry && entry.busy === 0) settled.push([id, entry]);
+    }
+    settled.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    for (const [id, entry] of settled.slice(0, sessions.size - max)) {
+      sessions.delete(id);
+      await entry.session.disconnect().catch(() => undefined);
+    }
+  };
+
+  const entryFor = (conversationId: string): Promise<SessionEntry> => {
+    let pending = sessions.get(conversationId);
+    if (!pending) {
+      pending = createEntry(conversationId);
+      sessions.set(conversationId, pending);
+      // A failed creation is forgotten so a later question can try again.
+      pending.catch(() => {
+        if (sessions.get(conversationId) === pending) sessions.delete(conversationId);
+      });
+    }
+    return pending;
+  };
+
+  return {
+    async ask(question: string, askOptions: AskOptions): Promise<AskResult> {
+      if (closed) throw new BotRuntimeError("closed", `Bot '${bot.name}': the runtime is closed.`);
+      const entry = await entryFor(askOptions.conversationId);
+      entry.busy += 1;
+      const run = entry.queue.then(() =>
+        runGuardedTurn(entry.session, question, {
+          botName: bot.name,
+          limits: bot.limits,
+          knownServers: Object.keys(options.mcpServers ?? {}),
+          ...(askOptions.signal ? { signal: askOptions.signal } : {}),
+          setContext: (context) => {
+            entry.turn = context;
+          },
+        }),
+      );
+      entry.queue = run.catch(() => undefined);
+      try {
+        return await run;
+      } finally {
+        entry.busy -= 1;
+        entry.lastUsed = Date.now();
+        await evictIdleSessions(askOptions.conversationId).catch(() => undefined);
+      }
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      const pending = [...sessions.values()];
+      sessions.clear();
+      for (const p of pending) {
+        const entry = await p.catch(() => undefined);
+        await entry?.session.disconnect().catch(() => undefined);
+      }
+      const current = lease;
+      lease = undefined;
+      if (current) await (await current.catch(() => undefined))?.release();
+    },
+  };
+}

@@ -1,0 +1,170 @@
+// The onPostToolUse hook: hands a knowledge-search result to the injected corrective pass and,
+// when that pass produced different text, returns it as `modifiedResult` so the runtime gives
+// the model the corrected text (verified end to end with runtime 1.0.85). The hook must never
+// make a search worse: every failure, timeout or odd input lets the original pass through
+// untouched (return undefined), and it never throws into the SDK (which would swallow the error
+// silently anyway).
+
+import type { Logger } from "../../telemetry/logger.js";
+import type { CorrectFn, CorrectiveRecord, CorrectResult } from "../bot-runtime.js";
+import type { CallMatcher } from "./call-matcher.js";
+import type {
+  PostToolUseHandler,
+  PostToolUseHookInput,
+  PostToolUseHookOutput,
+} from "./post-tool-use-types.js";
+import { isKnowledgeSearchTool } from "./tool-name.js";
+
+/** What the hook needs from the question being answered when it fires. */
+export interface HookTurnContext {
+  matcher?: CallMatcher;
+  /** The question's signal: a timed-out or cancelled question cancels its corrective passes. */
+  signal?: AbortSignal;
+}
+
+export interface CorrectiveHookOptions {
+  correct: CorrectFn;
+  /** Bound on one corrective pass; past it the original passes through. Default 30 s. */
+  timeoutMs?: number;
+  /** Results longer than this are passed through unexamined (bounded work). Default 1,000,000. */
+  maxResultChars?: number;
+  /** Queries longer than this are not real queries; passed through. Default 4,000. */
+  maxQueryChars?: number;
+  /** MCP server names attached to the session, to parse `<server>-<tool>` names exactly. */
+  knownServers?: readonly string[];
+  /** The current question's context, read when the hook fires. */
+  context?: () => HookTurnContext | undefined;
+  log?: Logger;
+}
+
+export const DEFAULT_CORRECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RESULT_CHARS = 1_000_000;
+export const DEFAULT_MAX_QUERY_CHARS = 4_000;
+
+type Settled =
+  | { kind: "ok"; result: CorrectResult | null }
+  | { kind: "error"; error: unknown }
+  | { kind: "timeout" }
+  | { kind: "cancelled" };
+
+/** Why a hook input is not corrected, or undefined when it is fit for the corrective pass. */
+export function skipReason(
+  input: Partial<PostToolUseHookInput>,
+  limits: { maxResultChars: number; maxQueryChars: number },
+): string | undefined {
+  const args = input.toolArgs;
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return "toolArgs is not an object";
+  const query = (args as { query?: unknown }).query;
+  if (typeof query !== "string") return "query is not a string";
+  if (query.trim() === "") return "query is blank";
+  if (query.length > limits.maxQueryChars) return `query longer than ${limits.maxQueryChars} characters`;
+  const result = input.toolResult as Partial<PostToolUseHookInput["toolResult"]> | undefined;
+  if (result === null || typeof result !== "object") return "toolResult is not an object";
+  if (result.resultType !== undefined && result.resultType !== "success") {
+    return `tool result is ${String(result.resultType)}`;
+  }
+  const text = result.textResultForLlm;
+  if (typeof text !== "string") return "textResultForLlm is not a string";
+  if (text === "") return "textResultForLlm is empty";
+  if (text.length > limits.maxResultChars) return `result longer than ${limits.maxResultChars} characters`;
+  return undefined;
+}
+
+/** Runs `correct` under its own deadline and the question's signal; never rejects. */
+async function runBounded(
+  correct: CorrectFn,
+  call: { toolName: string; toolArgs: unknown; resultText: string },
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+): Promise<Settled> {
+  if (outer?.aborted) return { kind: "cancelled" };
+  const controller = new AbortController();
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<Settled>((resolve) => {
+    const timer = setTimeout(() => {
+      controller.abort(new Error(`corrective pass exceeded ${timeoutMs} ms`));
+      resolve({ kind: "timeout" });
+    }, timeoutMs);
+    const onOuter = () => {
+      controller.abort(outer?.reason);
+      resolve({ kind: "cancelled" });
+    };
+    outer?.addEventListener("abort", onOuter, { once: true });
+    onAbort = () => {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", onOuter);
+    };
+  });
+  try {
+    // `correct` may throw synchronously or return a non-promise; both are contained here.
+    const running = Promise.resolve()
+      .then(() => correct({ ...call, signal: controller.signal }))
+      .then(
+        (result): Settled => ({ kind: "ok", result }),
+        (error: unknown): Settled => ({ kind: "error", error }),
+      );
+    return await Promise.race([running, stopped]);
+  } finally {
+    onAbort?.();
+  }
+}
+
+export function createCorrectiveHook(options: CorrectiveHookOptions): PostToolUseHandler {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CORRECT_TIMEOUT_MS;
+  const limits = {
+    maxResultChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    maxQueryChars: options.maxQueryChars ?? DEFAULT_MAX_QUERY_CHARS,
+  };
+  const log = options.log;
+
+  return async (rawInput): Promise<PostToolUseHookOutput | undefined> => {
+    try {
+      if (rawInput === null || typeof rawInput !== "object") return undefined;
+      const input = rawInput as Partial<PostToolUseHookInput>;
+      const toolName = input.toolName;
+      if (typeof toolName !== "string" || !isKnowledgeSearchTool(toolName, options.knownServers)) {
+        return undefined;
+      }
+      const context = options.context?.();
+      // Claimed before any await, for every knowledge search, so later identical calls stay aligned.
+      const claim = context?.matcher?.claim(toolName, input.toolArgs);
+      let record: CorrectiveRecord | undefined;
+      try {
+        const reason = skipReason(input, limits);
+        if (reason !== undefined) {
+          log?.debug({ tool: toolName, reason }, "corrective hook: passing result through");
+          return undefined;
+        }
+        const toolResult = input.toolResult!;
+        const original = toolResult.textResultForLlm;
+        const settled = await runBounded(
+          options.correct,
+          { toolName, toolArgs: input.toolArgs, resultText: original },
+          timeoutMs,
+          context?.signal,
+        );
+        if (settled.kind === "timeout" || settled.kind === "error") {
+          record = { changed: false, metadata: null, failure: settled.kind };
+          log?.warn(
+            { tool: toolName, err: settled.kind === "error" ? String(settled.error) : undefined },
+            `corrective hook: ${settled.kind === "timeout" ? `no outcome within ${timeoutMs} ms` : "corrective pass failed"}; original result kept`,
+          );
+          return undefined;
+        }
+        if (settled.kind === "cancelled" || settled.result === null || typeof settled.result !== "object") {
+          return undefined;
+        }
+        const { text, changed, metadata } = settled.result;
+        const usable = changed === true && typeof text === "string" && text !== "" && text !== original;
+        record = { changed: usable, metadata: metadata ?? null };
+        if (!usable) return undefined;
+        return { modifiedResult: { ...toolResult, textResultForLlm: text } };
+      } finally {
+        claim?.settle(record);
+      }
+    } catch (error) {
+      log?.warn({ err: String(error) }, "corrective hook: unexpected error; original result kept");
+      return undefined;
+    }
+  };
+}

@@ -1,0 +1,148 @@
+// One question on one session, with the bounds the runtime does not provide: it has no cap on
+// agent turns (a model that keeps calling a tool loops indefinitely), and `sendAndWait`'s
+// timeout only stops waiting while the agent keeps running. Here the cap and the deadline abort
+// the session itself, and the events are read to record every tool call with its id.
+
+import type { CopilotSession, SessionEvent } from "@github/copilot-sdk";
+import {
+  type AskResult,
+  type BotLimits,
+  BotRuntimeError,
+  type BotRuntimeErrorCode,
+  type ToolCallRecord,
+} from "../bot-runtime.js";
+import { CallMatcher } from "./call-matcher.js";
+import { sessionErrorToBotError } from "./session-error.js";
+import { isKnowledgeSearchTool } from "./tool-name.js";
+
+/** The question in flight, as the hook and the tool handlers see it. */
+export interface TurnContext {
+  matcher: CallMatcher;
+  /** Aborted when the question is stopped (cap, deadline, caller); in-flight work should stop too. */
+  signal: AbortSignal;
+}
+
+export interface GuardedTurnOptions {
+  botName: string;
+  limits: BotLimits;
+  signal?: AbortSignal;
+  knownServers?: readonly string[];
+  /** Called with the turn's context before the prompt is sent, and with undefined after. */
+  setContext?: (context: TurnContext | undefined) => void;
+}
+
+/** After an abort the runtime goes idle within milliseconds; this bounds the wait if it does not. */
+const ABORT_SETTLE_MS = 3_000;
+
+type Ending = { kind: "idle" } | { kind: "error"; message: string; cause: unknown };
+
+function stopMessage(code: BotRuntimeErrorCode, botName: string, limits: BotLimits): string {
+  switch (code) {
+    case "tool_call_cap":
+      return `Bot '${botName}' stopped: the model asked for more than ${limits.maxToolCalls} tool calls for one question.`;
+    case "timeout":
+      return `Bot '${botName}' stopped: no answer within ${limits.timeoutMs} ms.`;
+    default:
+      return `Bot '${botName}' stopped: the question was cancelled.`;
+  }
+}
+
+export async function runGuardedTurn(
+  session: CopilotSession,
+  prompt: string,
+  options: GuardedTurnOptions,
+): Promise<AskResult> {
+  const { botName, limits } = options;
+  const controller = new AbortController();
+  const matcher = new CallMatcher();
+  const started = new Map<string, { name: string; args: unknown }>();
+  const toolCalls: ToolCallRecord[] = [];
+  let toolStarts = 0;
+  let answer = "";
+  let stopCode: BotRuntimeErrorCode | undefined;
+
+  let endTurn: (ending: Ending) => void = () => undefined;
+  const ended = new Promise<Ending>((resolve) => {
+    endTurn = resolve;
+  });
+  let settleTimer: NodeJS.Timeout | undefined;
+
+  const stop = (code: BotRuntimeErrorCode) => {
+    if (stopCode !== undefined) return;
+    stopCode = code;
+    controller.abort(new BotRuntimeError(code, stopMessage(code, botName, limits)));
+    session.abort().catch(() => undefined);
+    settleTimer = setTimeout(() => endTurn({ kind: "idle" }), ABORT_SETTLE_MS);
+  };
+
+  const onEvent = (event: SessionEvent) => {
+    switch (event.type) {
+      case "tool.execution_start": {
+        const { toolCallId, toolName, arguments: args, mcpServerName, mcpToolName } = event.data;
+        // MCP tools may be reported by their bare name with the server alongside.
+        const name = mcpServerName && mcpToolName ? `${mcpServerName}-${mcpToolName}` : toolName;
+        started.set(toolCallId, { name, args });
+        if (isKnowledgeSearchTool(name, options.knownServers)) matcher.noteStart(toolCallId, name, args);
+        toolStarts += 1;
+        if (toolStarts > limits.maxToolCalls) stop("tool_call_cap");
+        break;
+      }
+      case "tool.execution_complete": {
+        const { toolCallId, success, result, error } = event.data;
+        const call = started.get(toolCallId);
+        toolCalls.push({
+          id: toolCallId,
+          name: call?.name ?? "",
+          args: call?.args,
+          resultText: result?.content ?? error?.message ?? "",
+          success,
+        });
+        break;
+      }
+      case "assistant.message":
+        // Sub-agent messages carry an agentId; only the root agent's last message is the answer.
+        if (event.agentId === undefined) answer = event.data.content;
+        break;
+      case "session.idle":
+        endTurn({ kind: "idle" });
+        break;
+      case "session.error":
+        endTurn({ kind: "error", message: event.data.message, cause: event.data });
+        break;
+    }
+  };
+
+  const unsubscribe = session.on(onEvent);
+  const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
+  const onCallerAbort = () => stop("aborted");
+  if (options.signal?.aborted) {
+    clearTimeout(timer);
+    unsubscribe();
+    throw new BotRuntimeError("aborted", stopMessage("aborted", botName, limits));
+  }
+  options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  options.setContext?.({ matcher, signal: controller.signal });
+  try {
+    try {
+      await session.send({ prompt });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw sessionErrorToBotError(botName, message, error);
+    }
+    const ending = await ended;
+    if (stopCode !== undefined) throw new BotRuntimeError(stopCode, stopMessage(stopCode, botName, limits));
+    if (ending.kind === "error") throw sessionErrorToBotError(botName, ending.message, ending.cause);
+    for (const call of toolCalls) {
+      const corrective = matcher.recordFor(call.id);
+      if (corrective) call.corrective = corrective;
+    }
+    return { answer, toolCalls };
+  } finally {
+    clearTimeout(timer);
+    clearTimeout(settleTimer);
+    options.signal?.removeEventListener("abort", onCallerAbort);
+    options.setContext?.(undefined);
+    unsubscribe();
+    if (!controller.signal.aborted) controller.abort(new Error("turn finished"));
+  }
+}

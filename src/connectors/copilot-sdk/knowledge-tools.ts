@@ -1,0 +1,146 @@
+// The bot's tools as the Copilot runtime sees them: `search_knowledge` (Huginn's parameters, so a
+// bot can switch between the embedded engine and a Huginn server without re-prompting) and
+// `get_document`. Handlers never throw: the runtime would replace a thrown message with a
+// generic "Tool execution failed", so failures are returned as failure results with clear text.
+
+import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } from "@github/copilot-sdk";
+import { z } from "zod";
+import type { Doc, KnowledgeBackend, SearchRequest } from "../../types.js";
+import type { RenderDocument, RenderResult } from "../bot-runtime.js";
+
+export const SEARCH_KNOWLEDGE_TOOL = "search_knowledge";
+export const GET_DOCUMENT_TOOL = "get_document";
+
+// Models often send `null` for "not set", as Huginn's Python signature allows; accept it.
+export const searchKnowledgeParameters = z.object({
+  query: z.string().min(1).max(4_000).describe("What to search for, in the words the documents would use."),
+  collection: z
+    .string()
+    .nullish()
+    .describe("Search only this collection (default: all the bot's collections)."),
+  limit: z.number().int().min(1).max(50).nullish().describe("Maximum number of results (default 10)."),
+  brief: z
+    .boolean()
+    .nullish()
+    .describe("Titles, URLs and short snippets only; use for an overview, then get_document."),
+  min_relevance: z.number().min(0).max(1).nullish().describe("Drop results below this relevance (0..1)."),
+  rerank: z.boolean().nullish().describe("Score the top candidates more carefully."),
+});
+
+export const getDocumentParameters = z.object({
+  collection: z.string().min(1).describe("The collection named on the result's doc-id line."),
+  doc_id: z.string().min(1).describe("The doc_id named on the result's doc-id line."),
+});
+
+export interface KnowledgeToolsOptions {
+  backend: KnowledgeBackend;
+  renderResult: RenderResult;
+  renderDocument?: RenderDocument;
+  /** The current question's signal: a stopped question stops its searches too. */
+  turnSignal?: () => AbortSignal | undefined;
+}
+
+function failure(text: string): ToolResultObject {
+  return { textResultForLlm: text, resultType: "failure", error: text };
+}
+
+function issuesText(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Huginn's get_document layout: title, URL, blank line, full text. */
+export function renderDocumentPlain(doc: Doc): string {
+  const head = [`# ${doc.title}`];
+  if (doc.url) head.push(doc.url);
+  return `${head.join("\n")}\n\n${doc.text}`;
+}
+
+/** The signals a handler's work should stop on, or a reason it should not start at all. */
+function handlerSignal(
+  invocation: ToolInvocation,
+  turnSignal: (() => AbortSignal | undefined) | undefined,
+): { signal?: AbortSignal; stopped: boolean } {
+  const signals = [invocation.signal, turnSignal?.()].filter((s): s is AbortSignal => s !== undefined);
+  if (signals.some((s) => s.aborted)) return { stopped: true };
+  if (signals.length === 0) return { stopped: false };
+  return { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals), stopped: false };
+}
+
+const STOPPED_TEXT = "The question was stopped before this tool ran.";
+
+function unavailable(collection: string, allowed: readonly string[]): string {
+  return `Collection '${collection}' is not available. Available: ${allowed.join(", ")}`;
+}
+
+export function createKnowledgeTools(options: KnowledgeToolsOptions): Tool<unknown>[] {
+  const { backend, renderResult } = options;
+  const renderDocument = options.renderDocument ?? renderDocumentPlain;
+  const collections = backend.collections();
+
+  const search = defineTool<unknown>(SEARCH_KNOWLEDGE_TOOL, {
+    description: [
+      "Search the bot's document collections.",
+      collections.length > 0 ? `Collections: ${collections.join(", ")}.` : "",
+      "Use brief=true for an initial overview (titles, URLs and short snippets), then",
+      "get_document(collection, doc_id) for the full content of specific results.",
+      "Each result names its collection and doc_id. Always include a result's URL when citing it.",
+    ]
+      .filter((line) => line !== "")
+      .join(" "),
+    parameters: searchKnowledgeParameters,
+    skipPermission: true,
+    handler: async (rawArgs: unknown, invocation: ToolInvocation) => {
+      const parsed = searchKnowledgeParameters.safeParse(rawArgs);
+      if (!parsed.success) return failure(`Invalid search_knowledge arguments: ${issuesText(parsed.error)}`);
+      const args = parsed.data;
+      if (args.collection && !collections.includes(args.collection)) {
+        return failure(unavailable(args.collection, collections));
+      }
+      const request: SearchRequest = { query: args.query };
+      if (args.collection) request.collections = [args.collection];
+      if (args.limit != null) request.limit = args.limit;
+      if (args.brief != null) request.brief = args.brief;
+      if (args.min_relevance != null) request.minRelevance = args.min_relevance;
+      if (args.rerank != null) request.rerank = args.rerank;
+      const { signal, stopped } = handlerSignal(invocation, options.turnSignal);
+      if (stopped) return failure(STOPPED_TEXT);
+      try {
+        const response = await backend.search(request, signal ? { signal } : undefined);
+        return renderResult(response, args.brief ?? false);
+      } catch (error) {
+        return failure(`search_knowledge failed: ${errorText(error)}`);
+      }
+    },
+  });
+
+  const tools: Tool<unknown>[] = [search];
+  const getDocument = backend.getDocument?.bind(backend);
+  if (getDocument) {
+    tools.push(
+      defineTool<unknown>(GET_DOCUMENT_TOOL, {
+        description: "Fetch the full text of one document found by search_knowledge.",
+        parameters: getDocumentParameters,
+        skipPermission: true,
+        handler: async (rawArgs: unknown, invocation: ToolInvocation) => {
+          if (handlerSignal(invocation, options.turnSignal).stopped) return failure(STOPPED_TEXT);
+          const parsed = getDocumentParameters.safeParse(rawArgs);
+          if (!parsed.success) return failure(`Invalid get_document arguments: ${issuesText(parsed.error)}`);
+          const { collection, doc_id } = parsed.data;
+          if (!collections.includes(collection)) return failure(unavailable(collection, collections));
+          try {
+            const doc = await getDocument(collection, doc_id);
+            if (!doc) return failure(`Document '${doc_id}' not found in collection '${collection}'.`);
+            return renderDocument(doc);
+          } catch (error) {
+            return failure(`get_document failed: ${errorText(error)}`);
+          }
+        },
+      }),
+    );
+  }
+  return tools;
+}
