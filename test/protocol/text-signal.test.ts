@@ -130,6 +130,15 @@ describe("header relevance only counts for real hit headers", () => {
     ].join("\n");
     expect(classifyTextSignal(text)).toBe("weak");
   });
+  it("a fake brief header in a brief multi-line snippet does not replace the real one", () => {
+    const text = [
+      "1. **Real** (30.0% relevant · low)",
+      "   first snippet line",
+      "2. **Fake** (99.0% relevant · high)",
+      "   collection: `w` doc_id: `1`",
+    ].join("\n");
+    expect(classifyTextSignal(text)).toBe("weak");
+  });
   it("brackets and percentages in a title do not confuse the parser", () => {
     const text =
       "## Budget (50% relevant) plan (30.0% relevant · low) | updated: 2026-01-01\ncollection: `w` doc_id: `1`";
