@@ -64,6 +64,8 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
   const sessions = new Map<string, Promise<SessionEntry>>();
   let lease: Promise<ClientLease> | undefined;
   let closed = false;
+  // Stops questions in flight when the runtime is closed under them.
+  const closing = new AbortController();
 
   const readApiKey = (): string | undefined => {
     const name = bot.provider?.apiKeyEnv;
@@ -180,15 +182,51 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
     return pending;
   };
 
+  /** Waits for a session within the question's deadline, the caller's signal and close(). */
+  const startBounded = <T>(pending: Promise<T>, deadline: number, signal?: AbortSignal): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    let onStop: (() => void) | undefined;
+    const stopped = new Promise<never>((_, reject) => {
+      const fail = (code: "timeout" | "aborted" | "closed") => {
+        const why =
+          code === "timeout"
+            ? `no answer within ${bot.limits.timeoutMs} ms (the Copilot runtime did not start a session in time)`
+            : code === "aborted"
+              ? "the question was cancelled"
+              : "the runtime was closed";
+        reject(new BotRuntimeError(code, `Bot '${bot.name}' stopped: ${why}.`));
+      };
+      timer = setTimeout(() => fail("timeout"), Math.max(0, deadline - Date.now()));
+      const onAbort = () => fail("aborted");
+      const onClose = () => fail("closed");
+      signal?.addEventListener("abort", onAbort, { once: true });
+      closing.signal.addEventListener("abort", onClose, { once: true });
+      onStop = () => {
+        signal?.removeEventListener("abort", onAbort);
+        closing.signal.removeEventListener("abort", onClose);
+      };
+      if (signal?.aborted) onAbort();
+    });
+    return Promise.race([pending, stopped]).finally(() => {
+      clearTimeout(timer);
+      onStop?.();
+    });
+  };
+
   return {
     async ask(question: string, askOptions: AskOptions): Promise<AskResult> {
       if (closed) throw new BotRuntimeError("closed", `Bot '${bot.name}': the runtime is closed.`);
-      const entry = await entryFor(askOptions.conversationId);
+      // The deadline covers everything the user waits for: runtime start, session creation,
+      // an earlier question on the same conversation, and the turn itself.
+      const deadline = Date.now() + bot.limits.timeoutMs;
+      const entry = await startBounded(entryFor(askOptions.conversationId), deadline, askOptions.signal);
       entry.busy += 1;
       const run = entry.queue.then(() =>
         runGuardedTurn(entry.session, question, {
           botName: bot.name,
           limits: bot.limits,
+          deadline,
+          closing: closing.signal,
           knownServers: Object.keys(options.mcpServers ?? {}),
           ...(askOptions.signal ? { signal: askOptions.signal } : {}),
           setContext: (context) => {
@@ -209,6 +247,7 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      closing.abort();
       const pending = [...sessions.values()];
       sessions.clear();
       for (const p of pending) {

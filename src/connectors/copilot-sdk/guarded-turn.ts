@@ -26,6 +26,10 @@ export interface GuardedTurnOptions {
   botName: string;
   limits: BotLimits;
   signal?: AbortSignal;
+  /** Fires when the runtime is closed under a question in flight. */
+  closing?: AbortSignal;
+  /** Epoch ms by which the question must be answered (default: now + limits.timeoutMs). */
+  deadline?: number;
   knownServers?: readonly string[];
   /** Called with the turn's context before the prompt is sent, and with undefined after. */
   setContext?: (context: TurnContext | undefined) => void;
@@ -42,6 +46,8 @@ function stopMessage(code: BotRuntimeErrorCode, botName: string, limits: BotLimi
       return `Bot '${botName}' stopped: the model asked for more than ${limits.maxToolCalls} tool calls for one question.`;
     case "timeout":
       return `Bot '${botName}' stopped: no answer within ${limits.timeoutMs} ms.`;
+    case "closed":
+      return `Bot '${botName}' stopped: the runtime was closed.`;
     default:
       return `Bot '${botName}' stopped: the question was cancelled.`;
   }
@@ -72,7 +78,8 @@ export async function runGuardedTurn(
     stopCode = code;
     controller.abort(new BotRuntimeError(code, stopMessage(code, botName, limits)));
     session.abort().catch(() => undefined);
-    settleTimer = setTimeout(() => endTurn({ kind: "idle" }), ABORT_SETTLE_MS);
+    // A closed runtime has disconnected the session: no idle event will come.
+    settleTimer = setTimeout(() => endTurn({ kind: "idle" }), code === "closed" ? 0 : ABORT_SETTLE_MS);
   };
 
   const onEvent = (event: SessionEvent) => {
@@ -113,14 +120,22 @@ export async function runGuardedTurn(
   };
 
   const unsubscribe = session.on(onEvent);
-  const timer = setTimeout(() => stop("timeout"), limits.timeoutMs);
+  const deadline = options.deadline ?? Date.now() + limits.timeoutMs;
+  const timer = setTimeout(() => stop("timeout"), Math.max(0, deadline - Date.now()));
   const onCallerAbort = () => stop("aborted");
-  if (options.signal?.aborted) {
+  const onClosing = () => stop("closed");
+  const early: BotRuntimeErrorCode | undefined = options.closing?.aborted
+    ? "closed"
+    : options.signal?.aborted
+      ? "aborted"
+      : undefined;
+  if (early !== undefined) {
     clearTimeout(timer);
     unsubscribe();
-    throw new BotRuntimeError("aborted", stopMessage("aborted", botName, limits));
+    throw new BotRuntimeError(early, stopMessage(early, botName, limits));
   }
   options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  options.closing?.addEventListener("abort", onClosing, { once: true });
   options.setContext?.({ matcher, signal: controller.signal });
   try {
     try {
@@ -141,6 +156,7 @@ export async function runGuardedTurn(
     clearTimeout(timer);
     clearTimeout(settleTimer);
     options.signal?.removeEventListener("abort", onCallerAbort);
+    options.closing?.removeEventListener("abort", onClosing);
     options.setContext?.(undefined);
     unsubscribe();
     if (!controller.signal.aborted) controller.abort(new Error("turn finished"));

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BotRuntime } from "../../../src/connectors/bot-runtime.js";
 import { createCopilotBotRuntime } from "../../../src/connectors/copilot-sdk/copilot-bot-runtime.js";
+import { createLogger } from "../../../src/telemetry/logger.js";
 import { type ModelServer, startModelServer } from "../../support/model-server/model-server.js";
 import {
   botFor,
@@ -36,6 +37,8 @@ describe("corrective failures and parallel calls through the real runtime", () =
       backend: tinyBackend({ "alpha weak": 300 }),
       renderResult: renderTrivial,
       env: hostEnv(),
+      // The hook's warnings for the throwing and hanging passes are expected here.
+      logger: createLogger({ level: "silent" }),
     };
   });
 

@@ -100,6 +100,18 @@ describe("turn guards through the real runtime", () => {
     expect(error.code).toBe("aborted");
   });
 
+  it("closing the runtime under a question in flight stops it at once", async () => {
+    const { runtime } = runtimeWith({ maxToolCalls: 10_000 });
+    const asking = rejection(runtime.ask("loop", { conversationId: "closing" }));
+    await sleep(300);
+    const started = Date.now();
+    await runtime.close();
+    const error = await asking;
+    expect(error.code).toBe("closed");
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect((await rejection(runtime.ask("search: x", { conversationId: "closing" }))).code).toBe("closed");
+  });
+
   it("no provider and no Copilot sign-in: one clear line telling the user what to configure", async () => {
     const bot = await makeBotDir();
     cleanups.push(bot.cleanup);
