@@ -1,0 +1,204 @@
+import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import { feedbackHints } from "./hints/feedback-hints.js";
+import { retryHints } from "./hints/retry-hints.js";
+import { analyze } from "./index/analyzer.js";
+import {
+  type AnalyzedDocument,
+  analyzeDocument,
+  CollectionIndex,
+  type IndexableDocument,
+} from "./index/collection-index.js";
+import { FEEDBACK_DOCUMENTS } from "./index/feedback.js";
+import { type CollectionRanking, rankCollection } from "./index/ranker.js";
+import { bandFor, isWeak, relevanceAndBand } from "./relevance.js";
+import { snippetFor } from "./snippet.js";
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+/** Longer queries are cut before analysis: bounded work whatever a model sends. */
+export const MAX_QUERY_CHARS = 4_000;
+
+/** A search named a collection outside what this engine (or the bot) may search. */
+export class UnknownCollectionError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly available: readonly string[],
+  ) {
+    // Huginn's adapter wording, so a model sees the same text whichever backend answered.
+    super(`Collection '${collection}' is not available. Available: ${available.join(", ")}`);
+    this.name = "UnknownCollectionError";
+  }
+}
+
+interface CollectionHit {
+  hit: Hit;
+  ranking: CollectionRanking;
+  index: CollectionIndex;
+}
+
+/**
+ * The in-process knowledge engine: BM25F with proximity over document sections, an optional
+ * pseudo-relevance-feedback rerank pass, calibrated relevance and the weak-result signal with
+ * retry hints. Searching is synchronous and bounded (milliseconds); the async signature is the
+ * backend contract's.
+ */
+export class KnowledgeEngine implements KnowledgeBackend {
+  private readonly indexes: Map<string, CollectionIndex>;
+
+  constructor(indexes: readonly CollectionIndex[]) {
+    this.indexes = new Map(indexes.map((i) => [i.name, i]));
+  }
+
+  /** Build an engine from documents in memory (tests, evaluation, small corpora). */
+  static fromDocuments(collections: Record<string, readonly IndexableDocument[]>): KnowledgeEngine {
+    return new KnowledgeEngine(
+      Object.entries(collections).map(([name, docs]) => new CollectionIndex(name, docs.map(analyzeDocument))),
+    );
+  }
+
+  collections(): string[] {
+    return [...this.indexes.keys()];
+  }
+
+  collectionIndex(name: string): CollectionIndex | undefined {
+    return this.indexes.get(name);
+  }
+
+  async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchResponse> {
+    options.signal?.throwIfAborted();
+    return this.searchSync(request);
+  }
+
+  searchSync(request: SearchRequest): SearchResponse {
+    const query = typeof request.query === "string" ? request.query.slice(0, MAX_QUERY_CHARS) : "";
+    const limit = clampLimit(request.limit);
+    const brief = request.brief === true;
+    // Huginn's default: rerank unless brief (a brief call is the quick overview).
+    const rerank = request.rerank ?? !brief;
+    const targets = this.resolveCollections(request.collections);
+    const terms = analyze(query);
+    const queryTerms = new Set(terms);
+
+    const found: CollectionHit[] = [];
+    let reranked = targets.length > 0;
+    for (const index of targets) {
+      const ranking = rankCollection(index, terms, { rerank, limit });
+      reranked &&= ranking.reranked;
+      let ceiling = 1;
+      for (const ranked of ranking.documents) {
+        const hit = this.toHit(index, ranked, queryTerms, brief);
+        // A collection's ranking is the better judge of order than one feature: relevance is
+        // kept non-increasing along it, so merging collections by relevance never reorders one.
+        if (hit.relevance > ceiling) Object.assign(hit, { relevance: ceiling, band: bandFor(ceiling) });
+        ceiling = hit.relevance;
+        found.push({ hit, ranking, index });
+      }
+    }
+    // Stable sort: equal relevance keeps each collection's order.
+    found.sort((a, b) => b.hit.relevance - a.hit.relevance);
+    const top = found.slice(0, limit);
+    const bestScore = top[0]?.hit.relevance ?? 0;
+    const minRelevance = typeof request.minRelevance === "number" ? request.minRelevance : undefined;
+    const results = top
+      .map((f) => f.hit)
+      .filter((h) => minRelevance === undefined || h.relevance >= minRelevance);
+
+    const response: SearchResponse = { query, results, bestScore, reranked };
+    if (!results.length) response.noConfidentResults = true;
+    if (isWeak(response)) {
+      const hints = retryHints(query, this.feedbackFor(top, query));
+      if (hints) response.retryHints = hints;
+    }
+    return response;
+  }
+
+  async getDocument(collection: string, id: string): Promise<Doc | undefined> {
+    const index = this.indexes.get(collection);
+    const position = index?.documentIndex(id);
+    if (!index || position === undefined) return undefined;
+    return toDoc(collection, index.documents[position]!);
+  }
+
+  private resolveCollections(requested: readonly string[] | undefined): CollectionIndex[] {
+    if (!requested?.length) return [...this.indexes.values()];
+    const out: CollectionIndex[] = [];
+    for (const name of new Set(requested)) {
+      const index = this.indexes.get(name);
+      if (!index) throw new UnknownCollectionError(name, this.collections());
+      out.push(index);
+    }
+    return out;
+  }
+
+  /** Hints come from the collection whose hits lead: its vocabulary is the query's topic. */
+  private feedbackFor(top: readonly CollectionHit[], query: string) {
+    const lead = top[0];
+    if (!lead) return {};
+    const texts = lead.ranking.documents.slice(0, FEEDBACK_DOCUMENTS).flatMap((ranked) =>
+      ranked.units.map((u) => {
+        const doc = lead.index.documents[lead.index.unitDocument[u.unit]!]!;
+        return doc.sections[lead.index.unitSection[u.unit]!]!.content;
+      }),
+    );
+    return feedbackHints(query, lead.ranking.feedback, texts);
+  }
+
+  private toHit(
+    index: CollectionIndex,
+    ranked: CollectionRanking["documents"][number],
+    queryTerms: ReadonlySet<string>,
+    brief: boolean,
+  ): Hit {
+    const doc = index.documents[ranked.document]!;
+    const sections = ranked.units.map((u) => doc.sections[index.unitSection[u.unit]!]!);
+    const best = sections[0]!;
+    const hit: Hit = {
+      collection: index.name,
+      id: doc.id,
+      title: doc.title,
+      ...relevanceAndBand(ranked.features),
+    };
+    if (doc.url) hit.url = doc.url;
+    if (best.heading) hit.heading = best.heading;
+    // Ancestors of the matched section, below the document title (which the header shows).
+    const ancestors = best.headingPath.slice(1, -1);
+    if (ancestors.length) hit.breadcrumb = ancestors.join(" > ");
+    if (doc.modifiedTime) hit.modifiedTime = doc.modifiedTime;
+    if (best.pages) hit.pages = best.pages;
+    if (brief) {
+      hit.snippet = snippetFor(best.content, queryTerms);
+    } else {
+      hit.chunks = sections.map((s) =>
+        s.heading ? { heading: s.heading, content: s.content } : { content: s.content },
+      );
+    }
+    return hit;
+  }
+}
+
+function clampLimit(limit: unknown): number {
+  if (typeof limit !== "number" || !Number.isFinite(limit)) return DEFAULT_LIMIT;
+  return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
+}
+
+function toDoc(collection: string, doc: AnalyzedDocument): Doc {
+  const out: Doc = {
+    collection,
+    id: doc.id,
+    title: doc.title,
+    text: doc.sections.map((s) => (s.heading ? `${s.heading}\n\n${s.content}` : s.content)).join("\n\n"),
+    sections: doc.sections.map((s) => {
+      const section: DocSection = {
+        headingPath: s.headingPath,
+        level: s.level ?? Math.max(0, s.headingPath.length - 1),
+        content: s.content,
+      };
+      if (s.heading) section.heading = s.heading;
+      if (s.pages) section.pages = s.pages;
+      return section;
+    }),
+  };
+  if (doc.url) out.url = doc.url;
+  if (doc.modifiedTime) out.modifiedTime = doc.modifiedTime;
+  return out;
+}

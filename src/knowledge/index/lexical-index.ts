@@ -1,0 +1,307 @@
+import { type Bm25Params, DEFAULT_BM25, idf, saturate } from "./bm25.js";
+
+/** One searchable unit (a document section) as analysed terms, in order. */
+export interface UnitTerms {
+  title: readonly string[];
+  body: readonly string[];
+}
+
+export interface ScoredUnit {
+  unit: number;
+  score: number;
+}
+
+/** Per query term: what the index knows about it. */
+export interface QueryTermStats {
+  term: string;
+  termId: number;
+  /** How often the term appears in the query (repeats weigh more, as in BM25's qtf). */
+  queryFrequency: number;
+  documentFrequency: number;
+  idf: number;
+}
+
+const NOT_FOUND = -1;
+
+/**
+ * An immutable BM25F index over units. Postings are flat typed arrays (unit id, title tf,
+ * body tf) addressed by per-term offsets; each unit also keeps its term-id stream, which is the
+ * positional forward index used by proximity features and pseudo-relevance feedback.
+ */
+export class LexicalIndex {
+  readonly unitCount: number;
+  readonly params: Bm25Params;
+  private readonly termIds: Map<string, number>;
+  private readonly terms: string[];
+  private readonly offsets: Uint32Array;
+  private readonly postingUnits: Uint32Array;
+  private readonly postingTitleTf: Uint16Array;
+  private readonly postingBodyTf: Uint16Array;
+  private readonly titleLengths: Uint32Array;
+  private readonly bodyLengths: Uint32Array;
+  private readonly avgTitleLength: number;
+  private readonly avgBodyLength: number;
+  private readonly titleStreams: Uint32Array[];
+  private readonly bodyStreams: Uint32Array[];
+  /** Scratch accumulator reused across queries (the index is searched synchronously). */
+  private readonly accumulator: Float64Array;
+
+  private constructor(units: readonly UnitTerms[], params: Bm25Params) {
+    this.params = params;
+    this.unitCount = units.length;
+    this.termIds = new Map();
+    this.terms = [];
+    this.titleStreams = new Array(units.length);
+    this.bodyStreams = new Array(units.length);
+    this.titleLengths = new Uint32Array(units.length);
+    this.bodyLengths = new Uint32Array(units.length);
+
+    // Pass 1: term ids, streams, document frequencies.
+    const df: number[] = [];
+    const seenInUnit: number[] = [];
+    let titleTotal = 0;
+    let bodyTotal = 0;
+    for (let u = 0; u < units.length; u++) {
+      const unit = units[u]!;
+      const title = this.intern(unit.title, df);
+      const body = this.intern(unit.body, df);
+      this.titleStreams[u] = title;
+      this.bodyStreams[u] = body;
+      this.titleLengths[u] = title.length;
+      this.bodyLengths[u] = body.length;
+      titleTotal += title.length;
+      bodyTotal += body.length;
+      for (const stream of [title, body]) {
+        for (let i = 0; i < stream.length; i++) {
+          const t = stream[i]!;
+          if (seenInUnit[t] !== u) {
+            seenInUnit[t] = u;
+            df[t] = (df[t] ?? 0) + 1;
+          }
+        }
+      }
+    }
+    this.avgTitleLength = units.length ? titleTotal / units.length : 0;
+    this.avgBodyLength = units.length ? bodyTotal / units.length : 0;
+
+    // Pass 2: flat postings, in unit order per term.
+    const termCount = this.terms.length;
+    this.offsets = new Uint32Array(termCount + 1);
+    for (let t = 0; t < termCount; t++) this.offsets[t + 1] = this.offsets[t]! + df[t]!;
+    const total = this.offsets[termCount]!;
+    this.postingUnits = new Uint32Array(total);
+    this.postingTitleTf = new Uint16Array(total);
+    this.postingBodyTf = new Uint16Array(total);
+    const cursor = this.offsets.slice(0, termCount);
+    const lastUnit = new Int32Array(termCount).fill(NOT_FOUND);
+    for (let u = 0; u < units.length; u++) {
+      this.fill(u, this.titleStreams[u]!, cursor, lastUnit, this.postingTitleTf);
+      this.fill(u, this.bodyStreams[u]!, cursor, lastUnit, this.postingBodyTf);
+    }
+    this.accumulator = new Float64Array(units.length);
+  }
+
+  static build(units: readonly UnitTerms[], params: Bm25Params = DEFAULT_BM25): LexicalIndex {
+    return new LexicalIndex(units, params);
+  }
+
+  private intern(terms: readonly string[], df: number[]): Uint32Array {
+    const ids = new Uint32Array(terms.length);
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.termIds.set(term, id);
+        this.terms.push(term);
+        df.push(0);
+      }
+      ids[i] = id;
+    }
+    return ids;
+  }
+
+  private fill(
+    unit: number,
+    stream: Uint32Array,
+    cursor: Uint32Array,
+    lastUnit: Int32Array,
+    tf: Uint16Array,
+  ) {
+    for (let i = 0; i < stream.length; i++) {
+      const t = stream[i]!;
+      let slot: number;
+      if (lastUnit[t] === unit) {
+        slot = cursor[t]! - 1;
+      } else {
+        lastUnit[t] = unit;
+        slot = cursor[t]!;
+        cursor[t] = slot + 1;
+        this.postingUnits[slot] = unit;
+      }
+      if (tf[slot]! < 0xffff) tf[slot]! += 1;
+    }
+  }
+
+  get vocabularySize(): number {
+    return this.terms.length;
+  }
+
+  termId(term: string): number | undefined {
+    return this.termIds.get(term);
+  }
+
+  term(termId: number): string {
+    return this.terms[termId]!;
+  }
+
+  documentFrequency(termId: number): number {
+    return this.offsets[termId + 1]! - this.offsets[termId]!;
+  }
+
+  idf(termId: number): number {
+    return idf(this.unitCount, this.documentFrequency(termId));
+  }
+
+  titleStream(unit: number): Uint32Array {
+    return this.titleStreams[unit]!;
+  }
+
+  bodyStream(unit: number): Uint32Array {
+    return this.bodyStreams[unit]!;
+  }
+
+  /**
+   * Query terms with their statistics. A term the index has never seen keeps df 0 and the
+   * largest idf there is: it scores nothing, but it counts in what the query could score, so a
+   * hit that matches one word of four is not mistaken for a full match.
+   */
+  queryStats(queryTerms: readonly string[]): QueryTermStats[] {
+    const byTerm = new Map<string, QueryTermStats>();
+    for (const term of queryTerms) {
+      const existing = byTerm.get(term);
+      if (existing) {
+        existing.queryFrequency++;
+        continue;
+      }
+      const termId = this.termIds.get(term) ?? NOT_FOUND;
+      const documentFrequency = termId === NOT_FOUND ? 0 : this.documentFrequency(termId);
+      byTerm.set(term, {
+        term,
+        termId,
+        queryFrequency: 1,
+        documentFrequency,
+        idf: idf(this.unitCount, documentFrequency),
+      });
+    }
+    return [...byTerm.values()];
+  }
+
+  /** The BM25F pseudo-frequency of one posting. */
+  private pseudoFrequency(unit: number, titleTf: number, bodyTf: number): number {
+    const p = this.params;
+    let value = 0;
+    if (titleTf > 0) {
+      const norm = 1 - p.bTitle + (p.bTitle * this.titleLengths[unit]!) / (this.avgTitleLength || 1);
+      value += (p.titleWeight * titleTf) / norm;
+    }
+    if (bodyTf > 0) {
+      const norm = 1 - p.bBody + (p.bBody * this.bodyLengths[unit]!) / (this.avgBodyLength || 1);
+      value += bodyTf / norm;
+    }
+    return value;
+  }
+
+  /**
+   * Term-at-a-time BM25F over the query (OR semantics), top `limit` units by score.
+   * `allowed` restricts scoring to a subset of units (e.g. one collection's).
+   */
+  search(stats: readonly QueryTermStats[], limit: number, allowed?: (unit: number) => boolean): ScoredUnit[] {
+    const acc = this.accumulator;
+    const touched: number[] = [];
+    const k1 = this.params.k1;
+    for (const s of stats) {
+      if (s.termId === NOT_FOUND) continue;
+      const weight = s.idf * s.queryFrequency;
+      const end = this.offsets[s.termId + 1]!;
+      for (let i = this.offsets[s.termId]!; i < end; i++) {
+        const unit = this.postingUnits[i]!;
+        const contribution =
+          weight * saturate(this.pseudoFrequency(unit, this.postingTitleTf[i]!, this.postingBodyTf[i]!), k1);
+        if (acc[unit] === 0) touched.push(unit);
+        acc[unit]! += contribution;
+      }
+    }
+    const top = selectTop(touched, acc, limit, allowed);
+    for (const unit of touched) acc[unit] = 0;
+    return top;
+  }
+
+  /** BM25F score of one unit for the query (a forward-index scan, for a handful of units). */
+  scoreUnit(stats: readonly QueryTermStats[], unit: number): number {
+    let score = 0;
+    for (const s of stats) {
+      let titleTf = 0;
+      let bodyTf = 0;
+      if (s.termId !== NOT_FOUND) {
+        for (const t of this.titleStreams[unit]!) if (t === s.termId) titleTf++;
+        for (const t of this.bodyStreams[unit]!) if (t === s.termId) bodyTf++;
+      }
+      if (titleTf + bodyTf > 0) {
+        score +=
+          s.idf * s.queryFrequency * saturate(this.pseudoFrequency(unit, titleTf, bodyTf), this.params.k1);
+      }
+    }
+    return score;
+  }
+}
+
+/** Top `limit` of `candidates` by score (descending; ties by unit id for determinism). */
+function selectTop(
+  candidates: readonly number[],
+  scores: Float64Array,
+  limit: number,
+  allowed?: (unit: number) => boolean,
+): ScoredUnit[] {
+  if (limit <= 0) return [];
+  // A bounded min-heap keeps selection O(n log k) however many units matched.
+  const heap: ScoredUnit[] = [];
+  const worse = (a: ScoredUnit, b: ScoredUnit) =>
+    a.score < b.score || (a.score === b.score && a.unit > b.unit);
+  for (const unit of candidates) {
+    if (allowed && !allowed(unit)) continue;
+    const item = { unit, score: scores[unit]! };
+    if (heap.length < limit) {
+      heap.push(item);
+      siftUp(heap, heap.length - 1, worse);
+    } else if (worse(heap[0]!, item)) {
+      heap[0] = item;
+      siftDown(heap, 0, worse);
+    }
+  }
+  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+}
+
+function siftUp(heap: ScoredUnit[], index: number, worse: (a: ScoredUnit, b: ScoredUnit) => boolean) {
+  let i = index;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!worse(heap[i]!, heap[parent]!)) break;
+    [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+    i = parent;
+  }
+}
+
+function siftDown(heap: ScoredUnit[], index: number, worse: (a: ScoredUnit, b: ScoredUnit) => boolean) {
+  let i = index;
+  for (;;) {
+    const left = 2 * i + 1;
+    const right = left + 1;
+    let smallest = i;
+    if (left < heap.length && worse(heap[left]!, heap[smallest]!)) smallest = left;
+    if (right < heap.length && worse(heap[right]!, heap[smallest]!)) smallest = right;
+    if (smallest === i) return;
+    [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+    i = smallest;
+  }
+}

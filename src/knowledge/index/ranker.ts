@@ -1,0 +1,116 @@
+import type { CollectionIndex } from "./collection-index.js";
+import { type ExpansionTerm, expandQuery, FEEDBACK_DOCUMENTS, relevanceModel } from "./feedback.js";
+import type { QueryTermStats, ScoredUnit } from "./lexical-index.js";
+import { proximityScore } from "./proximity.js";
+
+/** Units scored per pass; enough for recall@100 and for grouping sections into documents. */
+export const CANDIDATE_UNITS = 150;
+/** A query longer than this many distinct terms is cut: it bounds the work a 100 KB query can cause. */
+export const MAX_QUERY_TERMS = 64;
+/** Sections shown per document hit (Huginn's adapter asks for two). */
+export const CHUNKS_PER_DOCUMENT = 2;
+
+/** What the calibration model reads about a hit (scale-free, so it travels across collections). */
+export interface RelevanceFeatures {
+  /** Original-query BM25F of the hit's best section over the most the query could score. */
+  normalizedScore: number;
+  /** 0-based position in the final ranking. */
+  rank: number;
+}
+
+export interface RankedDocument {
+  document: number;
+  score: number;
+  /** The document's matching sections, best first (at most CHUNKS_PER_DOCUMENT). */
+  units: ScoredUnit[];
+  features: RelevanceFeatures;
+}
+
+export interface CollectionRanking {
+  documents: RankedDocument[];
+  /** The original query's terms as the index knows them. */
+  stats: QueryTermStats[];
+  /** The relevance model of the first-pass top units (feeds rerank and the retry hints). */
+  feedback: ExpansionTerm[];
+  reranked: boolean;
+}
+
+export function rankCollection(
+  index: CollectionIndex,
+  queryTerms: readonly string[],
+  options: { rerank: boolean; limit: number },
+): CollectionRanking {
+  const lexical = index.lexical;
+  const stats = lexical.queryStats(firstDistinct(queryTerms, MAX_QUERY_TERMS));
+  const first = withProximity(index, stats, lexical.search(stats, CANDIDATE_UNITS));
+  const feedback = relevanceModel(lexical, first.slice(0, FEEDBACK_DOCUMENTS));
+  let final = first;
+  // With no feedback terms (nothing matched) the expanded query is the original one: the pass
+  // is complete without running it.
+  if (options.rerank && feedback.length) {
+    const expanded = expandQuery(lexical, stats, feedback);
+    final = withProximity(index, expanded, lexical.search(expanded, CANDIDATE_UNITS));
+  }
+  return {
+    documents: groupByDocument(index, stats, final, options.limit),
+    stats,
+    feedback,
+    reranked: options.rerank,
+  };
+}
+
+function firstDistinct(terms: readonly string[], limit: number): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const term of terms) {
+    if (!seen.has(term)) {
+      if (seen.size === limit) continue;
+      seen.add(term);
+    }
+    out.push(term);
+  }
+  return out;
+}
+
+function withProximity(index: CollectionIndex, stats: readonly QueryTermStats[], units: ScoredUnit[]) {
+  const rescored = units.map((u) => ({
+    unit: u.unit,
+    score: u.score + proximityScore(index.lexical, stats, u.unit),
+  }));
+  return rescored.sort((a, b) => b.score - a.score || a.unit - b.unit);
+}
+
+function groupByDocument(
+  index: CollectionIndex,
+  stats: readonly QueryTermStats[],
+  units: readonly ScoredUnit[],
+  limit: number,
+): RankedDocument[] {
+  const byDocument = new Map<number, RankedDocument>();
+  const order: RankedDocument[] = [];
+  for (const unit of units) {
+    const document = index.unitDocument[unit.unit]!;
+    const existing = byDocument.get(document);
+    if (existing) {
+      if (existing.units.length < CHUNKS_PER_DOCUMENT) existing.units.push(unit);
+      continue;
+    }
+    if (order.length === limit) continue;
+    const ranked: RankedDocument = {
+      document,
+      score: unit.score,
+      units: [unit],
+      features: { normalizedScore: 0, rank: order.length },
+    };
+    byDocument.set(document, ranked);
+    order.push(ranked);
+  }
+  // Judged with the original query whatever ranked the hit, so a reranked and a first-pass
+  // hit of the same strength get the same relevance.
+  const achievable = stats.reduce((sum, s) => sum + s.idf * s.queryFrequency, 0);
+  for (const ranked of order) {
+    const score = index.lexical.scoreUnit(stats, ranked.units[0]!.unit);
+    ranked.features.normalizedScore = achievable > 0 ? score / achievable : 0;
+  }
+  return order;
+}

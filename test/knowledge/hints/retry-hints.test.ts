@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { feedbackHints } from "../../../src/knowledge/hints/feedback-hints.js";
+import { retryHints } from "../../../src/knowledge/hints/retry-hints.js";
+
+const expansion = [
+  { termId: 1, term: "holidai", weight: 0.4 },
+  { termId: 2, term: "allow", weight: 0.3 },
+  { termId: 3, term: "leav", weight: 0.2 },
+  { termId: 4, term: "25", weight: 0.1 },
+];
+const text = ["Holiday allowance: 25 days of annual leave. Holidays are booked in the portal."];
+
+describe("feedbackHints", () => {
+  it("offers the corpus's words for the topic that the query lacks, as surface words", () => {
+    const hints = feedbackHints("annual leave", expansion, text);
+    expect(hints.relatedTerms).toEqual(["holiday", "allowance"]);
+    expect(hints.narrowerQuery).toBe("annual leave holiday allowance");
+    expect(hints.narrowerQueryStrategy).toBe("feedback_terms");
+  });
+
+  it("offers nothing when every feedback term is already in the query", () => {
+    expect(feedbackHints("holiday allowance leave", expansion.slice(0, 3), text)).toEqual({});
+  });
+});
+
+describe("retryHints", () => {
+  it("combines Huginn's broader rule with corpus hints, naming each strategy", () => {
+    const hints = retryHints(
+      "annual leave carry over rules",
+      feedbackHints("annual leave carry over rules", expansion, text),
+    );
+    expect(hints).toMatchObject({
+      broaderQuery: "annual leave carry over",
+      broaderQueryStrategy: "drop_last_word",
+      narrowerQueryStrategy: "feedback_terms",
+    });
+  });
+
+  it("is undefined when there is nothing to offer", () => {
+    expect(retryHints("vpn", {})).toBeUndefined();
+  });
+});

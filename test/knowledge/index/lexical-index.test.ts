@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { analyze } from "../../../src/knowledge/index/analyzer.js";
+import { LexicalIndex } from "../../../src/knowledge/index/lexical-index.js";
+
+const units = [
+  { title: analyze("Vacation policy"), body: analyze("Every employee gets 25 vacation days per year.") },
+  { title: analyze("Sick leave"), body: analyze("Report sick days to your manager before nine.") },
+  {
+    title: analyze("Expenses"),
+    body: analyze("Submit receipts within 30 days. Travel expenses need approval."),
+  },
+  { title: analyze("Travel"), body: analyze("Book travel through the portal.") },
+];
+const index = LexicalIndex.build(units);
+const search = (q: string, k = 10) => index.search(index.queryStats(analyze(q)), k);
+
+describe("LexicalIndex", () => {
+  it("ranks the unit that matches the query's terms first", () => {
+    expect(search("vacation days")[0]!.unit).toBe(0);
+    expect(search("travel expenses approval")[0]!.unit).toBe(2);
+  });
+
+  it("uses OR semantics: a unit matching only some terms is still found", () => {
+    const found = search("vacation receipts").map((s) => s.unit);
+    expect(found).toContain(0);
+    expect(found).toContain(2);
+    expect(found).not.toContain(1);
+  });
+
+  it("weights a title occurrence above a body occurrence", () => {
+    // "travel" is in unit 3's title and unit 2's body (both have similar lengths).
+    expect(search("travel")[0]!.unit).toBe(3);
+  });
+
+  it("returns at most k results, best first, and nothing for unknown terms", () => {
+    const top = search("days", 2);
+    expect(top).toHaveLength(2);
+    expect(top[0]!.score).toBeGreaterThanOrEqual(top[1]!.score);
+    expect(search("zeppelin")).toEqual([]);
+  });
+
+  it("gives rarer terms a higher idf and counts repeated query words", () => {
+    const stats = index.queryStats(analyze("days days vacation"));
+    const days = stats.find((s) => s.term === "dai")!;
+    const vacation = stats.find((s) => s.term === "vacat")!;
+    expect(days.queryFrequency).toBe(2);
+    expect(vacation.idf).toBeGreaterThan(days.idf);
+  });
+
+  it("scoreUnit agrees with search for the same unit", () => {
+    const stats = index.queryStats(analyze("travel expenses"));
+    const [best] = index.search(stats, 1);
+    expect(index.scoreUnit(stats, best!.unit)).toBeCloseTo(best!.score, 10);
+  });
+
+  it("can restrict scoring to allowed units", () => {
+    const stats = index.queryStats(analyze("days"));
+    expect(index.search(stats, 10, (u) => u !== 0).map((s) => s.unit)).not.toContain(0);
+  });
+
+  it("is empty-safe", () => {
+    const empty = LexicalIndex.build([]);
+    expect(empty.search(empty.queryStats(["anything"]), 10)).toEqual([]);
+  });
+});

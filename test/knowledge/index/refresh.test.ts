@@ -1,0 +1,92 @@
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { IndexStore } from "../../../src/knowledge/index/index-store.js";
+import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
+import { indexDirectory, openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
+
+let bot: string;
+beforeEach(async () => {
+  bot = await mkdtemp(join(tmpdir(), "second-look-refresh-"));
+  await mkdir(join(bot, "docs"), { recursive: true });
+  await writeFile(join(bot, "docs", "pto.md"), "# Vacation\n\n## Allowance\n\nYou get 25 vacation days.\n");
+  await writeFile(join(bot, "docs", "sick.md"), "# Sick leave\n\nCall your manager.\n");
+});
+afterEach(async () => rm(bot, { recursive: true, force: true }));
+
+const source = { name: "handbook", paths: ["docs/**/*.md"] };
+
+describe("refreshCollection", () => {
+  it("indexes every matching file on the first run and persists it", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    const { documents, report } = await refreshCollection(bot, source, store);
+    expect(documents.map((d) => d.id).sort()).toEqual(["docs/pto.md", "docs/sick.md"]);
+    expect(report).toMatchObject({ files: 2, added: 2, updated: 0, removed: 0, written: true });
+    expect((await store.load("handbook"))?.map((d) => d.id).sort()).toEqual(["docs/pto.md", "docs/sick.md"]);
+  });
+
+  it("reuses unchanged files, re-reads changed ones and drops deleted ones", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store);
+    const again = await refreshCollection(bot, source, store);
+    expect(again.report).toMatchObject({ unchanged: 2, added: 0, updated: 0, removed: 0, written: false });
+
+    await writeFile(join(bot, "docs", "pto.md"), "# Vacation\n\n## Allowance\n\nYou get 30 vacation days.\n");
+    await rm(join(bot, "docs", "sick.md"));
+    await writeFile(join(bot, "docs", "travel.md"), "# Travel\n\nBook through the portal.\n");
+    const third = await refreshCollection(bot, source, store);
+    expect(third.report).toMatchObject({ added: 1, updated: 1, removed: 1, written: true });
+    expect(third.documents.find((d) => d.id === "docs/pto.md")?.sections.at(-1)?.content).toContain(
+      "30 vacation days",
+    );
+  });
+
+  it("a touched file with the same content is recognised by its hash and not re-analysed", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store);
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(bot, "docs", "pto.md"), later, later);
+    const { report } = await refreshCollection(bot, source, store);
+    expect(report).toMatchObject({ unchanged: 2, updated: 0 });
+  });
+
+  it("skips a binary or non-UTF-8 file with a reason naming it, and indexes the rest", async () => {
+    await writeFile(join(bot, "docs", "broken.md"), Buffer.from([0x23, 0x20, 0xe6, 0xf8, 0xe5, 0x0a]));
+    await writeFile(join(bot, "docs", "blob.md"), Buffer.from([0x00, 0x01, 0x02]));
+    const { documents, report } = await refreshCollection(bot, source, new IndexStore(indexDirectory(bot)));
+    expect(documents.map((d) => d.id).sort()).toEqual(["docs/pto.md", "docs/sick.md"]);
+    expect(report.skipped.map((s) => s.path).sort()).toEqual(["docs/blob.md", "docs/broken.md"]);
+    expect(report.skipped.every((s) => s.reason.length > 0)).toBe(true);
+  });
+
+  it("never indexes its own state folder, and honours excludes", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, { name: "all", paths: ["**/*"] }, store);
+    const { documents } = await refreshCollection(
+      bot,
+      { name: "all", paths: ["**/*"], exclude: ["docs/sick.md"] },
+      store,
+    );
+    expect(documents.map((d) => d.id)).toEqual(["docs/pto.md"]);
+  });
+
+  it("a corrupt or foreign-version store is rebuilt, not misread", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store);
+    await writeFile(join(indexDirectory(bot), "handbook.json"), "{not json");
+    const { report } = await refreshCollection(bot, source, store);
+    expect(report).toMatchObject({ added: 2, written: true });
+    const file = JSON.parse(await readFile(join(indexDirectory(bot), "handbook.json"), "utf8"));
+    expect(file.version).toBe(1);
+  });
+});
+
+describe("openEmbeddedEngine", () => {
+  it("opens a searchable engine from the bot's files", async () => {
+    const { engine, reports } = await openEmbeddedEngine(bot, { handbook: { paths: ["docs/**/*.md"] } });
+    expect(reports[0]!.files).toBe(2);
+    const r = await engine.search({ query: "vacation days" });
+    expect(r.results[0]).toMatchObject({ collection: "handbook", id: "docs/pto.md", heading: "Allowance" });
+  });
+});
