@@ -1,6 +1,96 @@
 // The `second-look` command. Subcommands live one per file and are imported lazily so that a
 // quick command (`grade`) does not pay for loading the engine or the Copilot SDK.
-export async function main(argv: string[]): Promise<void> {
-  process.stderr.write(`second-look: not yet wired (${argv.join(" ")})\n`);
-  process.exitCode = 2;
+import { Command, CommanderError } from "commander";
+import { errorLine } from "./cli-error.js";
+
+type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr }) {
+  let command = "";
+  const run = (name: string, fn: () => Promise<number>) => async () => {
+    command = name;
+    process.exitCode = await fn();
+  };
+  const program = new Command()
+    .name("second-look")
+    .description("Corrective retrieval for chat bots that answer from documents.")
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  program
+    .command("bots")
+    .description("discovered bots and their resolved state")
+    .option("--json", "machine-readable output")
+    .action((opts: { json?: boolean }) =>
+      run("bots", async () => (await import("./bots.js")).runBots({ json: !!opts.json }, io))(),
+    );
+
+  program
+    .command("index")
+    .description("build or refresh a bot's embedded index")
+    .argument("<bot>", "a name under ./bots or a path to a bot folder")
+    .option("--json", "machine-readable output")
+    .action((bot: string, opts: { json?: boolean }) =>
+      run("index", async () => (await import("./index-bot.js")).runIndex(bot, { json: !!opts.json }, io))(),
+    );
+
+  program
+    .command("search")
+    .description("search a bot's knowledge as its model would, with the text the model would see")
+    .argument("<bot>", "a name under ./bots or a path to a bot folder")
+    .argument("<query...>", "the query")
+    .option("--collection <name>", "search only this collection (repeatable)", collect)
+    .option("--limit <n>", "maximum number of hits (1-100, default 10)")
+    .option("--brief", "brief mode: one snippet per hit")
+    .option("--no-correct", "skip the corrective pass")
+    .option("--json", "machine-readable output")
+    .action(
+      (
+        bot: string,
+        query: string[],
+        opts: { collection?: string[]; limit?: string; brief?: boolean; correct: boolean; json?: boolean },
+      ) =>
+        run("search", async () =>
+          (await import("./search.js")).runSearch(bot, query.join(" "), { ...opts, json: !!opts.json }, io),
+        )(),
+    );
+
+  program
+    .command("grade")
+    .description("signal grade of a tool-result text read from stdin")
+    .option("--json", "machine-readable output")
+    .action((opts: { json?: boolean }) =>
+      run("grade", async () =>
+        (await import("./grade.js")).runGrade({ json: !!opts.json }, { stdin: process.stdin, ...io }),
+      )(),
+    );
+
+  program
+    .command("eval")
+    .description("retrieval quality and speed on a judged collection")
+    .argument("<dir>", "the collection's folder")
+    .requiredOption("--format <format>", "cranfield | beir")
+    .option("--json", "machine-readable output")
+    .action((dir: string, opts: { format: string; json?: boolean }) =>
+      run("eval", async () =>
+        (await import("./eval.js")).runEval(dir, { format: opts.format, json: !!opts.json }, io),
+      )(),
+    );
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed its message (or the help/version text).
+      process.exitCode = error.exitCode;
+      return;
+    }
+    io.stderr.write(errorLine(command || "error", error));
+    process.exitCode = (error as { exitCode?: number }).exitCode ?? 1;
+  }
 }

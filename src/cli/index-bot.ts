@@ -1,0 +1,30 @@
+// `second-look index <bot>`: build or refresh a bot's embedded index.
+import { loadBot } from "../bots/discovery.js";
+import type { RefreshReport } from "../knowledge/index/refresh.js";
+import { openBotBackend } from "../knowledge/open-bot-backend.js";
+import { progressReporter } from "./progress.js";
+
+export async function runIndex(
+  botRef: string,
+  options: { json: boolean },
+  io: { stdout: NodeJS.WritableStream },
+): Promise<number> {
+  const bot = await loadBot(botRef, { quiet: options.json });
+  const progress = progressReporter(!options.json);
+  const started = performance.now();
+  const { reports } = await openBotBackend(bot, { onProgress: progress.update });
+  progress.stop();
+  const ms = Math.round(performance.now() - started);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify({ bot: bot.name, ms, collections: reports })}\n`);
+  } else {
+    for (const r of reports) io.stdout.write(`${summary(r)}\n`);
+  }
+  return 0;
+}
+
+function summary(r: RefreshReport): string {
+  const changes = `${r.added} added, ${r.updated} updated, ${r.removed} removed, ${r.unchanged} unchanged`;
+  const skipped = r.skipped.length ? `, ${r.skipped.length} skipped (see warnings)` : "";
+  return `${r.collection}: ${r.files} files · ${changes}${skipped} · ${r.ms} ms`;
+}
