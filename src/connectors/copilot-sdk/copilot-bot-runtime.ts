@@ -62,6 +62,8 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
   const log = (options.logger ?? processLogger()).child({ bot: bot.name, connector: "copilot-sdk" });
   const location = runtimeLocation(bot.dir);
   const sessions = new Map<string, Promise<SessionEntry>>();
+  /** The sessions already created, for eviction without waiting on ones still starting. */
+  const ready = new Map<string, SessionEntry>();
   let lease: Promise<ClientLease> | undefined;
   let closed = false;
   // Stops questions in flight when the runtime is closed under them.
@@ -150,21 +152,18 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       lastUsed: Date.now(),
     };
     holder.entry = entry;
+    ready.set(conversationId, entry);
     return entry;
   };
 
   const evictIdleSessions = async (keep: string): Promise<void> => {
     const max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     if (sessions.size <= max) return;
-    const settled: [string, SessionEntry][] = [];
-    for (const [id, pending] of sessions) {
-      if (id === keep) continue;
-      const entry = await pending.catch(() => undefined);
-      if (entry && entry.busy === 0) settled.push([id, entry]);
-    }
-    settled.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
-    for (const [id, entry] of settled.slice(0, sessions.size - max)) {
+    const idle = [...ready].filter(([id, entry]) => id !== keep && entry.busy === 0);
+    idle.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    for (const [id, entry] of idle.slice(0, sessions.size - max)) {
       sessions.delete(id);
+      ready.delete(id);
       await entry.session.disconnect().catch(() => undefined);
     }
   };
@@ -250,6 +249,7 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       closing.abort();
       const pending = [...sessions.values()];
       sessions.clear();
+      ready.clear();
       for (const p of pending) {
         const entry = await p.catch(() => undefined);
         await entry?.session.disconnect().catch(() => undefined);

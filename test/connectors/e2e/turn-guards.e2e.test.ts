@@ -100,6 +100,29 @@ describe("turn guards through the real runtime", () => {
     expect(error.code).toBe("aborted");
   });
 
+  it("keeps at most maxSessions conversations, closing the least recently used", async () => {
+    let created = 0;
+    const runtime = createCopilotBotRuntime({
+      bot: botFor(dir, { type: "openai", baseUrl: server.openAiBaseUrl }),
+      backend: tinyBackend(),
+      renderResult: renderTrivial,
+      env: hostEnv(),
+      logger: silent,
+      maxSessions: 1,
+      onSessionConfig: () => {
+        created += 1;
+      },
+    });
+    runtimes.push(runtime);
+    await runtime.ask("search: one", { conversationId: "A" });
+    await runtime.ask("search: two", { conversationId: "A" });
+    expect(created).toBe(1);
+    await runtime.ask("search: three", { conversationId: "B" });
+    const again = await runtime.ask("search: four", { conversationId: "A" });
+    expect(created).toBe(3);
+    expect(again.answer).toContain("four");
+  });
+
   it("closing the runtime under a question in flight stops it at once", async () => {
     const { runtime } = runtimeWith({ maxToolCalls: 10_000 });
     const asking = rejection(runtime.ask("loop", { conversationId: "closing" }));
