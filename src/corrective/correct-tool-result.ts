@@ -1,0 +1,142 @@
+// The entry point hooks, the MCP tool and the CLI call with one knowledge-search tool result.
+// It reads the model's arguments defensively, peels the trace marker (re-appended unchanged),
+// runs the corrective pass and fails soft: any error, odd input or abort means "nothing to
+// say" (null), and the caller passes the original text through untouched. The caller decides
+// which tools are knowledge searches (isKnowledgeSearchTool in the connector).
+import type { Context } from "@opentelemetry/api";
+import { peelTraceMarker } from "../protocol/trace-marker.js";
+import { type Logger, logger } from "../telemetry/logger.js";
+import type { CorrectiveOutcome, KnowledgeBackend, SearchResponse } from "../types.js";
+import type { GradeFn } from "./llm-grade.js";
+import { type GraderSetting, runCorrectiveRetrieval } from "./orchestrator.js";
+import { parseSearchArgs } from "./tool-args.js";
+
+/** Larger results are passed through unexamined: the merge would have to copy them. */
+export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
+
+export interface ToolResultCall {
+  /** As the runtime reported it; used for logs only. */
+  toolName: string;
+  /** The model's arguments: `{ query, collection?, limit?, brief?, min_relevance? }`, unchecked. */
+  toolArgs: unknown;
+  /** The text the model would receive. */
+  resultText: string;
+  /** The structured response `resultText` was rendered from, when the search ran in-process. */
+  response?: SearchResponse;
+  /** The user's question, for a model grader (else `context.question`, else the query). */
+  question?: string;
+  /** Cancels this call's pass (the connector's per-call bound); combined with `context.signal`. */
+  signal?: AbortSignal;
+}
+
+export interface CorrectiveContext {
+  /** The backend re-queries go to (the raw one: a backend that corrects itself would recurse). */
+  backend: KnowledgeBackend;
+  /** The bot's allow-list; `backend.collections()` when absent. */
+  allowedCollections?: readonly string[];
+  /** retryBudget: clamped to 1..2. */
+  budget?: unknown;
+  /** Default "signal". */
+  grader?: GraderSetting;
+  /** The model grader for "haiku"/"auto". */
+  grade?: GradeFn;
+  graderTimeoutMs?: number;
+  requeryTimeoutMs?: number;
+  signal?: AbortSignal;
+  now?: () => number;
+  question?: string;
+  log?: Logger;
+  /** Parent of the corrective spans (the tool-call span's context); the active one when absent. */
+  traceContext?: Context;
+}
+
+export interface CorrectedToolResult {
+  /** What the model should receive: the original when unchanged, else the merged text + marker. */
+  text: string;
+  /** `outcome.text === text`. */
+  outcome: CorrectiveOutcome;
+}
+
+/**
+ * null when there is nothing to say: unusable input, an abort, an internal error, or an
+ * uneventful signal-mode check (the signal graded every pass `correct` and no model was asked;
+ * no span either). Otherwise the outcome, with `text` byte-identical to `resultText` when
+ * nothing changed.
+ */
+export async function correctToolResult(
+  call: ToolResultCall,
+  ctx: CorrectiveContext,
+): Promise<CorrectedToolResult | null> {
+  const log = ctx?.log ?? logger();
+  try {
+    if (call === null || typeof call !== "object") return null;
+    const resultText = call.resultText;
+    if (typeof resultText !== "string" || resultText === "" || resultText.length > MAX_RESULT_CHARS)
+      return null;
+    const args = parseSearchArgs(call.toolArgs);
+    if (!args) return null;
+    const signal = combine(call.signal, ctx.signal);
+    if (signal?.aborted) return null;
+
+    const { body, marker } = peelTraceMarker(resultText);
+    if (body.trim() === "") return null;
+    const allowed = ctx.allowedCollections ?? ctx.backend.collections();
+    const response = isSearchResponse(call.response) ? call.response : undefined;
+
+    const outcome = await runCorrectiveRetrieval({
+      question: typeof call.question === "string" ? call.question : (ctx.question ?? ""),
+      originalQuery: args.query,
+      ...(args.collections ? { originalCollections: args.collections } : {}),
+      ...(args.limit !== undefined ? { limit: args.limit } : {}),
+      ...(args.brief !== undefined ? { brief: args.brief } : {}),
+      ...(args.minRelevance !== undefined ? { minRelevance: args.minRelevance } : {}),
+      originalText: body,
+      ...(response ? { originalResponse: response } : {}),
+      allowedCollections: Array.isArray(allowed) ? allowed.filter((c) => typeof c === "string") : [],
+      budget: ctx.budget,
+      grader: ctx.grader ?? "signal",
+      ...(ctx.grade ? { grade: ctx.grade } : {}),
+      ...(ctx.graderTimeoutMs !== undefined ? { graderTimeoutMs: ctx.graderTimeoutMs } : {}),
+      ...(ctx.requeryTimeoutMs !== undefined ? { requeryTimeoutMs: ctx.requeryTimeoutMs } : {}),
+      ...(signal ? { signal } : {}),
+      ...(ctx.now ? { now: ctx.now } : {}),
+      backend: ctx.backend,
+      log,
+      ...(ctx.traceContext ? { traceContext: ctx.traceContext } : {}),
+    });
+
+    const { metadata } = outcome;
+    if (metadata.verdicts.length === 0) return null;
+    if (
+      !outcome.changed &&
+      metadata.graderMode === "signal" &&
+      metadata.verdicts.every((v) => v === "correct")
+    ) {
+      return null;
+    }
+    const text = outcome.changed ? outcome.text + marker : resultText;
+    return { text, outcome: { ...outcome, text } };
+  } catch (error) {
+    log.warn({ tool: safeName(call), err: String(error) }, "corrective: pass failed; original result kept");
+    return null;
+  }
+}
+
+function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (a && b) return AbortSignal.any([a, b]);
+  return a ?? b;
+}
+
+function isSearchResponse(value: unknown): value is SearchResponse {
+  if (value === null || typeof value !== "object") return false;
+  const response = value as Partial<SearchResponse>;
+  return Array.isArray(response.results) && typeof response.bestScore === "number";
+}
+
+function safeName(call: ToolResultCall): string {
+  try {
+    return typeof call?.toolName === "string" ? call.toolName.slice(0, 100) : "?";
+  } catch {
+    return "?";
+  }
+}

@@ -1,0 +1,82 @@
+// The seam for a model-backed grader (haiku, arriving separately): the orchestrator calls an
+// injected function and treats every failure of it (a throw, a timeout, output that is not a
+// grade) as `correct`. The feature must never make a search worse (design §5).
+import type { Logger } from "../telemetry/logger.js";
+import type { Grade, Verdict } from "../types.js";
+import { boundedCall } from "./bounded-call.js";
+
+export interface GradeInput {
+  /** The user's question (or the tool's query when the question is unknown). */
+  question: string;
+  /** The current result text, trace marker peeled (may be large). */
+  text: string;
+  /** A bounded view of `text` (head and tail), what a digest should be built from. */
+  digestSource: string;
+  /** Fires when the grade is no longer wanted (time bound or caller abort). */
+  signal?: AbortSignal;
+}
+
+export type GradeFn = (input: GradeInput) => Promise<Grade>;
+
+export const REASON_GRADER_UNAVAILABLE = "grader unavailable";
+export const REASON_GRADER_UNPARSEABLE = "grader output unparseable";
+const DEFAULT_REASON_CORRECT = "results cover the question";
+const DEFAULT_REASON_OTHER = "results do not clearly cover the question";
+/** The engine ignores query text past this; a longer "query" from a model is not one. */
+export const MAX_QUERY_CHARS = 4_000;
+const MAX_COLLECTION_CHARS = 256;
+const MAX_REASON_CHARS = 500;
+const VERDICTS: readonly Verdict[] = ["correct", "ambiguous", "insufficient"];
+
+/** Calls `grade` under `timeoutMs` and `signal`; never rejects. */
+export async function gradeWithModel(
+  grade: GradeFn,
+  input: Omit<GradeInput, "signal">,
+  options: { timeoutMs: number; signal?: AbortSignal; log?: Logger },
+): Promise<Grade> {
+  let raw: unknown;
+  try {
+    raw = await boundedCall("grader", options.timeoutMs, options.signal, (signal) =>
+      grade({ ...input, signal }),
+    );
+  } catch (error) {
+    options.log?.warn({ err: String(error) }, "corrective: grader failed; treating the result as correct");
+    return { verdict: "correct", reason: REASON_GRADER_UNAVAILABLE };
+  }
+  const normalized = normalizeGrade(raw);
+  if (normalized.reason === REASON_GRADER_UNPARSEABLE) {
+    options.log?.warn("corrective: grader returned no usable verdict; treating the result as correct");
+  }
+  return normalized;
+}
+
+/**
+ * A well-formed Grade from whatever a grader returned: an unknown verdict means `correct`
+ * (unparseable); a blank reason gets a default; the rewritten query and suggested collection
+ * are trimmed, kept only for non-correct verdicts and dropped when blank or oversized.
+ */
+export function normalizeGrade(raw: unknown): Grade {
+  if (raw === null || typeof raw !== "object")
+    return { verdict: "correct", reason: REASON_GRADER_UNPARSEABLE };
+  const { verdict, reason, rewrittenQuery, suggestedCollection } = raw as Record<string, unknown>;
+  if (!VERDICTS.includes(verdict as Verdict))
+    return { verdict: "correct", reason: REASON_GRADER_UNPARSEABLE };
+  const v = verdict as Verdict;
+  const text = typeof reason === "string" ? reason.trim().slice(0, MAX_REASON_CHARS) : "";
+  const grade: Grade = {
+    verdict: v,
+    reason: text !== "" ? text : v === "correct" ? DEFAULT_REASON_CORRECT : DEFAULT_REASON_OTHER,
+  };
+  if (v === "correct") return grade;
+  const query = boundedString(rewrittenQuery, MAX_QUERY_CHARS);
+  if (query !== undefined) grade.rewrittenQuery = query;
+  const collection = boundedString(suggestedCollection, MAX_COLLECTION_CHARS);
+  if (collection !== undefined) grade.suggestedCollection = collection;
+  return grade;
+}
+
+function boundedString(value: unknown, max: number): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const trimmed = value.trim();
+  return trimmed !== "" && trimmed.length <= max ? trimmed : undefined;
+}
