@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import {
+  ATTR,
+  chatSpanName,
+  executeToolSpanName,
+  SPAN_EXECUTE_TOOL_SEARCH_KNOWLEDGE,
+  SPAN_KNOWLEDGE_GRADE,
+  SPAN_KNOWLEDGE_REQUERY,
+} from "../../src/telemetry/span-names.js";
+
+describe("span names (design §9)", () => {
+  it("are the contract's strings", () => {
+    expect(SPAN_EXECUTE_TOOL_SEARCH_KNOWLEDGE).toBe("execute_tool search_knowledge");
+    expect(executeToolSpanName("get_document")).toBe("execute_tool get_document");
+    expect(SPAN_KNOWLEDGE_GRADE).toBe("knowledge_grade");
+    expect(SPAN_KNOWLEDGE_REQUERY).toBe("knowledge_requery");
+    expect(chatSpanName("claude-haiku-4-5")).toBe("chat claude-haiku-4-5");
+    expect(ATTR).toMatchObject({
+      correctiveMode: "corrective.mode",
+      correctiveVerdicts: "corrective.verdicts",
+      correctiveFinalVerdict: "corrective.final_verdict",
+      correctivePasses: "corrective.passes",
+      correctiveRetries: "corrective.retries",
+      evaluationName: "gen_ai.evaluation.name",
+      evaluationScoreLabel: "gen_ai.evaluation.score.label",
+      evaluationExplanation: "gen_ai.evaluation.explanation",
+      correctiveQuery: "corrective.query",
+      correctiveCollections: "corrective.collections",
+      correctiveNewHits: "corrective.new_hits",
+      retrievalQueryText: "gen_ai.retrieval.query.text",
+    });
+  });
+});
