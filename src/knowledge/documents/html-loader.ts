@@ -78,19 +78,24 @@ function parseHtmlTree(source: string): HTMLElement {
  */
 export function parseHtml(source: string, fileTitle: string): ParsedDocument {
   const root = parseHtmlTree(source);
-  const start = root.querySelector("main") ?? root.querySelector("body") ?? root;
+  const start = findFirst(root, (tag) => tag === "main") ?? findFirst(root, (tag) => tag === "body") ?? root;
   const walker = new HtmlTextWalker();
   walker.walk(start, 0, start.tagName?.toLowerCase() === "main");
   const buckets = walker.finish();
 
-  const titleElement = root.querySelector("title");
-  const h1 = root.querySelector("h1");
+  const titleElement = findFirst(root, (tag) => tag === "title");
+  const h1 = findFirst(root, (tag) => tag === "h1");
   const title =
-    collapseWhitespace(titleElement?.text ?? "") ||
-    (h1 ? collapseWhitespace(flatText(h1, 0)) : "") ||
+    collapseWhitespace(titleElement ? flatText(titleElement) : "") ||
+    (h1 ? collapseWhitespace(flatText(h1)) : "") ||
     fileTitle;
   const doc: ParsedDocument = { title, sections: buildSections(title, buckets) };
-  const canonical = root.querySelector('link[rel="canonical"]')?.getAttribute("href")?.trim();
+  const canonical = findFirst(
+    root,
+    (tag, element) => tag === "link" && element.getAttribute("rel")?.toLowerCase() === "canonical",
+  )
+    ?.getAttribute("href")
+    ?.trim();
   if (canonical) doc.url = canonical;
   return doc;
 }
@@ -137,7 +142,7 @@ class HtmlTextWalker {
       if (DROPPED.has(tag)) continue;
       if (CHROME.has(tag) && !inContent) continue;
       if (depth >= MAX_DEPTH) {
-        this.line += ` ${flatText(element, depth)} `;
+        this.line += ` ${flatText(element)} `;
         continue;
       }
       this.element(element, tag, depth, inContent || CONTENT_ROOTS.has(tag));
@@ -147,7 +152,7 @@ class HtmlTextWalker {
   private element(element: HTMLElement, tag: string, depth: number, inContent: boolean): void {
     const heading = HEADING.exec(tag);
     if (heading) {
-      const text = collapseWhitespace(flatText(element, depth));
+      const text = collapseWhitespace(flatText(element));
       if (text === "") return;
       this.flush();
       this.closeBucket();
@@ -160,7 +165,7 @@ class HtmlTextWalker {
         return;
       case "pre":
         this.flush();
-        this.blocks.push({ kind: "paragraph", text: tidyLines(element.text), group: this.group });
+        this.blocks.push({ kind: "paragraph", text: tidyLines(flatText(element)), group: this.group });
         return;
       case "li":
         this.flush();
@@ -174,7 +179,7 @@ class HtmlTextWalker {
         const cells = element.childNodes
           .filter((c): c is HTMLElement => c.nodeType === NodeType.ELEMENT_NODE)
           .filter((c) => /^t[dh]$/i.test(c.tagName))
-          .map((c) => collapseWhitespace(flatText(c, depth)));
+          .map((c) => collapseWhitespace(flatText(c)));
         if (cells.some((c) => c !== ""))
           this.blocks.push({ kind: "row", text: cells.join(" | "), group: this.group });
         return;
@@ -245,17 +250,46 @@ function itemMarker(li: HTMLElement): string {
   return `${(Number.isFinite(start) ? start : 1) + items.indexOf(li)}. `;
 }
 
-/** Text of an element with block boundaries as spaces, dropped elements skipped. */
-function flatText(node: Node, depth: number): string {
-  if (node.nodeType === NodeType.TEXT_NODE) return node.text;
-  if (node.nodeType !== NodeType.ELEMENT_NODE) return "";
-  const element = node as HTMLElement;
-  const tag = element.tagName?.toLowerCase() ?? "";
-  if (DROPPED.has(tag)) return "";
-  // Past the cap the parser's own text getter takes over: no more structure, all the words.
-  if (depth >= MAX_DEPTH * 2) return element.text;
-  const inner = element.childNodes.map((c) => flatText(c, depth + 1)).join("");
-  return BLOCKS.has(tag) || tag === "br" || tag === "li" || tag === "td" || tag === "th"
-    ? ` ${inner} `
-    : inner;
+/**
+ * Text of an element with block boundaries as spaces and dropped elements skipped. It is
+ * iterative so that absurdly deep markup cannot overflow the stack.
+ */
+function flatText(root: Node): string {
+  let out = "";
+  const stack: (Node | string)[] = [root];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (typeof next === "string") {
+      out += next;
+      continue;
+    }
+    if (next.nodeType === NodeType.TEXT_NODE) {
+      out += next.text;
+      continue;
+    }
+    if (next.nodeType !== NodeType.ELEMENT_NODE) continue;
+    const tag = (next as HTMLElement).tagName?.toLowerCase() ?? "";
+    if (DROPPED.has(tag)) continue;
+    const spaced = BLOCKS.has(tag) || tag === "br" || tag === "li" || tag === "td" || tag === "th";
+    if (spaced) stack.push(" ");
+    for (let i = next.childNodes.length - 1; i >= 0; i--) stack.push(next.childNodes[i]!);
+    if (spaced) stack.push(" ");
+  }
+  return out;
+}
+
+/** First element in document order matching the predicate (iterative, see flatText). */
+function findFirst(
+  root: HTMLElement,
+  matches: (tag: string, element: HTMLElement) => boolean,
+): HTMLElement | undefined {
+  const stack: Node[] = [...root.childNodes].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType !== NodeType.ELEMENT_NODE) continue;
+    const element = node as HTMLElement;
+    if (matches(element.tagName?.toLowerCase() ?? "", element)) return element;
+    for (let i = element.childNodes.length - 1; i >= 0; i--) stack.push(element.childNodes[i]!);
+  }
+  return undefined;
 }

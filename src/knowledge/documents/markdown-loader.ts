@@ -14,6 +14,9 @@ export interface MarkdownOptions {
   mdx?: boolean;
 }
 
+// The parser's cost grows with the square of container nesting (a 40 KB line of "- - - …"
+// takes minutes), and no real document nests lists or quotes this deep.
+const MAX_CONTAINER_NESTING = 100;
 // Deeper nesting (quotes in lists in quotes …) is flattened to its text rather than walked,
 // so a hostile file cannot drive the renderer's recursion arbitrarily deep.
 const MAX_DEPTH = 32;
@@ -32,6 +35,7 @@ export function parseMarkdown(
   options: MarkdownOptions = {},
 ): ParsedDocument {
   const { fields, body } = splitFrontMatter(source);
+  assertShallowNesting(body);
   const tree: Root = fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
 
   const buckets: SectionBucket[] = [];
@@ -65,6 +69,43 @@ export function parseMarkdown(
   return doc;
 }
 
+/** Throws when a line opens more nested lists/quotes than any real document does. */
+function assertShallowNesting(body: string): void {
+  let lineNumber = 0;
+  for (const line of body.split("\n")) {
+    lineNumber++;
+    const depth = containerMarkers(line);
+    if (depth > MAX_CONTAINER_NESTING) {
+      throw new Error(
+        `lists/quotes nested ${depth} deep on line ${lineNumber} (limit ${MAX_CONTAINER_NESTING})`,
+      );
+    }
+  }
+}
+
+/** Counts leading `>`, bullet and `1.` markers; every step advances, so it is linear in the line. */
+function containerMarkers(line: string): number {
+  const blank = (c: string | undefined) => c === undefined || c === " " || c === "\t";
+  let depth = 0;
+  let i = 0;
+  while (i < line.length) {
+    while (line[i] === " " || line[i] === "\t") i++;
+    const c = line[i];
+    if (c === ">") {
+      i++;
+    } else if ((c === "-" || c === "*" || c === "+") && blank(line[i + 1])) {
+      i++;
+    } else {
+      let j = i;
+      while (j - i < 9 && line[j] !== undefined && line[j]! >= "0" && line[j]! <= "9") j++;
+      if (j === i || (line[j] !== "." && line[j] !== ")") || !blank(line[j + 1])) break;
+      i = j + 1;
+    }
+    depth++;
+  }
+  return depth;
+}
+
 function isEsmStatement(node: RootContent): boolean {
   return node.type === "paragraph" && /^(import|export)\s/.test(mdastToString(node));
 }
@@ -76,7 +117,7 @@ function isoDate(value: string | undefined): string | undefined {
 }
 
 function renderBlock(node: Nodes, depth: number): string {
-  if (depth > MAX_DEPTH) return collapseWhitespace(mdastToString(node, { includeHtml: false }));
+  if (depth > MAX_DEPTH) return flatText(node);
   switch (node.type) {
     case "paragraph":
     case "heading":
@@ -139,7 +180,7 @@ function renderInline(nodes: readonly PhrasingContent[], depth: number): string 
   let out = "";
   for (const node of nodes) {
     if (depth > MAX_DEPTH) {
-      out += mdastToString(node, { includeHtml: false });
+      out += flatText(node);
       continue;
     }
     switch (node.type) {
@@ -169,4 +210,22 @@ function renderInline(nodes: readonly PhrasingContent[], depth: number): string 
     .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
     .join("\n")
     .trim();
+}
+
+/**
+ * All the words under a node, space separated, without recursion: the fallback past
+ * MAX_DEPTH, where a recursive walk (ours or mdast-util-to-string's) could overflow the stack.
+ */
+function flatText(root: Nodes): string {
+  const words: string[] = [];
+  const stack: Nodes[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === "html" || node.type === "definition") continue;
+    if (node.type === "image" || node.type === "imageReference") words.push(node.alt ?? "");
+    else if ("value" in node) words.push(node.value);
+    else if ("children" in node)
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+  return collapseWhitespace(words.join(" "));
 }

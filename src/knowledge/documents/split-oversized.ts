@@ -44,17 +44,28 @@ export function splitContent(text: string, maxChars: number = DEFAULT_MAX_SECTIO
   const pieces: string[] = [];
   atomise(text, maxChars, 0, pieces);
 
-  // Greedy packing: pieces are consecutive substrings, so a part is a contiguous run of text.
+  // Greedy packing over offsets: pieces tile the text, so a part is one contiguous slice
+  // from its first non-blank character to the end of its last piece's words. Lengths are
+  // tracked as numbers so packing stays linear in the text size.
   const parts: string[] = [];
-  let current = "";
+  let start = -1;
+  let end = 0;
+  let offset = 0;
   for (const piece of pieces) {
-    if (current !== "" && (current + piece).trim().length > maxChars) {
-      parts.push(current.trim());
-      current = "";
+    const pieceStart = offset;
+    offset += piece.length;
+    const body = piece.trim();
+    if (body === "") continue;
+    const bodyStart = pieceStart + (piece.length - piece.trimStart().length);
+    const bodyEnd = bodyStart + body.length;
+    if (start !== -1 && bodyEnd - start > maxChars) {
+      parts.push(text.slice(start, end));
+      start = -1;
     }
-    current += piece;
+    if (start === -1) start = bodyStart;
+    end = bodyEnd;
   }
-  if (current.trim() !== "") parts.push(current.trim());
+  if (start !== -1) parts.push(text.slice(start, end));
   return parts;
 }
 

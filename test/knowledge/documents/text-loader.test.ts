@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseText } from "../../../src/knowledge/documents/text-loader.js";
+
+describe("parseText", () => {
+  it("takes a short first line as the title and keeps it out of the content", () => {
+    const source = readFileSync(
+      fileURLToPath(new URL("../../fixtures/documents/notes.txt", import.meta.url)),
+      "utf8",
+    );
+    const doc = parseText(source, "notes");
+    expect(doc.title).toBe("Onboarding notes");
+    expect(doc.sections).toEqual([
+      {
+        headingPath: ["Onboarding notes"],
+        level: 0,
+        content:
+          "Welcome to Acme. Your first week starts on Monday at 09:00.\n\nBring your ID and bank details.\nYour laptop will be ready at the IT desk.",
+      },
+    ]);
+  });
+
+  it("uses the file name when the first line is long prose", () => {
+    const line =
+      "This first line is a long sentence of prose that goes on well past any reasonable title length.";
+    const doc = parseText(`${line}\n\nSecond.`, "memo");
+    expect(doc.title).toBe("memo");
+    expect(doc.sections[0]?.content).toBe(`${line}\n\nSecond.`);
+  });
+
+  it("groups paragraphs into sections by size without losing or reordering any", () => {
+    const paragraphs = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} ${"word ".repeat(30).trim()}.`);
+    const doc = parseText(`Title\n\n${paragraphs.join("\n\n")}`, "f");
+    expect(doc.sections.length).toBeGreaterThan(1);
+    for (const s of doc.sections) expect(s.content.length).toBeLessThanOrEqual(1000);
+    expect(doc.sections.map((s) => s.content).join("\n\n")).toBe(paragraphs.join("\n\n"));
+  });
+
+  it("returns no sections for empty or blank text", () => {
+    expect(parseText("", "empty")).toEqual({ title: "empty", sections: [] });
+    expect(parseText(" \n\n  \n", "blank").sections).toEqual([]);
+  });
+});
