@@ -1,6 +1,8 @@
 // `second-look search <bot> <query>`: one knowledge search as a bot's model would run it, with
 // the text the model would see.
-import { loadBot } from "../bots/discovery.js";
+import { resolveCorrectiveConfig } from "../bots/corrective-config.js";
+import { botCollections, loadBot } from "../bots/discovery.js";
+import { correctToolResult } from "../corrective/correct-tool-result.js";
 import { openBotBackend } from "../knowledge/open-bot-backend.js";
 import { renderSearchResponse } from "../protocol/render.js";
 import type { CorrectiveOutcome, SearchRequest, SearchResponse } from "../types.js";
@@ -44,8 +46,41 @@ export async function runSearch(
   const response = await backend.search(request);
   const original = renderSearchResponse(response, { brief: request.brief === true });
   const result: SearchJson = { query, original, final: original, response, outcome: null };
+  // The same pass a bot's hook runs, with the same resolution (kill-switch first), read now.
+  const corrective = resolveCorrectiveConfig(bot.config.correctiveRetrieval);
+  if (options.correct && corrective.enabled) {
+    const corrected = await correctToolResult(
+      {
+        toolName: "search_knowledge",
+        toolArgs: toolArgsOf(request),
+        resultText: original,
+        response,
+        question: query,
+      },
+      {
+        backend,
+        allowedCollections: botCollections(bot.config),
+        budget: corrective.retryBudget,
+        grader: corrective.grader,
+        graderTimeoutMs: corrective.graderTimeoutMs,
+      },
+    );
+    if (corrected) {
+      result.final = corrected.text;
+      result.outcome = corrected.outcome;
+    }
+  }
   io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${result.final}\n`);
   return 0;
+}
+
+/** The request as the model's `search_knowledge` arguments (Huginn's parameter names). */
+function toolArgsOf(request: SearchRequest): Record<string, unknown> {
+  const args: Record<string, unknown> = { query: request.query };
+  if (request.collections?.length) args.collection = request.collections;
+  if (request.limit !== undefined) args.limit = request.limit;
+  if (request.brief) args.brief = true;
+  return args;
 }
 
 function parseLimit(value: string): number {

@@ -31,9 +31,13 @@ export interface AnalyzedDocument extends Omit<IndexableDocument, "sections"> {
 }
 
 export function analyzeDocument(doc: IndexableDocument): AnalyzedDocument {
+  // A heading with no text under it ("# Title" before the first "##") is not a section a
+  // reader can use: its words already reach the index through its children's heading paths.
+  const withText = doc.sections.filter((s) => s.content.trim() !== "");
+  const sections = withText.length ? withText : doc.sections.slice(0, 1);
   return {
     ...doc,
-    sections: doc.sections.map((section) => ({
+    sections: sections.map((section) => ({
       ...section,
       // The title field carries the document title and the heading path, so a section is
       // found by the words that name it as well as by its text.

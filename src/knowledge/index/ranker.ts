@@ -1,7 +1,7 @@
 import type { CollectionIndex } from "./collection-index.js";
 import { type ExpansionTerm, expandQuery, FEEDBACK_DOCUMENTS, relevanceModel } from "./feedback.js";
 import type { QueryTermStats, ScoredUnit } from "./lexical-index.js";
-import { proximityScore } from "./proximity.js";
+import { ProximityScorer } from "./proximity.js";
 
 /** Units scored per pass; enough for recall@100 and for grouping sections into documents. */
 export const CANDIDATE_UNITS = 150;
@@ -42,7 +42,10 @@ export function rankCollection(
 ): CollectionRanking {
   const lexical = index.lexical;
   const stats = lexical.queryStats(firstDistinct(queryTerms, MAX_QUERY_TERMS));
-  const first = withProximity(index, stats, lexical.search(stats, CANDIDATE_UNITS));
+  const firstPass = lexical.search(stats, CANDIDATE_UNITS);
+  // The first pass's BM25F scores are the original query's: the relevance feature reuses them.
+  const originalScores = new Map(firstPass.map((u) => [u.unit, u.score]));
+  const first = withProximity(index, stats, firstPass);
   const feedback = relevanceModel(lexical, first.slice(0, FEEDBACK_DOCUMENTS));
   let final = first;
   // With no feedback terms (nothing matched) the expanded query is the original one: the pass
@@ -52,7 +55,7 @@ export function rankCollection(
     final = withProximity(index, expanded, lexical.search(expanded, CANDIDATE_UNITS));
   }
   return {
-    documents: groupByDocument(index, stats, final, options.limit),
+    documents: groupByDocument(index, stats, final, options.limit, originalScores),
     stats,
     feedback,
     reranked: options.rerank,
@@ -73,10 +76,8 @@ function firstDistinct(terms: readonly string[], limit: number): string[] {
 }
 
 function withProximity(index: CollectionIndex, stats: readonly QueryTermStats[], units: ScoredUnit[]) {
-  const rescored = units.map((u) => ({
-    unit: u.unit,
-    score: u.score + proximityScore(index.lexical, stats, u.unit),
-  }));
+  const proximity = new ProximityScorer(index.lexical, stats);
+  const rescored = units.map((u) => ({ unit: u.unit, score: u.score + proximity.score(u.unit) }));
   return rescored.sort((a, b) => b.score - a.score || a.unit - b.unit);
 }
 
@@ -85,6 +86,7 @@ function groupByDocument(
   stats: readonly QueryTermStats[],
   units: readonly ScoredUnit[],
   limit: number,
+  originalScores: ReadonlyMap<number, number>,
 ): RankedDocument[] {
   const byDocument = new Map<number, RankedDocument>();
   const order: RankedDocument[] = [];
@@ -109,7 +111,8 @@ function groupByDocument(
   // hit of the same strength get the same relevance.
   const achievable = stats.reduce((sum, s) => sum + s.idf * s.queryFrequency, 0);
   for (const ranked of order) {
-    const score = index.lexical.scoreUnit(stats, ranked.units[0]!.unit);
+    const unit = ranked.units[0]!.unit;
+    const score = originalScores.get(unit) ?? index.lexical.scoreUnit(stats, unit);
     ranked.features.normalizedScore = achievable > 0 ? score / achievable : 0;
   }
   return order;

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { analyze } from "../../../src/knowledge/index/analyzer.js";
 import { expandQuery, relevanceModel } from "../../../src/knowledge/index/feedback.js";
 import { LexicalIndex } from "../../../src/knowledge/index/lexical-index.js";
-import { proximityScore } from "../../../src/knowledge/index/proximity.js";
+import { ProximityScorer } from "../../../src/knowledge/index/proximity.js";
 
-describe("proximityScore", () => {
+describe("ProximityScorer", () => {
   const index = LexicalIndex.build([
     { title: [], body: analyze("boundary layer transition in supersonic flow") },
     { title: [], body: analyze("boundary conditions were set; many pages later the layer was thin") },
@@ -12,11 +12,12 @@ describe("proximityScore", () => {
   const stats = index.queryStats(analyze("boundary layer"));
 
   it("rewards query terms that stand together over the same terms far apart", () => {
-    expect(proximityScore(index, stats, 0)).toBeGreaterThan(proximityScore(index, stats, 1));
+    const scorer = new ProximityScorer(index, stats);
+    expect(scorer.score(0)).toBeGreaterThan(scorer.score(1));
   });
 
   it("is zero for a single-term query", () => {
-    expect(proximityScore(index, index.queryStats(analyze("boundary")), 0)).toBe(0);
+    expect(new ProximityScorer(index, index.queryStats(analyze("boundary"))).score(0)).toBe(0);
   });
 });
 
