@@ -61,6 +61,24 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     );
 
   program
+    .command("ask")
+    .description("ask a bot; without a model configured, the corrected search results for the question")
+    .argument("<bot>", "a name under ./bots or a path to a bot folder")
+    .argument("<question...>", "the question")
+    .option("--trace", "print the span tree on stderr")
+    .option("--json", "machine-readable output")
+    .action((bot: string, question: string[], opts: { trace?: boolean; json?: boolean }) =>
+      run("ask", async () =>
+        (await import("./ask.js")).runAsk(
+          bot,
+          question.join(" "),
+          { trace: !!opts.trace, json: !!opts.json },
+          io,
+        ),
+      )(),
+    );
+
+  program
     .command("grade")
     .description("signal grade of a tool-result text read from stdin")
     .option("--json", "machine-readable output")

@@ -1,13 +1,15 @@
 // `second-look search <bot> <query>`: one knowledge search as a bot's model would run it, with
 // the text the model would see.
-import { resolveCorrectiveConfig } from "../bots/corrective-config.js";
-import { botCollections, loadBot } from "../bots/discovery.js";
-import { correctToolResult } from "../corrective/correct-tool-result.js";
+import type { BotDefinition } from "../bots/discovery.js";
+import { loadBot } from "../bots/discovery.js";
+import { bindSearchTool } from "../connectors/search-tool-binding.js";
 import { openBotBackend } from "../knowledge/open-bot-backend.js";
-import { renderSearchResponse } from "../protocol/render.js";
-import type { CorrectiveOutcome, SearchRequest, SearchResponse } from "../types.js";
+import type { CorrectiveMetadata, CorrectiveOutcome, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
+
+/** Bound on the corrective pass of one CLI search (re-queries have their own, shorter bound). */
+const CORRECT_TIMEOUT_MS = 60_000;
 
 export interface SearchOptions {
   collection?: string[];
@@ -37,47 +39,56 @@ export async function runSearch(
   if (options.collection?.length) request.collections = options.collection;
   if (options.limit !== undefined) request.limit = parseLimit(options.limit);
   if (options.brief) request.brief = true;
-
   const bot = await loadBot(botRef, { quiet: options.json });
-  const progress = progressReporter(!options.json);
-  const { backend } = await openBotBackend(bot, { onProgress: progress.update });
-  progress.stop();
-
-  const response = await backend.search(request);
-  const original = renderSearchResponse(response, { brief: request.brief === true });
-  const result: SearchJson = { query, original, final: original, response, outcome: null };
-  // The same pass a bot's hook runs, with the same resolution (kill-switch first), read now.
-  const corrective = resolveCorrectiveConfig(bot.config.correctiveRetrieval);
-  if (options.correct && corrective.enabled) {
-    const corrected = await correctToolResult(
-      {
-        toolName: "search_knowledge",
-        toolArgs: toolArgsOf(request),
-        resultText: original,
-        response,
-        question: query,
-      },
-      {
-        backend,
-        allowedCollections: botCollections(bot.config),
-        budget: corrective.retryBudget,
-        grader: corrective.grader,
-        graderTimeoutMs: corrective.graderTimeoutMs,
-      },
-    );
-    if (corrected) {
-      result.final = corrected.text;
-      result.outcome = corrected.outcome;
-    }
-  }
+  const result = await searchAsTheModelWould(bot, request, {
+    correct: options.correct,
+    progress: !options.json,
+  });
   io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${result.final}\n`);
   return 0;
+}
+
+/**
+ * The search a bot's model would run, through the same tool binding as a live session: the
+ * rendered text, and the text after the bot's corrective pass (kill-switch and env read now).
+ */
+export async function searchAsTheModelWould(
+  bot: BotDefinition,
+  request: SearchRequest,
+  options: { correct: boolean; progress: boolean },
+): Promise<SearchJson> {
+  const progress = progressReporter(options.progress);
+  const { backend } = await openBotBackend(bot, { onProgress: progress.update });
+  progress.stop();
+  const binding = bindSearchTool(bot, backend);
+  const response = await binding.backend.search(request);
+  const original = binding.renderResult(response, request.brief === true);
+  const result: SearchJson = { query: request.query, original, final: original, response, outcome: null };
+  const correct = options.correct ? binding.correctFor() : undefined;
+  if (correct) {
+    const corrected = await correct({
+      toolName: "search_knowledge",
+      toolArgs: toolArgsOf(request),
+      resultText: original,
+      signal: AbortSignal.timeout(CORRECT_TIMEOUT_MS),
+    });
+    if (corrected) {
+      result.final = corrected.text;
+      result.outcome = {
+        changed: corrected.changed,
+        text: corrected.text,
+        metadata: corrected.metadata as CorrectiveMetadata,
+      };
+    }
+  }
+  return result;
 }
 
 /** The request as the model's `search_knowledge` arguments (Huginn's parameter names). */
 function toolArgsOf(request: SearchRequest): Record<string, unknown> {
   const args: Record<string, unknown> = { query: request.query };
-  if (request.collections?.length) args.collection = request.collections;
+  if (request.collections?.length === 1) args.collection = request.collections[0];
+  else if (request.collections?.length) args.collection = request.collections;
   if (request.limit !== undefined) args.limit = request.limit;
   if (request.brief) args.brief = true;
   return args;

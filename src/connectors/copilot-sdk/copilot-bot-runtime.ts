@@ -29,6 +29,12 @@ export interface CopilotBotRuntimeOptions {
   renderDocument?: RenderDocument;
   /** Present only when corrective retrieval is on for this bot; absent means no hook at all. */
   correct?: CorrectFn;
+  /**
+   * Asked at each session's creation instead of `correct`: the corrective pass for that session,
+   * or undefined for none (no hook). This is where the environment is read, so an operator's
+   * kill-switch applies to the next conversation without a restart.
+   */
+  correctFor?: () => CorrectFn | undefined;
   /** Bound on one corrective pass (default 30 s); the question's deadline also applies. */
   correctTimeoutMs?: number;
   /** External MCP servers whose tools the model may call; their `search_knowledge` is corrected too. */
@@ -113,9 +119,10 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       turnSignal,
     });
     const knownServers = Object.keys(options.mcpServers ?? {});
-    const onPostToolUse = options.correct
+    const correct = options.correctFor ? options.correctFor() : options.correct;
+    const onPostToolUse = correct
       ? createCorrectiveHook({
-          correct: options.correct,
+          correct,
           ...(options.correctTimeoutMs !== undefined ? { timeoutMs: options.correctTimeoutMs } : {}),
           knownServers,
           context: () => holder.entry?.turn,

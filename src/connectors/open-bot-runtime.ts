@@ -1,0 +1,57 @@
+// A discovered bot, ready to answer: its knowledge backend, its search tool bound to the
+// corrective pass, and a Copilot SDK runtime over them.
+import type { SessionConfig } from "@github/copilot-sdk";
+import type { BotDefinition } from "../bots/discovery.js";
+import type { RefreshProgress } from "../knowledge/index/refresh.js";
+import { openBotBackend } from "../knowledge/open-bot-backend.js";
+import type { BotDescription, BotRuntime } from "./bot-runtime.js";
+import { createCopilotBotRuntime } from "./copilot-sdk/copilot-bot-runtime.js";
+import { bindSearchTool, type SearchToolBinding } from "./search-tool-binding.js";
+
+export interface OpenedBotRuntime {
+  runtime: BotRuntime;
+  binding: SearchToolBinding;
+}
+
+/** Whether the bot names a model to answer with (else `ask` returns corrected results only). */
+export function hasModel(bot: Pick<BotDefinition, "config">): boolean {
+  return bot.config.model !== undefined;
+}
+
+export function describeForRuntime(bot: BotDefinition): BotDescription {
+  const description: BotDescription = {
+    name: bot.name,
+    dir: bot.dir,
+    persona: bot.persona,
+    limits: { maxToolCalls: bot.config.session.maxToolCalls, timeoutMs: bot.config.session.timeoutMs },
+  };
+  if (bot.config.model) description.model = bot.config.model;
+  const provider = bot.config.provider;
+  if (provider) {
+    description.provider = { type: provider.type, baseUrl: provider.baseUrl };
+    if (provider.apiKeyEnv) description.provider.apiKeyEnv = provider.apiKeyEnv;
+  }
+  return description;
+}
+
+export async function openBotRuntime(
+  bot: BotDefinition,
+  options: {
+    env?: NodeJS.ProcessEnv;
+    onProgress?: RefreshProgress;
+    onSessionConfig?: (config: SessionConfig) => void;
+  } = {},
+): Promise<OpenedBotRuntime> {
+  const env = options.env ?? process.env;
+  const { backend } = await openBotBackend(bot, options.onProgress ? { onProgress: options.onProgress } : {});
+  const binding = bindSearchTool(bot, backend, env);
+  const runtime = createCopilotBotRuntime({
+    bot: describeForRuntime(bot),
+    backend: binding.backend,
+    renderResult: binding.renderResult,
+    correctFor: binding.correctFor,
+    env,
+    ...(options.onSessionConfig ? { onSessionConfig: options.onSessionConfig } : {}),
+  });
+  return { runtime, binding };
+}

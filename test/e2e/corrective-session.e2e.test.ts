@@ -1,0 +1,188 @@
+// The product end to end: a bot folder with a model and a BYOK provider, the real embedded
+// engine, the real corrective pass and the real Copilot runtime from @github/copilot-sdk,
+// against a scripted model server on 127.0.0.1. What the model receives for a search is
+// compared with what `second-look search <bot> <query> --json` says it would receive.
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import type { SessionConfig } from "@github/copilot-sdk";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadBot } from "../../src/bots/discovery.js";
+import { main } from "../../src/cli/main.js";
+import type { SearchJson } from "../../src/cli/search.js";
+import { createCopilotBotRuntime } from "../../src/connectors/copilot-sdk/copilot-bot-runtime.js";
+import { describeForRuntime } from "../../src/connectors/open-bot-runtime.js";
+import { bindSearchTool } from "../../src/connectors/search-tool-binding.js";
+import { openBotBackend } from "../../src/knowledge/open-bot-backend.js";
+import type { KnowledgeBackend } from "../../src/types.js";
+import { directiveScript, toolMessagesAfter } from "../connectors/e2e/fixtures.js";
+import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** Weak on the handbook; its broader query finds pages the first search did not show. */
+const WEAK_QUERY = "stock options vesting schedule";
+const KEY_ENV = "SECOND_LOOK_E2E_KEY";
+
+let server: ModelServer;
+let root: string;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  server = await startModelServer({ script: directiveScript, maxRequests: 60 });
+  root = await mkdtemp(join(tmpdir(), "second-look-session-"));
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(root, { recursive: true, force: true });
+});
+afterEach(() => {
+  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+  Object.assign(process.env, savedEnv);
+});
+
+async function makeBot(name: string, protocol: "openai" | "anthropic", corrective: boolean): Promise<string> {
+  const dir = join(root, name);
+  await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
+  const config = {
+    description: "Brightwater handbook (e2e)",
+    model: "e2e-model",
+    provider: {
+      type: protocol,
+      baseUrl: protocol === "anthropic" ? server.url : server.openAiBaseUrl,
+      apiKeyEnv: KEY_ENV,
+    },
+    knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
+    correctiveRetrieval: { enabled: corrective, retryBudget: 1, grader: "signal" },
+    session: { maxToolCalls: 4, timeoutMs: 60_000 },
+  };
+  await writeFile(join(dir, "config.json"), JSON.stringify(config));
+  await writeFile(join(dir, "persona.md"), "You answer from the Brightwater handbook.");
+  return dir;
+}
+
+/** Runs the CLI in-process and returns what it printed on stdout. */
+async function cli(args: string[]): Promise<string> {
+  let out = "";
+  const stdout = new Writable({
+    write(chunk, _enc, done) {
+      out += chunk.toString();
+      done();
+    },
+  });
+  const stderr = new Writable({ write: (_c, _e, done) => done() });
+  process.exitCode = 0;
+  await main(args, { stdout, stderr });
+  expect(process.exitCode).toBe(0);
+  return out;
+}
+
+async function askAndCapture(dir: string, question: string): Promise<string> {
+  const from = server.requests.length;
+  await cli(["ask", dir, question, "--json"]);
+  const { byCallId } = toolMessagesAfter(server, from);
+  expect(byCallId.size).toBe(1);
+  return [...byCallId.values()][0]!;
+}
+
+describe.each(["openai", "anthropic"] as const)("ask through the real runtime (%s provider)", (protocol) => {
+  it("the model receives exactly `final` of `search --json`: the corrected text for a weak search", async () => {
+    process.env[KEY_ENV] = "sk-e2e";
+    const dir = await makeBot(`on-${protocol}`, protocol, true);
+    const received = await askAndCapture(dir, `search: ${WEAK_QUERY}`);
+    const search = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+    expect(search.outcome?.changed).toBe(true);
+    expect(search.final).not.toBe(search.original);
+    expect(received).toBe(search.final);
+    expect(received).toContain("[corrective retrieval — re-query #1");
+  });
+
+  it("with CORRECTIVE_RETRIEVAL_DISABLED=1 the model receives the uncorrected text byte for byte", async () => {
+    process.env[KEY_ENV] = "sk-e2e";
+    process.env.CORRECTIVE_RETRIEVAL_DISABLED = "1";
+    const dir = await makeBot(`killed-${protocol}`, protocol, true);
+    const received = await askAndCapture(dir, `search: ${WEAK_QUERY}`);
+    const search = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json", "--no-correct"])) as SearchJson;
+    expect(received).toBe(search.original);
+    expect(received).not.toContain("[corrective retrieval");
+  });
+});
+
+describe("session wiring", () => {
+  async function runtimeFor(
+    dir: string,
+    env: NodeJS.ProcessEnv,
+    wrap?: (b: KnowledgeBackend) => KnowledgeBackend,
+  ) {
+    const bot = await loadBot(dir, { quiet: true, env });
+    const { backend } = await openBotBackend(bot);
+    const binding = bindSearchTool(bot, wrap ? wrap(backend) : backend, env);
+    const configs: SessionConfig[] = [];
+    const runtime = createCopilotBotRuntime({
+      bot: describeForRuntime(bot),
+      backend: binding.backend,
+      renderResult: binding.renderResult,
+      correctFor: binding.correctFor,
+      env,
+      onSessionConfig: (c) => configs.push(c),
+    });
+    return { runtime, configs };
+  }
+  const env = () => ({ PATH: process.env.PATH ?? "/usr/bin:/bin", [KEY_ENV]: "sk-e2e" });
+
+  it("registers no hook when correction is off for the bot, and the model gets the tool's text", async () => {
+    const dir = await makeBot("off", "openai", false);
+    const { runtime, configs } = await runtimeFor(dir, env());
+    try {
+      const from = server.requests.length;
+      await runtime.ask(`search: ${WEAK_QUERY}`, { conversationId: "off" });
+      expect(configs).toHaveLength(1);
+      expect(configs[0]!.hooks).toBeUndefined();
+      const search = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+      expect(search.outcome).toBeNull();
+      expect([...toolMessagesAfter(server, from).byCallId.values()]).toEqual([search.original]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it("reads the kill-switch when each session is created: no restart needed", async () => {
+    const dir = await makeBot("switch", "openai", true);
+    const live = env() as NodeJS.ProcessEnv;
+    const { runtime, configs } = await runtimeFor(dir, live);
+    try {
+      await runtime.ask("search: annual leave", { conversationId: "before" });
+      live.CORRECTIVE_RETRIEVAL_DISABLED = "1";
+      await runtime.ask("search: annual leave", { conversationId: "after" });
+      expect(configs.map((c) => c.hooks?.onPostToolUse !== undefined)).toEqual([true, false]);
+    } finally {
+      await runtime.close();
+    }
+  });
+
+  it("a failing re-query leaves the original text at the model", async () => {
+    const dir = await makeBot("flaky", "openai", true);
+    let searches = 0;
+    const failSecond = (backend: KnowledgeBackend): KnowledgeBackend => ({
+      collections: () => backend.collections(),
+      search: async (request, options) => {
+        searches++;
+        if (searches > 1) throw new Error("knowledge backend unavailable");
+        return backend.search(request, options);
+      },
+    });
+    const { runtime } = await runtimeFor(dir, env(), failSecond);
+    try {
+      const from = server.requests.length;
+      await runtime.ask(`search: ${WEAK_QUERY}`, { conversationId: "flaky" });
+      expect(searches).toBe(2);
+      const search = JSON.parse(
+        await cli(["search", dir, WEAK_QUERY, "--json", "--no-correct"]),
+      ) as SearchJson;
+      expect([...toolMessagesAfter(server, from).byCallId.values()]).toEqual([search.original]);
+    } finally {
+      await runtime.close();
+    }
+  });
+});
