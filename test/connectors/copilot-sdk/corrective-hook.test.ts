@@ -145,14 +145,13 @@ describe("corrective hook", () => {
       const correct = vi.fn(changing);
       const hook = createCorrectiveHook({ correct });
       const huge = "x".repeat(10 * 1024 * 1024);
-      const started = performance.now();
       const out = await hook(
         input({ toolResult: { textResultForLlm: huge, resultType: "success" } }),
         invocation,
       );
+      // Bounded: refused on its length before any pass runs (timing lives in bench/).
       expect(out).toBeUndefined();
       expect(correct).not.toHaveBeenCalled();
-      expect(performance.now() - started).toBeLessThan(100);
     });
 
     it("a getter that throws inside the input does not escape", async () => {

@@ -275,7 +275,7 @@ describe("bounds", () => {
     expect(broaderQuery(atBound)?.strategy).toBe("drop_last_word");
   });
 
-  it("stays fast on adversarial input at the bound", () => {
+  it("answers adversarial input at the bound with a widening of it, or nothing", () => {
     const inputs = [
       `a${" ".repeat(MAX_BROADER_QUERY_INPUT_CHARS - 3)}(`,
       `x ${"(".repeat(MAX_BROADER_QUERY_INPUT_CHARS - 3)})`,
@@ -283,8 +283,10 @@ describe("bounds", () => {
       '"'.repeat(MAX_BROADER_QUERY_INPUT_CHARS),
       "the ".repeat(MAX_BROADER_QUERY_INPUT_CHARS / 4),
     ];
-    const started = performance.now();
-    for (let i = 0; i < 200; i++) for (const q of inputs) broaderQuery(q);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Linear time on these inputs is measured in bench/ (a timed unit test would be flaky).
+    for (const q of inputs) {
+      const broader = broaderQuery(q);
+      if (broader) expect(broader.query.length).toBeLessThan(q.length);
+    }
   });
 });
