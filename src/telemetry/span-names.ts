@@ -43,6 +43,9 @@ export const ATTR = {
   requestModel: "gen_ai.request.model",
   usageInputTokens: "gen_ai.usage.input_tokens",
   usageOutputTokens: "gen_ai.usage.output_tokens",
+  finishReasons: "gen_ai.response.finish_reasons",
+  // invoke_agent
+  agentName: "gen_ai.agent.name",
 } as const;
 
 /** `gen_ai.evaluation.name` on knowledge_grade: what was evaluated. */

@@ -186,3 +186,30 @@ describe("session wiring", () => {
     }
   });
 });
+
+describe("ask --trace", () => {
+  it("prints one tree per question: the model calls and the tool call with its corrective spans", async () => {
+    process.env[KEY_ENV] = "sk-e2e";
+    const dir = await makeBot("traced", "openai", true);
+    let err = "";
+    const stderr = new Writable({
+      write(chunk, _enc, done) {
+        err += chunk.toString();
+        done();
+      },
+    });
+    const stdout = new Writable({ write: (_c, _e, done) => done() });
+    process.exitCode = 0;
+    await main(["ask", dir, `search: ${WEAK_QUERY}`, "--trace"], { stdout, stderr });
+    expect(process.exitCode).toBe(0);
+    const tree = err.split("\n").filter((line) => !line.startsWith("{"));
+    const agent = tree.findIndex((l) => l.startsWith("invoke_agent traced"));
+    expect(agent).toBeGreaterThanOrEqual(0);
+    const below = tree.slice(agent + 1).join("\n");
+    expect(below).toMatch(/[├└]─ chat e2e-model/);
+    expect(below).toMatch(/[├└]─ execute_tool search_knowledge/);
+    expect(below).toMatch(/knowledge_grade .*final="insufficient"/);
+    expect(below).toMatch(/knowledge_requery .*query="stock options vesting"/);
+    expect(below.match(/chat e2e-model/g)?.length).toBe(2);
+  });
+});

@@ -3,6 +3,7 @@
 // and a bounded turn per question.
 
 import type { CopilotSession, MCPServerConfig, SessionConfig } from "@github/copilot-sdk";
+import { startAgentSpan } from "../../telemetry/agent-spans.js";
 import { type Logger, logger as processLogger } from "../../telemetry/logger.js";
 import type { KnowledgeBackend } from "../../types.js";
 import {
@@ -117,6 +118,7 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       renderResult: options.renderResult,
       ...(options.renderDocument ? { renderDocument: options.renderDocument } : {}),
       turnSignal,
+      turnTraceContext: () => holder.entry?.turn?.traceContext,
     });
     const knownServers = Object.keys(options.mcpServers ?? {});
     const correct = options.correctFor ? options.correctFor() : options.correct;
@@ -225,13 +227,21 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       // The deadline covers everything the user waits for: runtime start, session creation,
       // an earlier question on the same conversation, and the turn itself.
       const deadline = Date.now() + bot.limits.timeoutMs;
-      const entry = await startBounded(entryFor(askOptions.conversationId), deadline, askOptions.signal);
+      const agent = startAgentSpan(bot.name);
+      let entry: SessionEntry;
+      try {
+        entry = await startBounded(entryFor(askOptions.conversationId), deadline, askOptions.signal);
+      } catch (error) {
+        agent.end(error);
+        throw error;
+      }
       entry.busy += 1;
       const run = entry.queue.then(() =>
         runGuardedTurn(entry.session, question, {
           botName: bot.name,
           limits: bot.limits,
           deadline,
+          traceContext: agent.context,
           closing: closing.signal,
           knownServers: Object.keys(options.mcpServers ?? {}),
           ...(askOptions.signal ? { signal: askOptions.signal } : {}),
@@ -242,7 +252,12 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       );
       entry.queue = run.catch(() => undefined);
       try {
-        return await run;
+        const result = await run;
+        agent.end();
+        return result;
+      } catch (error) {
+        agent.end(error);
+        throw error;
       } finally {
         entry.busy -= 1;
         entry.lastUsed = Date.now();

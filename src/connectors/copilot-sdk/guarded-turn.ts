@@ -4,6 +4,8 @@
 // the session itself, and the events are read to record every tool call with its id.
 
 import type { CopilotSession, SessionEvent } from "@github/copilot-sdk";
+import type { Context } from "@opentelemetry/api";
+import { emitChatSpan } from "../../telemetry/agent-spans.js";
 import {
   type AskResult,
   type BotLimits,
@@ -20,6 +22,8 @@ export interface TurnContext {
   matcher: CallMatcher;
   /** Aborted when the question is stopped (cap, deadline, caller); in-flight work should stop too. */
   signal: AbortSignal;
+  /** The question's span context: tool and chat spans of this turn are its children. */
+  traceContext?: Context;
 }
 
 export interface GuardedTurnOptions {
@@ -31,6 +35,8 @@ export interface GuardedTurnOptions {
   /** Epoch ms by which the question must be answered (default: now + limits.timeoutMs). */
   deadline?: number;
   knownServers?: readonly string[];
+  /** Parent of the turn's spans (the `invoke_agent` span's context). */
+  traceContext?: Context;
   /** Called with the turn's context before the prompt is sent, and with undefined after. */
   setContext?: (context: TurnContext | undefined) => void;
 }
@@ -110,6 +116,19 @@ export async function runGuardedTurn(
         // Sub-agent messages carry an agentId; only the root agent's last message is the answer.
         if (event.agentId === undefined) answer = event.data.content;
         break;
+      case "assistant.usage":
+        if (options.traceContext) {
+          const usage = event.data;
+          emitChatSpan(options.traceContext, {
+            model: usage.model,
+            endTime: new Date(event.timestamp),
+            ...(usage.duration !== undefined ? { durationMs: usage.duration } : {}),
+            ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
+            ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
+            ...(usage.finishReason !== undefined ? { finishReason: usage.finishReason } : {}),
+          });
+        }
+        break;
       case "session.idle":
         endTurn({ kind: "idle" });
         break;
@@ -136,7 +155,11 @@ export async function runGuardedTurn(
   }
   options.signal?.addEventListener("abort", onCallerAbort, { once: true });
   options.closing?.addEventListener("abort", onClosing, { once: true });
-  options.setContext?.({ matcher, signal: controller.signal });
+  options.setContext?.({
+    matcher,
+    signal: controller.signal,
+    ...(options.traceContext ? { traceContext: options.traceContext } : {}),
+  });
   try {
     try {
       await session.send({ prompt });

@@ -4,6 +4,7 @@
 // generic "Tool execution failed", so failures are returned as failure results with clear text.
 
 import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } from "@github/copilot-sdk";
+import { type Context, context } from "@opentelemetry/api";
 import { z } from "zod";
 import type { Doc, KnowledgeBackend, SearchRequest } from "../../types.js";
 import type { RenderDocument, RenderResult } from "../bot-runtime.js";
@@ -38,6 +39,12 @@ export interface KnowledgeToolsOptions {
   renderDocument?: RenderDocument;
   /** The current question's signal: a stopped question stops its searches too. */
   turnSignal?: () => AbortSignal | undefined;
+  /**
+   * The current question's span context. The runtime calls handlers from its own connection,
+   * outside the question's async context, so the handler re-enters it: tool spans then nest
+   * under the question's span.
+   */
+  turnTraceContext?: () => Context | undefined;
 }
 
 function failure(text: string): ToolResultObject {
@@ -109,7 +116,9 @@ export function createKnowledgeTools(options: KnowledgeToolsOptions): Tool<unkno
       const { signal, stopped } = handlerSignal(invocation, options.turnSignal);
       if (stopped) return failure(STOPPED_TEXT);
       try {
-        const response = await backend.search(request, signal ? { signal } : undefined);
+        const response = await context.with(options.turnTraceContext?.() ?? context.active(), () =>
+          backend.search(request, signal ? { signal } : undefined),
+        );
         return renderResult(response, args.brief ?? false);
       } catch (error) {
         return failure(`search_knowledge failed: ${errorText(error)}`);
