@@ -46,7 +46,7 @@ const perQuery: Labelled[][][] = dataset.queries.map((q) => {
   );
 });
 
-function fit(queries: Labelled[][][]): LogisticModel {
+function fitModel(queries: Labelled[][][]): LogisticModel {
   const hits = queries.flat(2);
   return fitLogistic(
     hits.map((h) => calibrationFeatures(h.features)),
@@ -58,7 +58,7 @@ function fit(queries: Labelled[][][]): LogisticModel {
 const held: { p: number; y: number }[] = [];
 const weak: { top: number; miss: boolean }[] = [];
 for (let fold = 0; fold < FOLDS; fold++) {
-  const model = fit(perQuery.filter((_, i) => i % FOLDS !== fold));
+  const model = fitModel(perQuery.filter((_, i) => i % FOLDS !== fold));
   perQuery.forEach((passes, i) => {
     if (i % FOLDS !== fold) return;
     for (const hits of passes) {
@@ -85,7 +85,7 @@ for (const { p, y } of held) {
 const logLoss = -held.reduce((s, { p, y }) => s + (y ? Math.log(p) : Math.log(1 - p)), 0) / held.length;
 const meanPredicted = held.reduce((s, h) => s + h.p, 0) / held.length;
 const meanObserved = held.reduce((s, h) => s + h.y, 0) / held.length;
-const model = fit(perQuery);
+const model = fitModel(perQuery);
 const report = {
   dataset: dataset.name,
   queries: dataset.queries.length,
