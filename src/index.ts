@@ -1,4 +1,12 @@
-// Public API: re-exports only.
-
-export { createLogger, logger, setLogger } from "./telemetry/logger.js";
+// Public API: re-exports only. The Copilot SDK connector has its own entry point
+// (`second-look/copilot-sdk`), so using the engine or the corrective pass never loads the SDK.
+export * from "./bots/corrective-config.js";
+export { type BotDefinition, discoverBots, loadBot } from "./bots/discovery.js";
+export * from "./corrective/index.js";
+export { KnowledgeEngine, UnknownCollectionError } from "./knowledge/engine.js";
+export type { IndexableDocument, IndexableSection } from "./knowledge/index/collection-index.js";
+export { openBotBackend } from "./knowledge/open-bot-backend.js";
+export { openEmbeddedEngine } from "./knowledge/open-embedded.js";
+export * from "./protocol/index.js";
+export * from "./telemetry/index.js";
 export type * from "./types.js";

@@ -9,6 +9,7 @@ import type { BotDefinition } from "../bots/discovery.js";
 import { botCollections } from "../bots/discovery.js";
 import { correctToolResult } from "../corrective/correct-tool-result.js";
 import { renderSearchResponse } from "../protocol/render.js";
+import { logger } from "../telemetry/logger.js";
 import { withToolSpan } from "../telemetry/tool-span.js";
 import type { KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import type { CorrectFn, RenderResult } from "./bot-runtime.js";
@@ -36,6 +37,7 @@ export function bindSearchTool(
   backend: KnowledgeBackend,
   env: NodeJS.ProcessEnv = process.env,
 ): SearchToolBinding {
+  warnAboutInactiveOptions(bot);
   const spans = new WeakMap<SearchResponse, Context>();
   const rendered = new Map<string, Rendered>();
   let resolution: ResolvedCorrectiveConfig | undefined;
@@ -96,6 +98,28 @@ export function bindSearchTool(
   };
 
   return { backend: traced, renderResult, correctFor, lastResolution: () => resolution };
+}
+
+/**
+ * Options the config schema accepts for features that are not in this build yet: said once,
+ * with what happens instead, rather than silently ignored.
+ */
+function warnAboutInactiveOptions(bot: Pick<BotDefinition, "config">): void {
+  const inactive: string[] = [];
+  const grader = bot.config.correctiveRetrieval?.grader;
+  if (grader === "haiku" || grader === "auto") {
+    inactive.push(
+      `correctiveRetrieval.grader "${grader}" (the LLM grader is not in this build: the signal grades)`,
+    );
+  }
+  const retrieval = bot.config.retrieval;
+  if (retrieval.rerankStrategy !== "lexical") {
+    inactive.push(`retrieval.rerankStrategy "${retrieval.rerankStrategy}" (the lexical rerank runs)`);
+  }
+  if (retrieval.planning) inactive.push("retrieval.planning (queries are not decomposed)");
+  if (retrieval.answerSpans) inactive.push("retrieval.answerSpans (hits carry no quotes)");
+  if (inactive.length)
+    logger().warn({ options: inactive }, `options not active in this build: ${inactive.join("; ")}`);
 }
 
 function toolArgs(request: SearchRequest): Record<string, unknown> {

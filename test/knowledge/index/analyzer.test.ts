@@ -35,6 +35,15 @@ describe("analyze", () => {
   });
 });
 
+describe("the ASCII fast path", () => {
+  it("finds exactly the words the Unicode pattern finds", () => {
+    const ascii = "Boundary-layer (M=2.5) flow's 3rd test; e-mail: ops@example.com\tTAB_x y__z";
+    // A non-ASCII character at the end sends the same text through the Unicode pattern.
+    expect([...words(ascii), "é"]).toEqual(words(`${ascii} é`));
+    expect([...analyze(ascii), "é"]).toEqual(analyze(`${ascii} é`));
+  });
+});
+
 describe("words and termOf", () => {
   it("words keeps stopwords; termOf maps them to nothing", () => {
     expect(words("The VPN")).toEqual(["the", "vpn"]);
