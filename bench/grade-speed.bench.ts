@@ -4,9 +4,11 @@
  * turn quadratic). The grader sits on every knowledge-search call, so it must stay far below
  * the cost of the search itself. Run by bench/run.ts.
  */
+
 import { gradeFromText } from "../src/corrective/signal-grader.js";
+import { percentiles } from "../src/knowledge/evaluation/percentiles.js";
 import { renderHits, renderSearchResponse } from "../src/protocol/render.js";
-import type { Hit } from "../src/types.js";
+import { sampleHit } from "./sample-hit.js";
 
 export const name = "grade-speed";
 
@@ -16,37 +18,18 @@ interface Case {
   repetitions: number;
 }
 
-function hit(i: number, relevance: number, contentChars: number): Hit {
-  return {
-    collection: "handbook",
-    id: `guides/doc-${i}.md`,
-    title: `Document ${i}`,
-    url: `https://docs.example/doc-${i}`,
-    breadcrumb: "guides > handbook",
-    relevance,
-    band: relevance >= 0.65 ? "high" : relevance >= 0.4 ? "medium" : "low",
-    modifiedTime: "2026-05-02T09:15:00Z",
-    chunks: [
-      {
-        heading: "Section",
-        content: "The quick brown fox jumps over the lazy dog. ".repeat(contentChars / 45),
-      },
-    ],
-  };
-}
-
 function cases(): Case[] {
   const confident = renderSearchResponse(
     {
       query: "handbook question",
-      results: Array.from({ length: 10 }, (_, i) => hit(i, 0.9 - i * 0.03, 1100)),
+      results: Array.from({ length: 10 }, (_, i) => sampleHit(i, 0.9 - i * 0.03, 1100)),
       bestScore: 0.9,
       reranked: true,
     },
     { brief: false },
   );
   const large = `${renderHits(
-    Array.from({ length: 3600 }, (_, i) => hit(i, 0.3, 1100)),
+    Array.from({ length: 3600 }, (_, i) => sampleHit(i, 0.3, 1100)),
     { brief: false },
   )}\n\n*Weak match — try: broader query: "handbook"*`;
   const unterminated = `${confident}\n\n*Weak match — try: broader query: "${"x".repeat(1024 * 1024)}`;
@@ -55,11 +38,6 @@ function cases(): Case[] {
     { label: "4 MB weak result", text: large, repetitions: 40 },
     { label: "1 MB unterminated footer", text: unterminated, repetitions: 200 },
   ];
-}
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)]!;
 }
 
 export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
@@ -75,8 +53,8 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
       samples.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
     samples.sort((a, b) => a - b);
-    const median = percentile(samples, 50);
-    const p99 = percentile(samples, 99);
+    const median = percentiles(samples, [50])[0]!;
+    const p99 = percentiles(samples, [99])[0]!;
     const bytes = Buffer.byteLength(text, "utf8");
     figures[label] = { bytes, repetitions, verdict, medianMs: round(median), p99Ms: round(p99) };
     rows.push(

@@ -5,32 +5,21 @@
  * stub that answers at once, and the time spent inside it is subtracted, so the figures are the
  * hook's own work. Goal: < 50 µs median for the confident case. Run by bench/run.ts.
  */
+
 import { pino } from "pino";
 import { correctToolResult } from "../src/corrective/correct-tool-result.js";
+import { percentiles } from "../src/knowledge/evaluation/percentiles.js";
 import { renderSearchResponse } from "../src/protocol/render.js";
-import type { Hit, KnowledgeBackend, SearchResponse } from "../src/types.js";
+import type { KnowledgeBackend, SearchResponse } from "../src/types.js";
+import { sampleHit } from "./sample-hit.js";
 
 export const name = "hook-overhead";
 
 const GOAL_CONFIDENT_MEDIAN_US = 50;
 const silent = pino({ level: "silent" });
 
-function hit(i: number, relevance: number): Hit {
-  return {
-    collection: "handbook",
-    id: `guides/doc-${i}.md`,
-    title: `Document ${i}`,
-    url: `https://docs.example/doc-${i}`,
-    breadcrumb: "guides > handbook",
-    relevance,
-    band: relevance >= 0.65 ? "high" : relevance >= 0.4 ? "medium" : "low",
-    modifiedTime: "2026-05-02T09:15:00Z",
-    chunks: [{ heading: "Section", content: "The quick brown fox jumps over the lazy dog. ".repeat(22) }],
-  };
-}
-
 function result(relevance: number, hints?: SearchResponse["retryHints"]): SearchResponse {
-  const results = Array.from({ length: 10 }, (_, i) => hit(i, relevance - i * 0.01));
+  const results = Array.from({ length: 10 }, (_, i) => sampleHit(i, relevance - i * 0.01));
   const response: SearchResponse = {
     query: "handbook question",
     results,
@@ -54,11 +43,6 @@ function instantBackend(answer: SearchResponse): KnowledgeBackend & { spentNs: b
     },
   };
   return backend;
-}
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)]!;
 }
 
 interface Case {
@@ -89,8 +73,8 @@ async function measure(c: Case): Promise<{ medianUs: number; p99Us: number; byte
   }
   samples.sort((a, b) => a - b);
   return {
-    medianUs: percentile(samples, 50),
-    p99Us: percentile(samples, 99),
+    medianUs: percentiles(samples, [50])[0]!,
+    p99Us: percentiles(samples, [99])[0]!,
     bytes: Buffer.byteLength(c.text),
   };
 }
@@ -100,7 +84,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
   const weak = renderSearchResponse(result(0.3, { broaderQuery: "handbook" }), { brief: false });
   const rescue: SearchResponse = {
     query: "handbook",
-    results: [hit(100, 0.8), hit(0, 0.7)],
+    results: [sampleHit(100, 0.8), sampleHit(0, 0.7)],
     bestScore: 0.8,
     reranked: true,
   };

@@ -4,6 +4,7 @@ import type { SessionConfig } from "@github/copilot-sdk";
 import type { BotDefinition } from "../bots/discovery.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
 import { openBotBackend } from "../knowledge/open-bot-backend.js";
+import type { KnowledgeBackend } from "../types.js";
 import type { BotDescription, BotRuntime } from "./bot-runtime.js";
 import { createCopilotBotRuntime } from "./copilot-sdk/copilot-bot-runtime.js";
 import { bindSearchTool, type SearchToolBinding } from "./search-tool-binding.js";
@@ -40,10 +41,14 @@ export async function openBotRuntime(
     env?: NodeJS.ProcessEnv;
     onProgress?: RefreshProgress;
     onSessionConfig?: (config: SessionConfig) => void;
+    /** A backend to use instead of opening the bot's own (a host that shares one engine, tests). */
+    backend?: KnowledgeBackend;
   } = {},
 ): Promise<OpenedBotRuntime> {
   const env = options.env ?? process.env;
-  const { backend } = await openBotBackend(bot, options.onProgress ? { onProgress: options.onProgress } : {});
+  const backend =
+    options.backend ??
+    (await openBotBackend(bot, options.onProgress ? { onProgress: options.onProgress } : {})).backend;
   const binding = bindSearchTool(bot, backend, env);
   const runtime = createCopilotBotRuntime({
     bot: describeForRuntime(bot),

@@ -1,5 +1,6 @@
 // Shared builders for the corrective tests: hits, responses, a recording stub backend, a silent
-// logger and the muninn §3.5 texts (re-typed here so these tests do not move with other suites).
+// logger, and the muninn §3.5 texts taken from the protocol tests' fixtures (one source).
+
 import { pino } from "pino";
 import type { Logger } from "../../src/telemetry/logger.js";
 import type {
@@ -10,6 +11,7 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "../../src/types.js";
+import { muninnMergedB } from "../protocol/huginn-fixtures.js";
 
 export const silent: Logger = pino({ level: "silent" });
 
@@ -71,54 +73,20 @@ export function steppingClock(step = 5): () => number {
   };
 }
 
-export const oldDocText = [
-  "## Old doc (30.0% relevant · low)",
-  "collection: `wiki` doc_id: `1`",
-  "",
-  "weak body",
-].join("\n");
+// The muninn fixtures (B, C, D) come from the protocol tests' copy, so there is one source.
+export {
+  muninnBodyD as oldDocText,
+  muninnFenceD as fenceD,
+  muninnTextB as textB,
+  muninnTextC as textC,
+  muninnTextD as textD,
+  muninnWiderHit as widerHit,
+} from "../protocol/huginn-fixtures.js";
+
 export const oldDocDuplicate = hit("wiki", "1", "Old doc", 0.7, "weak body again");
 
-/** muninn B: a weak match with a usable hint. */
-export const textB = [
-  "## Marginal hit (12% relevant · low)",
-  "collection: `wiki` doc_id: `1`",
-  "",
-  "meh",
-  "",
-  '*Weak match — try: broader query: "LA_BUC concepts"*',
-].join("\n");
-export const widerHit: Hit = {
-  collection: "wiki",
-  id: "2",
-  title: "Wider hit",
-  relevance: 0.6,
-  band: "medium",
-  chunks: [{ content: "useful" }],
-};
-/** B after one re-query, with our signal grader's reason. */
-export const mergedB = [
-  "## Marginal hit (12% relevant · low)",
-  "collection: `wiki` doc_id: `1`",
-  "",
-  "meh",
-  "",
-  "---",
-  '[corrective retrieval — re-query #1: prior results graded "insufficient" (the search flagged the result as low confidence); re-searched "LA_BUC concepts" in collection wiki; 1 additional result below, deduped against the results above]',
-  "",
-  "## Wider hit (60.0% relevant · medium)",
-  "collection: `wiki` doc_id: `2`",
-  "",
-  "useful",
-].join("\n");
-
-/** muninn C: no results, with a narrower hint. */
-export const textC = [
-  "No results found for 'xyz'.",
-  "",
-  '*No confident match — try: narrower query: "xyz precise term"*',
-].join("\n");
-
-/** muninn D: a weak body followed by Huginn's inline trace fence. */
-export const fenceD = '\n\n```huginn-trace\n{"schemaVersion":1,"totalMs":42}\n```';
-export const textD = oldDocText + fenceD;
+/** B after one re-query, with our signal grader's reason instead of muninn's. */
+export const mergedB = muninnMergedB.replace(
+  "(Huginn flagged the result as low confidence)",
+  "(the search flagged the result as low confidence)",
+);

@@ -12,9 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadBot } from "../../src/bots/discovery.js";
 import { main } from "../../src/cli/main.js";
 import type { SearchJson } from "../../src/cli/search.js";
-import { createCopilotBotRuntime } from "../../src/connectors/copilot-sdk/copilot-bot-runtime.js";
-import { describeForRuntime } from "../../src/connectors/open-bot-runtime.js";
-import { bindSearchTool } from "../../src/connectors/search-tool-binding.js";
+import { openBotRuntime } from "../../src/connectors/open-bot-runtime.js";
 import { openBotBackend } from "../../src/knowledge/open-bot-backend.js";
 import type { KnowledgeBackend } from "../../src/types.js";
 import { directiveScript, toolMessagesAfter } from "../connectors/e2e/fixtures.js";
@@ -116,15 +114,11 @@ describe("session wiring", () => {
     wrap?: (b: KnowledgeBackend) => KnowledgeBackend,
   ) {
     const bot = await loadBot(dir, { quiet: true, env });
-    const { backend } = await openBotBackend(bot);
-    const binding = bindSearchTool(bot, wrap ? wrap(backend) : backend, env);
     const configs: SessionConfig[] = [];
-    const runtime = createCopilotBotRuntime({
-      bot: describeForRuntime(bot),
-      backend: binding.backend,
-      renderResult: binding.renderResult,
-      correctFor: binding.correctFor,
+    const { backend } = await openBotBackend(bot);
+    const { runtime } = await openBotRuntime(bot, {
       env,
+      backend: wrap ? wrap(backend) : backend,
       onSessionConfig: (c) => configs.push(c),
     });
     return { runtime, configs };

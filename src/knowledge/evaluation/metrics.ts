@@ -21,15 +21,9 @@ export type Judgments = ReadonlyMap<string, number>;
 /** Linear-gain DCG over the top k: sum of gain / log2(rank + 1), rank from 1. */
 export function dcgAt(ranking: Ranking, judgments: Judgments, k: number): number {
   let dcg = 0;
-  const seen = new Set<string>();
-  const depth = Math.min(k, ranking.length);
-  for (let i = 0; i < depth; i++) {
-    const docId = ranking[i]!;
-    if (seen.has(docId)) continue;
-    seen.add(docId);
-    const gain = judgments.get(docId) ?? 0;
-    if (gain > 0) dcg += gain / Math.log2(i + 2);
-  }
+  forEachRelevantRank(ranking, judgments, k, (rank, gain) => {
+    dcg += gain / Math.log2(rank + 1);
+  });
   return dcg;
 }
 
@@ -193,12 +187,15 @@ function countRelevant(judgments: Judgments): number {
   return n;
 }
 
-/** Calls `onRelevant(rank)` (1-based) for each distinct relevant document in the top k. */
+/**
+ * Calls `onRelevant(rank, gain)` (rank 1-based) for each distinct relevant document in the top
+ * k; a repeated document keeps its first rank and earns nothing again.
+ */
 function forEachRelevantRank(
   ranking: Ranking,
   judgments: Judgments,
   k: number,
-  onRelevant: (rank: number) => void,
+  onRelevant: (rank: number, gain: number) => void,
 ): void {
   const seen = new Set<string>();
   const depth = Math.min(k, ranking.length);
@@ -206,6 +203,7 @@ function forEachRelevantRank(
     const docId = ranking[i]!;
     if (seen.has(docId)) continue;
     seen.add(docId);
-    if ((judgments.get(docId) ?? 0) > 0) onRelevant(i + 1);
+    const gain = judgments.get(docId) ?? 0;
+    if (gain > 0) onRelevant(i + 1, gain);
   }
 }
