@@ -3,12 +3,10 @@
 // runs the corrective pass and fails soft: any error, odd input or abort means "nothing to
 // say" (null), and the caller passes the original text through untouched. The caller decides
 // which tools are knowledge searches (isKnowledgeSearchTool in the connector).
-import type { Context } from "@opentelemetry/api";
 import { peelTraceMarker } from "../protocol/trace-marker.js";
-import { type Logger, logger } from "../telemetry/logger.js";
-import type { CorrectiveOutcome, KnowledgeBackend, SearchResponse } from "../types.js";
-import type { GradeFn } from "./llm-grade.js";
-import { type GraderSetting, runCorrectiveRetrieval } from "./orchestrator.js";
+import { logger } from "../telemetry/logger.js";
+import type { CorrectiveOutcome, SearchResponse } from "../types.js";
+import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "./orchestrator.js";
 import { parseSearchArgs } from "./tool-args.js";
 
 /** Larger results are passed through unexamined: the merge would have to copy them. */
@@ -29,25 +27,25 @@ export interface ToolResultCall {
   signal?: AbortSignal;
 }
 
-export interface CorrectiveContext {
-  /** The backend re-queries go to (the raw one: a backend that corrects itself would recurse). */
-  backend: KnowledgeBackend;
+/** The pass's settings, shared with the orchestrator's input (one definition for both). */
+export interface CorrectiveContext
+  extends Pick<
+    CorrectiveRetrievalInput,
+    | "backend"
+    | "budget"
+    | "grader"
+    | "grade"
+    | "graderTimeoutMs"
+    | "requeryTimeoutMs"
+    | "signal"
+    | "now"
+    | "log"
+    | "traceContext"
+  > {
   /** The bot's allow-list; `backend.collections()` when absent. */
   allowedCollections?: readonly string[];
-  /** retryBudget: clamped to 1..2. */
-  budget?: unknown;
-  /** Default "signal". */
-  grader?: GraderSetting;
-  /** The model grader for "haiku"/"auto". */
-  grade?: GradeFn;
-  graderTimeoutMs?: number;
-  requeryTimeoutMs?: number;
-  signal?: AbortSignal;
-  now?: () => number;
+  /** The user's question for a model grader, when the call does not carry one. */
   question?: string;
-  log?: Logger;
-  /** Parent of the corrective spans (the tool-call span's context); the active one when absent. */
-  traceContext?: Context;
 }
 
 export interface CorrectedToolResult {

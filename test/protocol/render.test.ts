@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderFooter, renderHits, renderSearchResponse } from "../../src/protocol/render.js";
-import type { Hit, SearchResponse } from "../../src/types.js";
+import { hit, response } from "./builders.js";
 import {
   bodyE,
   muninnResponseA,
@@ -17,22 +17,6 @@ import {
   textC2,
   textD,
 } from "./huginn-fixtures.js";
-
-const hit = (over: Partial<Hit> = {}): Hit => ({
-  collection: "wiki",
-  id: "a.md",
-  title: "A",
-  relevance: 0.8,
-  band: "high",
-  ...over,
-});
-const response = (over: Partial<SearchResponse> = {}): SearchResponse => ({
-  query: "q",
-  results: [hit()],
-  bestScore: 0.8,
-  reranked: true,
-  ...over,
-});
 
 describe("renderSearchResponse reproduces Huginn's adapter byte-for-byte", () => {
   it("(a) full mode, two hits, breadcrumb, heading, metadata", () => {

@@ -6,7 +6,7 @@ import { parseFooterHints } from "../../src/protocol/footer-hints.js";
 import { renderHits, renderSearchResponse } from "../../src/protocol/render.js";
 import { classifyTextSignal, scanResultText } from "../../src/protocol/text-signal.js";
 import { peelTraceMarker } from "../../src/protocol/trace-marker.js";
-import type { Hit } from "../../src/types.js";
+import { hit } from "./builders.js";
 import {
   muninnTextA,
   muninnTextB,
@@ -20,15 +20,6 @@ import {
   textD,
   textE,
 } from "./huginn-fixtures.js";
-
-const hit = (over: Partial<Hit> = {}): Hit => ({
-  collection: "wiki",
-  id: "a.md",
-  title: "A",
-  relevance: 0.8,
-  band: "high",
-  ...over,
-});
 
 describe("classifyTextSignal on Huginn's renderings", () => {
   it("(a) confident full mode → null", () => expect(classifyTextSignal(textA)).toBeNull());
