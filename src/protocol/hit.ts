@@ -2,6 +2,7 @@
 // mode. Document text goes through defuseProtocolLines; single-line fields through toSingleLine.
 import type { Hit } from "../types.js";
 import { renderDocIdLine } from "./doc-id-line.js";
+import { renderPageRange } from "./page-range.js";
 import { renderRelevanceFragment } from "./relevance-text.js";
 import { defuseProtocolLines, toSingleLine } from "./untrusted-text.js";
 
@@ -19,7 +20,9 @@ const BRIEF_INDENT = "   ";
 
 /**
  * Brief mode: `N. **title** > heading **[UNDER ARBEID]** (NN.N% relevant · band) | YYYY-MM-DD`,
- * then, indented three spaces: URL, breadcrumb, snippet, graph context, metadata, doc-id line.
+ * then, indented three spaces: URL, breadcrumb, snippet, graph context, metadata, doc-id line,
+ * and the pages (`p. 3`, `pp. 3–5`) of a hit from a paged document (not in Huginn's format;
+ * after the doc-id line so every Huginn line keeps its place).
  * Unlike Huginn we leave out the URL and snippet lines when they are empty (Huginn writes a line
  * of three spaces, which tells the model nothing).
  */
@@ -37,12 +40,15 @@ export function renderBriefHit(hit: Hit, index: number): string {
   const metadata = metadataLine(hit);
   if (metadata) lines.push(BRIEF_INDENT + metadata);
   lines.push(BRIEF_INDENT + renderDocIdLine(hit));
+  const pages = renderPageRange(hit.pages);
+  if (pages) lines.push(BRIEF_INDENT + pages);
   return lines.join("\n");
 }
 
 /**
  * Full mode: `## title **[UNDER ARBEID]** (NN.N% relevant · band) | updated: YYYY-MM-DD`, then
- * URL, breadcrumb, doc-id line and graph context, a blank line, and the body: each chunk as
+ * URL, breadcrumb, doc-id line, pages (`p. 3` / `pp. 3–5`, ours, only for paged documents) and
+ * graph context, a blank line, and the body: each chunk as
  * `**heading**` + content, then the visible metadata line, separated by blank lines.
  *
  * Our Hit carries metadata once per hit, not per chunk as Huginn's matchedChunks do, so the
@@ -56,6 +62,8 @@ export function renderFullHit(hit: Hit): string {
   if (hit.url) lines.push(toSingleLine(hit.url));
   if (hit.breadcrumb) lines.push(toSingleLine(hit.breadcrumb));
   lines.push(renderDocIdLine(hit));
+  const pages = renderPageRange(hit.pages);
+  if (pages) lines.push(pages);
   const context = graphContextLine(hit);
   if (context) lines.push(context);
   const header = lines.join("\n");

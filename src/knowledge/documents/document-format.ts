@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 
-export type DocumentFormat = "markdown" | "mdx" | "text" | "html";
+export type DocumentFormat = "markdown" | "mdx" | "text" | "html" | "pdf";
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, DocumentFormat>> = {
   ".md": "markdown",
@@ -10,6 +10,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, DocumentFormat>> = {
   ".text": "text",
   ".html": "html",
   ".htm": "html",
+  ".pdf": "pdf",
 };
 
 /** File extensions the loaders read (lower case, with the dot), e.g. for an indexer's globs. */

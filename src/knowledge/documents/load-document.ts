@@ -7,6 +7,7 @@ import { documentText } from "./document-text.js";
 import { parseHtml } from "./html-loader.js";
 import type { LoadedDocument, ParsedDocument } from "./loaded-document.js";
 import { parseMarkdown } from "./markdown-loader.js";
+import { parsePdf } from "./pdf-loader.js";
 import { DEFAULT_MAX_SECTION_CHARS, splitOversizedSections } from "./split-oversized.js";
 import { parseText } from "./text-loader.js";
 
@@ -17,6 +18,8 @@ export interface LoadDocumentOptions {
   maxBytes?: number;
   /** Sections longer than this are split into parts (default 1500 chars; Infinity keeps them whole). */
   maxSectionChars?: number;
+  /** Bound on parsing one PDF (default 60 s); a slower file is skipped with that reason. */
+  pdfTimeoutMs?: number;
 }
 
 export type LoadDocumentResult = { ok: true; doc: LoadedDocument } | { ok: false; reason: string };
@@ -44,13 +47,21 @@ export async function loadDocument(
 
   const read = await readBounded(absPath, maxBytes);
   if (!read.ok) return read;
-  const decoded = decodeText(read.bytes);
-  if (!decoded.ok) return decoded;
-
+  const maxSectionChars = opts.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS;
   const fileTitle = basename(absPath, extname(absPath));
   let parsed: ParsedDocument;
   try {
-    parsed = parse(format, decoded.text, fileTitle);
+    if (format === "pdf") {
+      // Binary: no text decoding; the PDF loader splits its own oversized parts (per-part pages).
+      parsed = await parsePdf(read.bytes, fileTitle, {
+        maxSectionChars,
+        ...(opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {}),
+      });
+    } else {
+      const decoded = decodeText(read.bytes);
+      if (!decoded.ok) return decoded;
+      parsed = parse(format, decoded.text, fileTitle);
+    }
   } catch (error) {
     return { ok: false, reason: `${format} parser failed: ${errorMessage(error)}` };
   }
@@ -59,7 +70,7 @@ export async function loadDocument(
     id,
     title: parsed.title,
     text: documentText(parsed.sections),
-    sections: splitOversizedSections(parsed.sections, opts.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS),
+    sections: splitOversizedSections(parsed.sections, maxSectionChars),
     contentHash: createHash("sha256").update(read.bytes).digest("hex"),
   };
   if (parsed.url) doc.url = parsed.url;
@@ -68,7 +79,7 @@ export async function loadDocument(
   return { ok: true, doc };
 }
 
-function parse(format: DocumentFormat, text: string, fileTitle: string): ParsedDocument {
+function parse(format: Exclude<DocumentFormat, "pdf">, text: string, fileTitle: string): ParsedDocument {
   switch (format) {
     case "markdown":
       return parseMarkdown(text, fileTitle);

@@ -24,7 +24,7 @@ describe("documentFormatFor", () => {
     expect(documentFormatFor("x.mdx")).toBe("mdx");
     expect(documentFormatFor("x.text")).toBe("text");
     expect(documentFormatFor("x.htm")).toBe("html");
-    expect(documentFormatFor("x.pdf")).toBeUndefined();
+    expect(documentFormatFor("x.pdf")).toBe("pdf");
     expect(documentFormatFor("Makefile")).toBeUndefined();
   });
 });

@@ -101,8 +101,8 @@ describe("loadDocument", () => {
 
   it("rejects an unsupported file type", async () => {
     expectRejected(
-      await loadDocument(await write("report.pdf", "%PDF"), "report.pdf"),
-      /unsupported file type "\.pdf"/,
+      await loadDocument(await write("report.docx", "PK"), "report.docx"),
+      /unsupported file type "\.docx"/,
     );
     expectRejected(await loadDocument(await write("README", "x"), "README"), /unsupported file type/);
   });

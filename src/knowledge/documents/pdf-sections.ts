@@ -1,0 +1,107 @@
+// PDF rows → sections with page ranges. Rows between two headings form a section's body; a
+// section's pages are those of its heading row and body rows, and an oversized body is split
+// at word boundaries with each part's pages re-derived from where its text came from (the
+// reference gives every part the whole leaf's range, which cites pages a part never touches).
+import type { DocSection } from "../../types.js";
+import type { PdfRow } from "./pdf-rows.js";
+import { buildSections, type SectionBucket } from "./section-tree.js";
+import { splitContent } from "./split-oversized.js";
+
+/** A vertical gap above this many font sizes starts a new paragraph. */
+const PARAGRAPH_GAP_RATIO = 1.8;
+
+interface PagedBucket extends SectionBucket {
+  pages: { start: number; end: number };
+  /** Where each page's text starts in `content` (ascending offsets). */
+  pageMarks: { offset: number; page: number }[];
+}
+
+/**
+ * Sections for the rows, given each heading row's level (row index → level 1–6). Text before
+ * the first heading is a level-0 preamble; a document with no heading at all is one section
+ * titled "Document" spanning every page seen (reference §2.4.3).
+ */
+export function pdfSections(
+  title: string,
+  rows: readonly PdfRow[],
+  headingLevels: ReadonlyMap<number, number>,
+  maxSectionChars: number,
+): DocSection[] {
+  const buckets: PagedBucket[] = [];
+  let current: PagedBucket | undefined;
+  let previous: PdfRow | undefined;
+  rows.forEach((row, i) => {
+    const level = headingLevels.get(i);
+    if (level !== undefined) {
+      current = {
+        level,
+        heading: row.text,
+        content: "",
+        pages: { start: row.page, end: row.page },
+        pageMarks: [],
+      };
+      buckets.push(current);
+      previous = undefined;
+      return;
+    }
+    if (!current) {
+      current = { level: 0, content: "", pages: { start: row.page, end: row.page }, pageMarks: [] };
+      buckets.push(current);
+    }
+    appendRow(current, row, previous);
+    previous = row;
+  });
+  if (headingLevels.size === 0 && buckets.length === 1) {
+    Object.assign(buckets[0]!, { level: 1, heading: "Document" });
+  }
+
+  const kept = buckets.filter((b) => b.level > 0 || b.content !== "");
+  // buildSections maps buckets one to one once empty preambles are gone, so pages line up.
+  const sections = buildSections(title, kept);
+  const out: DocSection[] = [];
+  sections.forEach((section, i) => {
+    const bucket = kept[i]!;
+    const parts =
+      bucket.content.length > maxSectionChars ? splitContent(bucket.content, maxSectionChars) : [];
+    if (parts.length < 2) {
+      out.push({ ...section, pages: { ...bucket.pages } });
+      return;
+    }
+    let cursor = 0;
+    parts.forEach((part, p) => {
+      const at = bucket.content.indexOf(part, cursor);
+      const start = at < 0 ? cursor : at;
+      cursor = start + part.length;
+      const first = pageAt(bucket, start);
+      const last = pageAt(bucket, Math.max(start, cursor - 1));
+      // The heading row belongs to the first part only.
+      const pages = { start: p === 0 ? Math.min(bucket.pages.start, first) : first, end: last };
+      out.push({ ...section, headingPath: [...section.headingPath], content: part, pages });
+    });
+  });
+  return out;
+}
+
+function appendRow(bucket: PagedBucket, row: PdfRow, previous: PdfRow | undefined): void {
+  let separator = "";
+  if (bucket.content !== "") {
+    if (!previous || previous.page !== row.page) separator = "\n";
+    else separator = previous.y - row.y > PARAGRAPH_GAP_RATIO * Math.max(row.size, 1) ? "\n\n" : " ";
+  }
+  bucket.content += separator;
+  const lastMark = bucket.pageMarks[bucket.pageMarks.length - 1];
+  if (!lastMark || lastMark.page !== row.page)
+    bucket.pageMarks.push({ offset: bucket.content.length, page: row.page });
+  bucket.content += row.text;
+  bucket.pages.start = Math.min(bucket.pages.start, row.page);
+  bucket.pages.end = Math.max(bucket.pages.end, row.page);
+}
+
+function pageAt(bucket: PagedBucket, offset: number): number {
+  let page = bucket.pageMarks[0]?.page ?? bucket.pages.start;
+  for (const mark of bucket.pageMarks) {
+    if (mark.offset > offset) break;
+    page = mark.page;
+  }
+  return page;
+}
