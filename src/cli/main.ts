@@ -79,6 +79,24 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     );
 
   program
+    .command("serve")
+    .description("answer in Slack and Teams: every bot with platform credentials, until SIGTERM")
+    .option("--bots <names>", "serve only these bots (comma-separated)")
+    .option("--concurrency <n>", "questions each bot answers at once (default 4)")
+    .option("--max-queue <n>", "questions each bot lets wait before replying that it is busy (default 100)")
+    .option("--shutdown-timeout <seconds>", "time to finish answers in flight on SIGTERM (default 30)")
+    .option("--host <address>", "interface for the HTTP listeners (default: all)")
+    .action(
+      (opts: {
+        bots?: string;
+        concurrency?: string;
+        maxQueue?: string;
+        shutdownTimeout?: string;
+        host?: string;
+      }) => run("serve", async () => (await import("./serve.js")).runServe(opts, io))(),
+    );
+
+  program
     .command("grade")
     .description("signal grade of a tool-result text read from stdin")
     .option("--json", "machine-readable output")
@@ -87,6 +105,12 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
         (await import("./grade.js")).runGrade({ json: !!opts.json }, { stdin: process.stdin, ...io }),
       )(),
     );
+
+  program
+    .command("mcp")
+    .description("serve a bot's knowledge as an MCP server on stdio (corrective pass inside the search tool)")
+    .argument("<bot>", "a name under ./bots or a path to a bot folder")
+    .action((bot: string) => run("mcp", async () => (await import("./mcp.js")).runMcp(bot))());
 
   program
     .command("eval")

@@ -1,0 +1,148 @@
+// `second-look serve [--bots a,b]`: every discovered bot with platform credentials answers in
+// Slack and/or Teams until SIGTERM (or SIGINT), then finishes the answers in flight within the
+// shutdown timeout. Bots without credentials are listed with the variables that would enable
+// them; with none enabled at all the command exits non-zero with that list.
+import { DEFAULT_BOTS_ROOT, discoverBots } from "../bots/discovery.js";
+import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
+import { type HostPlan, hasPlatform, planHosts } from "../hosts/host-credentials.js";
+import { portConflicts, startHostedBots } from "../hosts/hosted-bots.js";
+import { logger } from "../telemetry/logger.js";
+import { CliError } from "./cli-error.js";
+
+export interface ServeOptions {
+  bots?: string;
+  concurrency?: string;
+  maxQueue?: string;
+  shutdownTimeout?: string;
+  host?: string;
+}
+
+export interface ServeDeps {
+  env: NodeJS.ProcessEnv;
+  /** Resolves with the signal's name when the process is asked to stop. */
+  untilStopped: () => Promise<string>;
+}
+
+type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+
+export const SERVE_DEFAULTS = { concurrency: 4, maxQueue: 100, shutdownTimeoutSeconds: 30 } as const;
+
+function whole(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new CliError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.off("SIGTERM", on);
+      process.off("SIGINT", on);
+      resolve(signal);
+    };
+    process.once("SIGTERM", on);
+    process.once("SIGINT", on);
+  });
+}
+
+/** `  handbook: Slack: set …; Teams: set …` — what would enable a bot that is off. */
+function skippedLine(plan: HostPlan): string {
+  const parts: string[] = [];
+  const slack = plan.slack.invalid ?? (plan.slack.missing ? `set ${plan.slack.missing}` : undefined);
+  const teams = plan.teams.invalid ?? (plan.teams.missing ? `set ${plan.teams.missing}` : undefined);
+  if (slack && !plan.slack.credentials) parts.push(`Slack: ${slack}`);
+  if (teams && !plan.teams.credentials) parts.push(`Teams: ${teams}`);
+  return `  ${plan.bot}: ${parts.join("; ")}`;
+}
+
+export async function runServe(
+  options: ServeOptions,
+  io: Io,
+  deps: ServeDeps = { env: process.env, untilStopped: untilSignal },
+): Promise<number> {
+  const concurrency = whole(options.concurrency, "--concurrency", SERVE_DEFAULTS.concurrency, 1, 64);
+  const maxQueued = whole(options.maxQueue, "--max-queue", SERVE_DEFAULTS.maxQueue, 0, 10_000);
+  const timeoutSeconds = whole(
+    options.shutdownTimeout,
+    "--shutdown-timeout",
+    SERVE_DEFAULTS.shutdownTimeoutSeconds,
+    1,
+    3_600,
+  );
+
+  const discovery = await discoverBots(DEFAULT_BOTS_ROOT, deps.env);
+  for (const failure of discovery.failures) {
+    io.stderr.write(`skipped ${failure.name}: its config cannot be used: ${failure.error.split("\n")[0]}\n`);
+  }
+  let bots = discovery.bots;
+  if (options.bots !== undefined) {
+    const wanted = options.bots
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
+    const unknown = wanted.filter((name) => !bots.some((bot) => bot.name === name));
+    if (unknown.length > 0) {
+      const available = bots.map((bot) => bot.name).join(", ") || "none";
+      throw new CliError(`--bots names unknown bot(s): ${unknown.join(", ")} (available: ${available})`);
+    }
+    bots = bots.filter((bot) => wanted.includes(bot.name));
+  }
+  if (bots.length === 0) throw new CliError(`no bots to serve under ${discovery.root}`);
+
+  const plans = bots.map((bot) => planHosts(bot.name, deps.env));
+  const enabled = plans.filter(hasPlatform);
+  const skipped = plans.filter((plan) => !hasPlatform(plan));
+  if (enabled.length === 0) {
+    io.stderr.write(
+      "second-look serve: no bot has Slack or Teams credentials, so nothing was started.\n" +
+        "Set these environment variables to enable a bot:\n" +
+        `${skipped.map(skippedLine).join("\n")}\n`,
+    );
+    return 1;
+  }
+  const conflicts = portConflicts(enabled);
+  if (conflicts.length > 0) {
+    io.stderr.write(`second-look serve: ${conflicts.join("\n  ")}\n`);
+    return 1;
+  }
+  for (const plan of skipped) io.stdout.write(`skipped${skippedLine(plan).replace(/^ +/, " ")}\n`);
+  for (const plan of enabled) {
+    for (const invalid of [plan.slack.invalid, plan.teams.invalid]) {
+      if (invalid) io.stderr.write(`second-look serve: ${plan.bot}: ${invalid}\n`);
+    }
+  }
+
+  const log = logger();
+  for (const bot of bots) {
+    if (enabled.some((plan) => plan.bot === bot.name) && !hasModel(bot)) {
+      log.warn(
+        { bot: bot.name },
+        `bot ${bot.name} names no model: it answers only if the Copilot CLI is signed in on this machine`,
+      );
+    }
+  }
+  const hosted = await startHostedBots(bots, enabled, {
+    concurrency,
+    maxQueued,
+    ...(options.host ? { host: options.host } : {}),
+    log,
+    openRuntime: async (bot) => (await openBotRuntime(bot, { env: deps.env })).runtime,
+  });
+  for (const failure of hosted.failures) {
+    io.stderr.write(`second-look serve: ${failure.bot} could not start: ${failure.reason}\n`);
+  }
+  if (hosted.serving.length === 0) {
+    await hosted.stop(1_000);
+    return 1;
+  }
+  for (const bot of hosted.serving) io.stdout.write(`serving ${bot.bot}: ${bot.platforms.join(", ")}\n`);
+
+  const signal = await deps.untilStopped();
+  log.info({ signal, timeoutSeconds }, "stopping: finishing answers in flight");
+  await hosted.stop(timeoutSeconds * 1_000);
+  io.stdout.write("stopped\n");
+  return 0;
+}

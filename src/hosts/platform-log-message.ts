@@ -1,0 +1,20 @@
+// The SDKs log with console-style argument lists (`log.info("listening on", port)`); pino wants
+// one message and one object. Errors keep their name and message as fields, never a stack in the
+// message text.
+
+/** `(...args)` from an SDK logger as a pino message and detail object. */
+export function platformLogEntry(args: readonly unknown[]): {
+  message: string;
+  detail: Record<string, unknown>;
+} {
+  const words: string[] = [];
+  const detail: Record<string, unknown> = {};
+  let extra = 0;
+  for (const arg of args) {
+    if (typeof arg === "string" || typeof arg === "number" || typeof arg === "boolean")
+      words.push(String(arg));
+    else if (arg instanceof Error) detail.err = arg;
+    else if (arg !== undefined && arg !== null) detail[`arg${extra++}`] = arg;
+  }
+  return { message: words.join(" ") || "(no message)", detail };
+}
