@@ -11,7 +11,7 @@ export function escapeSlackText(text: string): string {
 
 /** `<url|label>`; the label cannot close the link early. */
 export function slackLink(url: string, label: string): string {
-  const safeLabel = escapeSlackText(label.replace(/[|\n\r]+/g, " ").trim()) || escapeSlackText(url);
+  const safeLabel = escapeSlackText(label.replace(/[|\s]+/g, " ").trim()) || escapeSlackText(url);
   // `|` and `>` would end the URL part; Slack accepts them percent-encoded.
   const safeTarget = escapeSlackText(url.replace(/\|/g, "%7C").replace(/>/g, "%3E"));
   return `<${safeTarget}|${safeLabel}>`;

@@ -12,7 +12,8 @@ const TEAMS_MAX_MESSAGES = 6;
 function markdownLink(document: CitedDocument): string {
   const label = document.title.replace(/[[\]\\]/g, (c) => `\\${c}`).replace(/\s+/g, " ");
   if (!document.url) return `*${label}*`;
-  const target = document.url.replace(/[()\s]/g, (c) => encodeURIComponent(c));
+  // A bare `)` would end the Markdown link early (encodeURIComponent leaves parentheses alone).
+  const target = document.url.replace(/\(/g, "%28").replace(/\)/g, "%29").replace(/\s/g, "%20");
   return `[${label}](${target})`;
 }
 
