@@ -69,7 +69,9 @@ export class AgenticStrategy implements Strategy {
     const views = buildView(tree);
     const byId = new Map(views.filter((v) => v.id !== "").map((v) => [v.id, v]));
     const offset = depthOffsetOf(tree);
-    const shown = (maxDepth: number) => views.filter((v) => v.id !== "" && v.depth - offset <= maxDepth);
+    // Depth counts from the tree's root as in the reference (root 0, its children 1), whether
+    // or not the root is a synthetic one that is not itself shown.
+    const shown = (maxDepth: number) => views.filter((v) => v.id !== "" && v.depth <= maxDepth);
     const turns = new ModelTurns(this.llm, options);
     const model = budget.modelName;
 

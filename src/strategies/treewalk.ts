@@ -198,7 +198,7 @@ export class TreeWalkStrategy implements Strategy {
       }
       let observation: string;
       if (action.tool === "get_document_structure") {
-        const toc = clip(await this.structure(tree), limit);
+        const toc = await this.structure(tree, limit);
         emit({ hop: hops, type: action.tool, reasoning: action.reasoning, charCount: toc.length });
         observation = `Tool result (get_document_structure):\n${toc}\n\nNext JSON tool call?`;
       } else if (action.tool === "get_pages") {
@@ -256,47 +256,76 @@ export class TreeWalkStrategy implements Strategy {
     return finish("", [], 0, "hops");
   }
 
-  private async structure(tree: DocumentTree): Promise<string> {
+  private async structure(tree: DocumentTree, limit: number): Promise<string> {
     if (this.config.tocProvider) {
       try {
         const provided = await this.config.tocProvider(tree);
-        if (typeof provided === "string" && provided.trim() !== "") return provided;
+        if (typeof provided === "string" && provided.trim() !== "") return clip(provided, limit);
       } catch {
         // Reference: a provider error falls back to the synthesised structure.
       }
     }
-    return synthesisedToc(tree);
+    return fittedToc(tree, limit);
   }
 }
 
+/**
+ * The synthesised structure within `limit` characters. Cutting the JSON would hide the end of
+ * the document, so a structure that does not fit is written compactly, then with fewer
+ * levels (the deepest shown nodes keep their page ranges, so get_pages still reaches what is
+ * hidden), and only cut as a last resort.
+ */
+export function fittedToc(tree: DocumentTree, limit: number): string {
+  const pretty = synthesisedToc(tree);
+  if (pretty.length <= limit) return pretty;
+  for (
+    let depth = Number.POSITIVE_INFINITY;
+    depth >= 1;
+    depth = depth === Number.POSITIVE_INFINITY ? 8 : depth - 1
+  ) {
+    const compact = synthesisedToc(tree, { depth, compact: true });
+    if (compact.length <= limit) {
+      return depth === Number.POSITIVE_INFINITY
+        ? compact
+        : `${compact}\n(levels below depth ${depth} omitted to fit; use get_pages on a node's range to read inside it)`;
+    }
+  }
+  return clip(synthesisedToc(tree, { depth: 1, compact: true }), limit);
+}
+
 /** `{id, title, page_start, page_end, children}` per node, no body text; a synthetic root is unwrapped. */
-export function synthesisedToc(tree: DocumentTree): string {
+export function synthesisedToc(
+  tree: DocumentTree,
+  options: { depth?: number; compact?: boolean } = {},
+): string {
+  const maxDepth = options.depth ?? Number.POSITIVE_INFINITY;
   if (!tree.root) return "[]";
   type Node = { id: string; title: string; page_start: number; page_end: number; children: Node[] };
   const convert = (root: TreeSection): Node => {
     // Iterative build: nesting depth is document-controlled.
     const made = new Map<TreeSection, Node>();
-    const order: TreeSection[] = [];
-    const stack = [root];
+    const order: { s: TreeSection; depth: number }[] = [];
+    const stack = [{ s: root, depth: 1 }];
     while (stack.length > 0) {
-      const s = stack.pop()!;
-      order.push(s);
-      stack.push(...s.children);
+      const entry = stack.pop()!;
+      order.push(entry);
+      if (entry.depth < maxDepth)
+        for (const c of entry.s.children) stack.push({ s: c, depth: entry.depth + 1 });
     }
     for (let i = order.length - 1; i >= 0; i--) {
-      const s = order[i]!;
+      const { s, depth } = order[i]!;
       made.set(s, {
         id: s.id,
         title: s.title,
         page_start: s.pages?.start ?? 0,
         page_end: s.pages?.end ?? 0,
-        children: s.children.map((c) => made.get(c)!),
+        children: depth < maxDepth ? s.children.map((c) => made.get(c)!) : [],
       });
     }
     return made.get(root)!;
   };
   const top = tree.root.id === "" ? tree.root.children.map(convert) : [convert(tree.root)];
-  return JSON.stringify(top, null, 2);
+  return options.compact ? JSON.stringify(top) : JSON.stringify(top, null, 2);
 }
 
 async function readPages(

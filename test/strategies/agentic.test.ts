@@ -163,3 +163,14 @@ describe("parseAgentAction", () => {
     expect(parseAgentAction('{"section_id":"x"}').ok).toBe(false);
   });
 });
+
+describe("agentic over a synthetic root", () => {
+  it("the initial outline shows the top-level sections only", async () => {
+    const tree = agTree();
+    tree.root = { id: "", title: "Atlas Guide", tokens: 0, children: tree.root!.children };
+    const llm = new ScriptedLlm([JSON.stringify({ action: "done", picked_ids: [] })]);
+    await new AgenticStrategy(llm).select(tree, "q");
+    expect(llm.lastUserPrompt(0)).toContain("- [sec_a] Setup");
+    expect(llm.lastUserPrompt(0)).not.toContain("sec_a1");
+  });
+});

@@ -374,3 +374,17 @@ describe("parseTreeWalkAction", () => {
     });
   });
 });
+
+describe("structure that does not fit", () => {
+  it("drops levels (with a note) before it would cut the JSON", async () => {
+    const { fittedToc, synthesisedToc } = await import("../../src/strategies/treewalk.js");
+    const tree = pagedTree();
+    const full = synthesisedToc(tree);
+    expect(fittedToc(tree, full.length)).toBe(full);
+    const shallow = fittedToc(tree, 400);
+    expect(shallow.length).toBeLessThanOrEqual(400 + 120);
+    expect(shallow).toContain("levels below depth");
+    expect(shallow).toContain('"page_end":9');
+    expect(shallow).not.toContain("Install");
+  });
+});
