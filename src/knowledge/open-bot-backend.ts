@@ -1,5 +1,6 @@
 import type { BotConfig } from "../bots/config-schema.js";
 import type { KnowledgeBackend } from "../types.js";
+import { HuginnBackend } from "./huginn.js";
 import type { RefreshProgress, RefreshReport } from "./index/refresh.js";
 import { openEmbeddedEngine } from "./open-embedded.js";
 
@@ -7,6 +8,8 @@ export interface OpenedBackend {
   backend: KnowledgeBackend;
   /** What the embedded index refresh did (empty for remote backends). */
   reports: RefreshReport[];
+  /** Releases what the backend holds (a remote backend's connections); safe to call twice. */
+  close: () => Promise<void>;
 }
 
 /** The knowledge backend a bot's config names, ready to search. */
@@ -16,8 +19,19 @@ export async function openBotBackend(
 ): Promise<OpenedBackend> {
   const knowledge = bot.config.knowledge;
   if (knowledge.backend === "huginn") {
-    throw new Error('knowledge.backend "huginn" is not available in this build; use "embedded"');
+    const huginn = knowledge.huginn;
+    // The config schema requires the block for this backend; a hand-built config may not have it.
+    if (!huginn)
+      throw new Error('knowledge.backend "huginn" needs a knowledge.huginn block with url and collections');
+    const backend = new HuginnBackend({
+      url: huginn.url,
+      collections: huginn.collections,
+      ...(huginn.timeoutMs !== undefined ? { timeoutMs: huginn.timeoutMs } : {}),
+    });
+    let closed: Promise<void> | undefined;
+    // Nothing to refresh: the server owns its index.
+    return { backend, reports: [], close: () => (closed ??= backend.close()) };
   }
   const { engine, reports } = await openEmbeddedEngine(bot.dir, knowledge.collections ?? {}, options);
-  return { backend: engine, reports };
+  return { backend: engine, reports, close: async () => {} };
 }

@@ -1,0 +1,33 @@
+// `second-look mcp <bot>`: the bot's knowledge as an MCP server on stdio, for MCP clients
+// (Claude Code, Claude Desktop, other agents). stdout is the JSON-RPC stream; every log line
+// goes to stderr. Runs until the client closes the connection.
+import { loadBot } from "../bots/discovery.js";
+import { createKnowledgeMcpServer } from "../connectors/mcp/knowledge-mcp-server.js";
+import { serveStdio } from "../connectors/mcp/serve-stdio.js";
+import { openBotBackend } from "../knowledge/open-bot-backend.js";
+import { logger } from "../telemetry/logger.js";
+
+export async function runMcp(botRef: string): Promise<number> {
+  const log = logger();
+  const bot = await loadBot(botRef);
+  // No progress bar: an embedded index refresh reports through the log, not the terminal.
+  const opened = await openBotBackend(bot);
+  const refreshed = opened.reports.length;
+  if (refreshed > 0) log.info({ bot: bot.name, collections: refreshed }, "mcp: knowledge index ready");
+  // A stray rejection in a library must not take down a server other calls are using.
+  const onUnhandled = (reason: unknown) =>
+    log.error({ err: String(reason) }, "mcp: unhandled rejection (the server keeps running)");
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const server = createKnowledgeMcpServer({ bot, backend: opened.backend, log });
+    log.info(
+      { bot: bot.name, collections: opened.backend.collections() },
+      `mcp: serving bot ${bot.name} on stdio`,
+    );
+    await serveStdio(server, log);
+    return 0;
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+    await opened.close();
+  }
+}

@@ -1,0 +1,31 @@
+// The corrective pass for one MCP tool call. An MCP server lives as long as its client, so the
+// corrective settings are resolved again on every call (CORRECTIVE_RETRIEVAL_DISABLED=1 and the
+// env defaults apply to the next call, without a restart), but the binding's CorrectFn (which
+// may hold a model grader's client) is rebuilt only when that resolution changes.
+import { resolveCorrectiveConfig } from "../../bots/corrective-config.js";
+import type { BotDefinition } from "../../bots/discovery.js";
+import type { CorrectFn } from "../bot-runtime.js";
+import type { SearchToolBinding } from "../search-tool-binding.js";
+
+export function correctorPerCall(
+  bot: Pick<BotDefinition, "config">,
+  binding: Pick<SearchToolBinding, "correctFor">,
+  env: NodeJS.ProcessEnv,
+): () => CorrectFn | undefined {
+  let settingsKey: string | undefined;
+  let current: CorrectFn | undefined;
+  return () => {
+    const { source: _source, ...settings } = resolveCorrectiveConfig(bot.config.correctiveRetrieval, env);
+    if (!settings.enabled) {
+      settingsKey = undefined;
+      current = undefined;
+      return undefined;
+    }
+    const key = JSON.stringify(settings);
+    if (key !== settingsKey || current === undefined) {
+      current = binding.correctFor();
+      settingsKey = current ? key : undefined;
+    }
+    return current;
+  };
+}

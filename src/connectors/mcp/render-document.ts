@@ -1,0 +1,25 @@
+// A `get_document` result as Huginn's adapter renders it (reference huginn §4): `# <title>`,
+// the work-in-progress banner when the document's metadata says so, the URL, the visible
+// metadata as `**k:** v | …`, a blank line, then the full text. Title, URL and metadata are
+// kept to one line each; the text is the document's own and passes as it is.
+import { HIDDEN_METADATA_KEYS } from "../../protocol/hit.js";
+import { toSingleLine } from "../../protocol/untrusted-text.js";
+import type { Doc } from "../../types.js";
+
+/** Huginn's banner for a Confluence page marked as work in progress (`metadata.wip === "true"`). */
+export const WIP_BANNER = "**[UNDER ARBEID]** Dette dokumentet er merket som under arbeid i Confluence.";
+
+/** Backends that keep a document's metadata (Huginn) return it alongside the Doc fields. */
+export type DocWithMetadata = Doc & { metadata?: Record<string, string> };
+
+export function renderDocument(doc: DocWithMetadata): string {
+  const lines = [`# ${toSingleLine(doc.title)}`];
+  const metadata = doc.metadata ?? {};
+  if (metadata.wip === "true") lines.push(WIP_BANNER);
+  if (doc.url) lines.push(toSingleLine(doc.url));
+  const visible = Object.entries(metadata).filter(([key, value]) => !HIDDEN_METADATA_KEYS.has(key) && value);
+  if (visible.length > 0) {
+    lines.push(visible.map(([key, value]) => `**${toSingleLine(key)}:** ${toSingleLine(value)}`).join(" | "));
+  }
+  return `${lines.join("\n")}\n\n${doc.text}`;
+}

@@ -1,0 +1,42 @@
+// Runs an MCP server on this process's stdin/stdout until the client goes away: stdin ends or
+// closes (the client exited or closed the pipe), the transport closes, or SIGINT/SIGTERM.
+// Resolves once the server is closed, so the caller can release its backend and exit.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { Logger } from "../../telemetry/logger.js";
+import { guardStdout } from "./stdout-guard.js";
+
+export async function serveStdio(server: McpServer, log: Logger): Promise<void> {
+  const guard = guardStdout();
+  const stdin = process.stdin;
+  const transport = new StdioServerTransport(stdin, guard.jsonRpc);
+  let finish: (why: string) => void = () => {};
+  const finished = new Promise<string>((resolve) => {
+    finish = resolve;
+  });
+  const onEnd = () => finish("stdin closed");
+  const onSigint = () => finish("SIGINT");
+  const onSigterm = () => finish("SIGTERM");
+  stdin.once("end", onEnd);
+  stdin.once("close", onEnd);
+  process.once("SIGINT", onSigint);
+  process.once("SIGTERM", onSigterm);
+  transport.onclose = () => finish("transport closed");
+  transport.onerror = (error) => log.warn({ err: String(error) }, "mcp: transport error");
+  try {
+    await server.connect(transport);
+    const why = await finished;
+    log.info({ reason: why }, "mcp: shutting down");
+  } finally {
+    stdin.off("end", onEnd);
+    stdin.off("close", onEnd);
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+    await server.close().catch(() => {});
+    // Replies still queued for the client go out before stdout is handed back.
+    await new Promise<void>((resolve) => guard.jsonRpc.end(resolve));
+    guard.restore();
+    // Nothing more will be read; an open stdin handle would keep the process alive.
+    stdin.destroy();
+  }
+}

@@ -1,0 +1,59 @@
+// What an MCP client's model reads about the tools. The search description is assembled as
+// Huginn's adapter assembles it (reference huginn §4): a first line, "This knowledge base
+// contains: <description>" from the bot's description, then the brief/get_document/citing
+// guidance, so a model prompted for Huginn's server behaves the same here. It adds the
+// collection names and one line on the corrective note a model will see in some results.
+
+/** A bot description longer than this is cut: it is repeated in every tool listing. */
+const MAX_DESCRIPTION_CHARS = 2_000;
+
+export interface DescribedKnowledge {
+  /** The bot's `description`. */
+  description?: string;
+  collections: readonly string[];
+  /** Whether weak results are re-searched (the bot's corrective setting when the server starts). */
+  corrective: boolean;
+}
+
+export function searchDescription(knowledge: DescribedKnowledge): string {
+  const parts = ["Search indexed document collections."];
+  const description = cleanDescription(knowledge.description);
+  if (description) parts.push(`\nThis knowledge base contains: ${description}`);
+  parts.push(
+    "\n\nUse brief=True for an initial overview (returns titles, URLs, and short snippets)." +
+      "\nThen use get_document(collection, doc_id) to fetch full content for specific results." +
+      "\n\nEach result includes collection and doc_id fields for use with get_document()." +
+      "\nEach document contains a 'url' field — always include it when citing information.",
+  );
+  if (knowledge.collections.length > 0) parts.push(`\n\nCollections: ${knowledge.collections.join(", ")}.`);
+  if (knowledge.corrective) {
+    parts.push(
+      "\nWeak results are re-searched automatically; results a re-search added follow a " +
+        '"[corrective retrieval — …]" note that says what was searched.',
+    );
+  }
+  return parts.join("");
+}
+
+export function getDocumentDescription(): string {
+  return (
+    "Fetch full document content by collection and document ID.\n\n" +
+    "Use this after a brief search to get full content for a specific result.\n" +
+    "The collection and doc_id are shown as labeled fields in search results."
+  );
+}
+
+export function listCollectionsDescription(): string {
+  return "List the document collections this knowledge base searches, with their stats.";
+}
+
+/** The server's instructions (Huginn's adapter passes its description the same way). */
+export function serverInstructions(description: string | undefined): string | undefined {
+  return cleanDescription(description);
+}
+
+function cleanDescription(description: string | undefined): string | undefined {
+  const text = description?.trim();
+  if (!text) return undefined;
+  return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS)}…` : text;
+}

@@ -1,0 +1,60 @@
+// The MCP server's corrective pass is resolved per call (the kill-switch applies to the next
+// call) but rebuilt only when the resolved settings change.
+import { describe, expect, it } from "vitest";
+import { BotConfigSchema } from "../../../src/bots/config-schema.js";
+import type { CorrectFn } from "../../../src/connectors/bot-runtime.js";
+import { correctorPerCall } from "../../../src/connectors/mcp/corrector-per-call.js";
+
+const bot = {
+  config: BotConfigSchema.parse({
+    knowledge: { backend: "huginn", huginn: { url: "http://localhost:8321", collections: ["wiki"] } },
+    correctiveRetrieval: { enabled: true, retryBudget: 1 },
+  }),
+};
+
+function countingBinding() {
+  const built: CorrectFn[] = [];
+  return {
+    built,
+    correctFor: () => {
+      const fn: CorrectFn = async () => null;
+      built.push(fn);
+      return fn;
+    },
+  };
+}
+
+describe("correctorPerCall", () => {
+  it("builds the pass once while the settings stay the same", () => {
+    const binding = countingBinding();
+    const next = correctorPerCall(bot, binding, {});
+    const first = next();
+    expect(next()).toBe(first);
+    expect(next()).toBe(first);
+    expect(binding.built).toHaveLength(1);
+  });
+
+  it("the kill-switch turns it off on the next call and back on without a restart", () => {
+    const binding = countingBinding();
+    const env: NodeJS.ProcessEnv = {};
+    const next = correctorPerCall(bot, binding, env);
+    expect(next()).toBeDefined();
+    env.CORRECTIVE_RETRIEVAL_DISABLED = "1";
+    expect(next()).toBeUndefined();
+    delete env.CORRECTIVE_RETRIEVAL_DISABLED;
+    expect(next()).toBeDefined();
+    expect(binding.built).toHaveLength(2);
+  });
+
+  it("a changed env default rebuilds it", () => {
+    const binding = countingBinding();
+    const env: NodeJS.ProcessEnv = {};
+    const unset = { config: { ...bot.config, correctiveRetrieval: { enabled: true } } };
+    const next = correctorPerCall(unset, binding, env);
+    next();
+    env.CORRECTIVE_RETRIEVAL_BUDGET = "2";
+    next();
+    next();
+    expect(binding.built).toHaveLength(2);
+  });
+});

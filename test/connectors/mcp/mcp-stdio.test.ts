@@ -1,0 +1,166 @@
+// `second-look mcp <bot>` as an MCP client runs it: spawned (from source), spoken to by the
+// official TypeScript client over stdio. The tools are listed with descriptions built from the
+// bot's description; a weak query comes back corrected, exactly as `second-look search` (the
+// Copilot session's binding) corrects it; stdout carries nothing but JSON-RPC; logs go to stderr;
+// the server exits by itself when the client closes the connection.
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBot } from "../../../src/bots/discovery.js";
+import { searchAsTheModelWould } from "../../../src/cli/search.js";
+import { setLogger } from "../../../src/telemetry/logger.js";
+import { silent } from "./mcp-harness.js";
+import { REPO, type StdioMcp, spawnStdioMcp } from "./stdio-client.js";
+
+/** Weak on the handbook; its broader query finds pages the first search did not show. */
+const WEAK_QUERY = "stock options vesting schedule";
+const DESCRIPTION = "Employee handbook for Brightwater Labs: leave, pay, benefits, travel and IT policies.";
+
+let root: string;
+let botDir: string;
+
+beforeAll(async () => {
+  setLogger(silent);
+  root = await mkdtemp(join(tmpdir(), "second-look-mcp-"));
+  botDir = join(root, "handbook-mcp");
+  await cp(join(REPO, "bots/handbook/docs"), join(botDir, "docs"), { recursive: true });
+  await writeFile(
+    join(botDir, "config.json"),
+    JSON.stringify({
+      description: DESCRIPTION,
+      knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
+      correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
+    }),
+  );
+  // Build the index once here, so the spawned servers only load it.
+  await searchAsTheModelWould(
+    await loadBot(botDir, { quiet: true }),
+    { query: "warm up" },
+    {
+      correct: false,
+      progress: false,
+    },
+  );
+});
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe("second-look mcp <bot> over stdio, with the official MCP client", () => {
+  let mcp: StdioMcp;
+  beforeAll(async () => {
+    mcp = await spawnStdioMcp(botDir);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+  });
+
+  it("lists search_knowledge, get_document and list_collections, described from the bot", async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["get_document", "list_collections", "search_knowledge"]);
+    const search = tools.find((t) => t.name === "search_knowledge")!;
+    expect(search.description).toContain(`This knowledge base contains: ${DESCRIPTION}`);
+    expect(search.description).toContain("get_document(collection, doc_id)");
+    expect(search.description).toContain("Collections: handbook.");
+    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(
+      ["brief", "collection", "limit", "min_relevance", "query", "rerank"].sort(),
+    );
+    expect(search.inputSchema.required).toEqual(["query"]);
+    expect(mcp.client.getInstructions()).toBe(DESCRIPTION);
+  });
+
+  it("a weak query comes back corrected: the same text `second-look search` (the Copilot binding) gives", async () => {
+    const { text, isError } = await mcp.call("search_knowledge", { query: WEAK_QUERY });
+    expect(isError).toBe(false);
+    expect(text).toContain("[corrective retrieval — re-query #1");
+    const bot = await loadBot(botDir, { quiet: true });
+    const expected = await searchAsTheModelWould(
+      bot,
+      { query: WEAK_QUERY },
+      { correct: true, progress: false },
+    );
+    expect(expected.outcome?.changed).toBe(true);
+    expect(text).toBe(expected.final);
+  });
+
+  it("brief mode is corrected in brief mode too", async () => {
+    const { text } = await mcp.call("search_knowledge", { query: WEAK_QUERY, brief: true, limit: 3 });
+    const bot = await loadBot(botDir, { quiet: true });
+    const expected = await searchAsTheModelWould(
+      bot,
+      { query: WEAK_QUERY, brief: true, limit: 3 },
+      { correct: true, progress: false },
+    );
+    expect(text).toBe(expected.final);
+  });
+
+  it("get_document and list_collections answer; a disallowed collection is an error result", async () => {
+    const found = await mcp.call("search_knowledge", { query: "parental leave", brief: true, limit: 1 });
+    const docId = /collection: `handbook` doc_id: `([^`]+)`/.exec(found.text)?.[1];
+    expect(docId).toBeDefined();
+    const doc = await mcp.call("get_document", { collection: "handbook", doc_id: docId! });
+    expect(doc.isError).toBe(false);
+    expect(doc.text).toMatch(/^# .+\n/);
+    expect(doc.text.length).toBeGreaterThan(200);
+    expect(await mcp.call("get_document", { collection: "handbook", doc_id: "nope.md" })).toEqual({
+      text: "Document 'nope.md' not found in collection 'handbook'.",
+      isError: true,
+    });
+    const listing = await mcp.call("list_collections");
+    expect(listing.isError).toBe(false);
+    expect(listing.text).toMatch(
+      /^\*\*Loaded collections:\*\*\n\n- \*\*handbook\*\*: 14 documents, \d+ sections$/,
+    );
+    expect(await mcp.call("search_knowledge", { query: "pay", collection: "payroll" })).toEqual({
+      text: "Collection 'payroll' is not available. Available: handbook",
+      isError: true,
+    });
+  });
+
+  it("invalid arguments are an error result, and the server keeps serving", async () => {
+    const bad = await mcp.client
+      .callTool({ name: "search_knowledge", arguments: { query: 42 } })
+      .catch((e: Error) => ({
+        isError: true,
+        content: [{ type: "text", text: e.message }],
+      }));
+    expect(bad.isError).toBe(true);
+    expect((await mcp.call("search_knowledge", { query: "holiday" })).isError).toBe(false);
+  });
+
+  it("stdout carried only JSON-RPC; stderr carries the logs as JSON lines", () => {
+    expect(mcp.clientErrors).toEqual([]);
+    const lines = mcp.stderr().trim().split("\n");
+    expect(lines.some((l) => l.includes("mcp: serving bot handbook-mcp on stdio"))).toBe(true);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});
+
+describe("second-look mcp: lifecycle and kill-switch", () => {
+  it("with CORRECTIVE_RETRIEVAL_DISABLED=1 the weak result is passed through uncorrected", async () => {
+    const mcp = await spawnStdioMcp(botDir, { CORRECTIVE_RETRIEVAL_DISABLED: "1" });
+    try {
+      const { text } = await mcp.call("search_knowledge", { query: WEAK_QUERY });
+      const bot = await loadBot(botDir, { quiet: true });
+      const expected = await searchAsTheModelWould(
+        bot,
+        { query: WEAK_QUERY },
+        { correct: false, progress: false },
+      );
+      expect(text).toBe(expected.original);
+      expect(text).not.toContain("[corrective retrieval");
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it("exits by itself when the client closes stdin", async () => {
+    const mcp = await spawnStdioMcp(botDir);
+    await mcp.client.listTools();
+    await mcp.close();
+    // The client sends SIGTERM only if the server has not exited 2 s after stdin closed.
+    expect(mcp.stderr()).toContain('"reason":"stdin closed"');
+    expect(() => process.kill(mcp.pid, 0)).toThrow();
+  });
+});
