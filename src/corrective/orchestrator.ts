@@ -138,6 +138,10 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
   let graderMs = 0;
   let usedModel = false;
   const tried = new Set([queryIdentity(input.originalQuery)]);
+  // A Huginn server that already ran its own rescue has searched these; asking again is waste.
+  for (const query of input.originalResponse?.rescue?.queriesTried ?? []) {
+    if (typeof query === "string") tried.add(queryIdentity(query));
+  }
   let currentCollections = input.originalCollections;
   let hints = reading.hints;
 

@@ -525,3 +525,20 @@ describe("runCorrectiveRetrieval — grader 'auto'", () => {
     expect(out.metadata.retries).toBe(1);
   });
 });
+
+describe("runCorrectiveRetrieval — a Huginn server's own rescue", () => {
+  it("never re-asks a query the server's rescue already searched", async () => {
+    const backend = stubBackend(() => response("LA_BUC_02 narrow", [widerHit]));
+    const originalResponse = {
+      ...response("LA_BUC_02", [hit("wiki", "1", "Old doc", 0.3)], {
+        broaderQuery: "LA_BUC",
+        narrowerQuery: "LA_BUC_02 narrow",
+      }),
+      rescue: { verdict: "still_weak" as const, queriesTried: ["LA_BUC_02", "LA_BUC"] },
+    };
+    const out = await run({ backend, originalResponse, budget: 2 });
+    // The broader hint is what the server already tried: the narrower one is searched instead.
+    expect(backend.requests.map((r) => r.query)).toEqual(["LA_BUC_02 narrow"]);
+    expect(out.metadata.queriesTried).toEqual(["LA_BUC_02 narrow"]);
+  });
+});
