@@ -35,6 +35,7 @@ function humanReport(name: string, r: EvaluationReport): string {
     `bands: ${(["high", "medium", "low"] as const).map((b) => `${b} ${r.bands[b].hits} hits, ${pct(r.bands[b].precision)} relevant`).join(" · ")}`,
     `weak: ${r.weak.flagged} flagged · AUC ${r.weak.auc.toFixed(3)} · precision ${pct(r.weak.precision)} · recall ${pct(r.weak.recall)}`,
     `corrective: ${hint.requeried} re-queried, ${hint.rescued} rescued · recall ${hint.recallBefore.toFixed(3)} → ${hint.recallAfter.toFixed(3)}`,
+    `grader calls per 100 searches: haiku ${r.grader.haikuCallsPer100} · auto ${r.grader.autoCallsPer100}`,
     "",
   ].join("\n");
 }

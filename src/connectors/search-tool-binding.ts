@@ -2,12 +2,18 @@
 // searches run inside an `execute_tool search_knowledge` span, each rendered text remembers the
 // structured response and span it came from (so the signal grader reads the response, not the
 // text, and the corrective spans become the tool span's children), and the corrective pass is
-// resolved from the bot's config and the environment each time a session asks for it.
-import type { Context } from "@opentelemetry/api";
+// resolved from the bot's config and the environment each time a session asks for it. With
+// grader "haiku" or "auto" the model grader is built here too: on `graderProvider` when the
+// bot sets one, else on the bot's own provider, else through Copilot (the bot's runtime and
+// sign-in, so a Copilot bot needs no second key).
+import { type Context, context } from "@opentelemetry/api";
 import { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "../bots/corrective-config.js";
 import type { BotDefinition } from "../bots/discovery.js";
 import { botCollections } from "../bots/discovery.js";
 import { correctToolResult } from "../corrective/correct-tool-result.js";
+import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
+import type { GradeFn } from "../corrective/llm-grade.js";
+import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderSearchResponse } from "../protocol/render.js";
 import { logger } from "../telemetry/logger.js";
 import { withToolSpan } from "../telemetry/tool-span.js";
@@ -32,12 +38,16 @@ export interface SearchToolBinding {
   lastResolution: () => ResolvedCorrectiveConfig | undefined;
 }
 
+/** What the binding needs of a bot: its config, and its folder for a Copilot-backed grader. */
+export type BindableBot = Pick<BotDefinition, "config"> & Partial<Pick<BotDefinition, "dir">>;
+
 export function bindSearchTool(
-  bot: Pick<BotDefinition, "config">,
+  bot: BindableBot,
   backend: KnowledgeBackend,
   env: NodeJS.ProcessEnv = process.env,
 ): SearchToolBinding {
   warnAboutInactiveOptions(bot);
+  const warned = new Set<string>();
   const spans = new WeakMap<SearchResponse, Context>();
   const rendered = new Map<string, Rendered>();
   let resolution: ResolvedCorrectiveConfig | undefined;
@@ -65,10 +75,15 @@ export function bindSearchTool(
     resolution = resolveCorrectiveConfig(bot.config.correctiveRetrieval, env);
     if (!resolution.enabled) return undefined;
     const settings = resolution;
+    const modelGrade = settings.grader === "signal" ? undefined : modelGrader(bot, settings, env, warned);
     return async (call) => {
       // Only a text this process rendered has a structured twin; an external MCP tool's does not.
       const twin = rendered.get(call.resultText);
       if (twin) rendered.delete(call.resultText);
+      // The grader's `chat` span belongs under this tool call, like the re-query spans.
+      const parent = twin?.traceContext;
+      const grade: GradeFn | undefined =
+        modelGrade && parent ? (input) => context.with(parent, () => modelGrade(input)) : modelGrade;
       const corrected = await correctToolResult(
         {
           toolName: call.toolName,
@@ -83,6 +98,7 @@ export function bindSearchTool(
           allowedCollections: botCollections(bot.config),
           budget: settings.retryBudget,
           grader: settings.grader,
+          ...(grade ? { grade } : {}),
           graderTimeoutMs: settings.graderTimeoutMs,
           ...(twin?.traceContext ? { traceContext: twin.traceContext } : {}),
         },
@@ -101,17 +117,46 @@ export function bindSearchTool(
 }
 
 /**
+ * The model grader for a session, or undefined (the signal then grades) when it cannot be built,
+ * e.g. the key variable is unset: said once per binding, naming the variable, never its value.
+ */
+function modelGrader(
+  bot: BindableBot,
+  settings: ResolvedCorrectiveConfig,
+  env: NodeJS.ProcessEnv,
+  warned: Set<string>,
+): GradeFn | undefined {
+  const provider = settings.graderProvider ?? bot.config.provider;
+  try {
+    const client = createLlmClient(provider ?? "copilot", settings.graderModel, env, {
+      ...(bot.dir ? { botDir: bot.dir } : {}),
+      timeoutMs: settings.graderTimeoutMs,
+      // The bot's provider's wireModel names the bot's model, not the grader's.
+      useWireModel: settings.graderProvider !== undefined,
+    });
+    return createKnowledgeGrader(client, {
+      timeoutMs: settings.graderTimeoutMs,
+      collections: botCollections(bot.config),
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!warned.has(message)) {
+      warned.add(message);
+      logger().warn(
+        { grader: settings.grader, err: message },
+        `correctiveRetrieval.grader "${settings.grader}" is unavailable (${message}); the signal grades instead`,
+      );
+    }
+    return undefined;
+  }
+}
+
+/**
  * Options the config schema accepts for features that are not in this build yet: said once,
  * with what happens instead, rather than silently ignored.
  */
-function warnAboutInactiveOptions(bot: Pick<BotDefinition, "config">): void {
+function warnAboutInactiveOptions(bot: BindableBot): void {
   const inactive: string[] = [];
-  const grader = bot.config.correctiveRetrieval?.grader;
-  if (grader === "haiku" || grader === "auto") {
-    inactive.push(
-      `correctiveRetrieval.grader "${grader}" (the LLM grader is not in this build: the signal grades)`,
-    );
-  }
   const retrieval = bot.config.retrieval;
   if (retrieval.rerankStrategy !== "lexical") {
     inactive.push(`retrieval.rerankStrategy "${retrieval.rerankStrategy}" (the lexical rerank runs)`);

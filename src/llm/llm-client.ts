@@ -34,9 +34,25 @@ export interface ChatResponse {
   finishReason?: string;
 }
 
+/** What a client has spent since it was created: every call it made, answered or not. */
+export interface UsageTotals {
+  /** Calls made (one per `chat`, however many HTTP attempts it took). */
+  calls: number;
+  /** Calls that ended in an error (timeout, abort, exhausted retries, unreadable reply). */
+  failures: number;
+  /** HTTP attempts beyond the first, over all calls. */
+  retries: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export interface LlmClient {
   /** The default model of this client (used for spans and logs). */
   readonly model: string;
+  /** `anthropic`, `openai`, `azure` or `copilot`; for logs. */
+  readonly provider?: string;
   /** One model call. Rejects on timeout, abort, or when retries are exhausted. */
   chat(request: ChatRequest): Promise<ChatResponse>;
+  /** The running total of this client's calls and tokens. */
+  usage?(): UsageTotals;
 }

@@ -1,3 +1,4 @@
+import { isBorderline } from "../../corrective/borderline.js";
 import { isWeak } from "../../protocol/weakness.js";
 import type { Band, SearchResponse } from "../../types.js";
 import { KnowledgeEngine } from "../engine.js";
@@ -39,6 +40,11 @@ export interface EvaluationReport extends RankingMetrics {
   corrective: HintOutcome & { byHint: { broader: HintOutcome; narrower: HintOutcome } };
   /** The same queries through the first pass only (brief mode's ranking: no rerank). */
   firstPass: RankingMetrics;
+  /**
+   * Model-grader calls per 100 searches at retry budget 1 (the default): `haiku` asks once per
+   * search (never after the last re-query); `auto` only when the signal is borderline.
+   */
+  grader: { haikuCallsPer100: number; autoCallsPer100: number };
 }
 
 export type EvaluationProgress = (event: { collection: string; done: number; total: number }) => void;
@@ -68,6 +74,7 @@ export function runEvaluation(
   const weakScores: number[] = [];
   const missLabels: boolean[] = [];
   const weakQueries: { id: string; response: SearchResponse }[] = [];
+  let borderline = 0;
 
   dataset.queries.forEach((query, i) => {
     const judged = dataset.qrels.get(query.id) ?? new Map<string, number>();
@@ -89,6 +96,16 @@ export function runEvaluation(
     if (isWeak(response)) {
       weakQueries.push({ id: query.id, response });
     }
+    // The orchestrator's own rule, on the evidence it reads from an in-process response: hits
+    // shown, and the best relevance (the limit does not change the top hit).
+    if (
+      isBorderline({
+        hitCount: response.results.length,
+        bestRelevance: response.bestScore,
+        hitsWithoutRelevance: 0,
+      })
+    )
+      borderline++;
     options.onProgress?.({ collection: "queries", done: i + 1, total: dataset.queries.length });
   });
 
@@ -130,6 +147,10 @@ export function runEvaluation(
       map100: round(first.map100),
       recall100: round(first.recall100),
       miss10: round(first.miss10),
+    },
+    grader: {
+      haikuCallsPer100: dataset.queries.length ? 100 : 0,
+      autoCallsPer100: dataset.queries.length ? round((100 * borderline) / dataset.queries.length, 1) : 0,
     },
   };
 }

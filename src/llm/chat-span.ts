@@ -1,0 +1,30 @@
+// One `chat <model>` span per model call (design §9), around all of its attempts, with the
+// gen_ai request model, token usage and finish reason. A failed call ends the span with an
+// error status; the recorded message is ours (LlmError), so it carries no key.
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { ATTR, chatSpanName } from "../telemetry/span-names.js";
+import { tracer } from "../telemetry/tracer.js";
+import type { ChatResponse } from "./llm-client.js";
+
+export async function withChatSpan(model: string, run: () => Promise<ChatResponse>): Promise<ChatResponse> {
+  const parent = context.active();
+  const span = tracer().startSpan(
+    chatSpanName(model),
+    { kind: SpanKind.CLIENT, attributes: { [ATTR.operationName]: "chat", [ATTR.requestModel]: model } },
+    parent,
+  );
+  try {
+    const response = await context.with(trace.setSpan(parent, span), run);
+    span.setAttribute(ATTR.usageInputTokens, response.usage.inputTokens);
+    span.setAttribute(ATTR.usageOutputTokens, response.usage.outputTokens);
+    if (response.finishReason) span.setAttribute(ATTR.finishReasons, [response.finishReason]);
+    return response;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    span.recordException({ name: error instanceof Error ? error.name : "Error", message });
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+    throw error;
+  } finally {
+    span.end();
+  }
+}

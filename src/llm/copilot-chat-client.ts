@@ -1,0 +1,244 @@
+// An LlmClient over a tool-less Copilot SDK session, so a bot that talks to Copilot (no BYOK
+// provider) needs no second key for its grader: the call goes through the same runtime and
+// the same sign-in as the bot. Each call is one short session (the prompt replaces the
+// runtime's system prompt, no tools are offered), disconnected afterwards. The runtime client
+// is leased from the shared pool, so inside a running bot it is the bot's own runtime process;
+// the SDK is loaded on first use only, so a process that never grades through Copilot never
+// loads it.
+import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
+import { runtimeEnvironment, runtimeLocation } from "../connectors/copilot-sdk/runtime-environment.js";
+import type { ClientLease, ClientSpec } from "../connectors/copilot-sdk/shared-client.js";
+import { type Logger, logger as processLogger } from "../telemetry/logger.js";
+import { withChatSpan } from "./chat-span.js";
+import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
+import { LlmError } from "./llm-error.js";
+import { scrubSecrets } from "./secret-scrub.js";
+import { UsageMeter } from "./usage-meter.js";
+
+const PROVIDER = "copilot";
+export const DEFAULT_COPILOT_TIMEOUT_MS = 60_000;
+/** Bound on closing a session after a call; the answer is already in hand by then. */
+const DISCONNECT_GRACE_MS = 5_000;
+
+/** A BYOK endpoint for the runtime to call instead of Copilot's own models. */
+export interface CopilotByok {
+  type: "openai" | "anthropic" | "azure";
+  baseUrl: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CopilotChatClientOptions {
+  model: string;
+  /** The bot folder: the runtime's home is `<dir>/.second-look/copilot-home`, as for the bot. */
+  botDir: string;
+  /** Host environment the runtime's own is built from (sign-in tokens, PATH, proxies). */
+  env?: NodeJS.ProcessEnv;
+  byok?: CopilotByok;
+  /** Bound on one call, runtime start included (default 60 s; a request's `timeoutMs` wins). */
+  timeoutMs?: number;
+  log?: Logger;
+  /** Injected lease source, for tests; the shared runtime pool by default. */
+  acquire?: (spec: ClientSpec) => Promise<ClientLease>;
+}
+
+/**
+ * Copilot names Anthropic models with a dot (`claude-haiku-4.5`) where the Anthropic API uses a
+ * dash (`claude-haiku-4-5`, the grader's default): the Copilot form of a dash-named Claude id.
+ */
+export function copilotModelId(model: string): string {
+  const match = /^(claude-[a-z]+)-(\d+)-(\d+)$/.exec(model);
+  return match ? `${match[1]}-${match[2]}.${match[3]}` : model;
+}
+
+export function createCopilotChatClient(options: CopilotChatClientOptions): LlmClient {
+  const meter = new UsageMeter();
+  const log = (options.log ?? processLogger()).child({ llm: PROVIDER });
+  const env = options.env ?? process.env;
+  const location = runtimeLocation(options.botDir);
+  const secrets = [options.byok?.apiKey];
+
+  const run = async (request: ChatRequest, model: string, signal: AbortSignal): Promise<ChatResponse> => {
+    const sdk = await import("@github/copilot-sdk");
+    const acquire =
+      options.acquire ?? (await import("../connectors/copilot-sdk/shared-client.js")).acquireCopilotClient;
+    // The same spec as the bot's runtime (copilot-bot-runtime.ts), so the lease shares its process.
+    const leasing = acquire({
+      home: location.home,
+      baseDirectory: location.baseDirectory,
+      env: runtimeEnvironment({
+        hostEnv: env,
+        home: location.home,
+        ...(options.byok
+          ? { provider: { type: options.byok.type, baseUrl: options.byok.baseUrl, model } }
+          : {}),
+      }),
+      useLoggedInUser: options.byok === undefined,
+    });
+    let lease: ClientLease | undefined;
+    let session: CopilotSession | undefined;
+    try {
+      lease = await untilAborted(leasing, signal);
+      const config: SessionConfig = {
+        clientName: "second-look-llm",
+        model,
+        tools: [],
+        // No tools at all: the runtime otherwise offers shell, file and web tools.
+        availableTools: [],
+        systemMessage: { mode: "replace", content: request.system ?? "" },
+        skipCustomInstructions: true,
+        onPermissionRequest: sdk.approveAll,
+        infiniteSessions: { enabled: false },
+        workingDirectory: location.home,
+      };
+      if (options.byok) {
+        config.provider = { type: options.byok.type, baseUrl: options.byok.baseUrl };
+        if (options.byok.apiKey) config.provider.apiKey = options.byok.apiKey;
+        if (options.byok.headers) config.provider.headers = options.byok.headers;
+      }
+      session = await untilAborted(lease.client.createSession(config), signal);
+      return await untilAborted(turn(session, promptOf(request.messages)), signal);
+    } catch (error) {
+      if (session && signal.aborted) session.abort().catch(() => undefined);
+      throw error;
+    } finally {
+      const closing = session;
+      if (closing) void withGrace(closing.disconnect()).catch(() => undefined);
+      // A lease still being acquired when the call stopped is released once it arrives.
+      if (lease) void lease.release().catch(() => undefined);
+      else leasing.then((late) => late.release()).catch(() => undefined);
+    }
+  };
+
+  return {
+    model: options.model,
+    provider: PROVIDER,
+    usage: (): UsageTotals => meter.snapshot(),
+    chat(request: ChatRequest): Promise<ChatResponse> {
+      const model = copilotModelId(
+        typeof request.model === "string" && request.model !== "" ? request.model : options.model,
+      );
+      meter.call();
+      return withChatSpan(model, async () => {
+        const timeoutMs =
+          positive(request.timeoutMs) ?? positive(options.timeoutMs) ?? DEFAULT_COPILOT_TIMEOUT_MS;
+        const controller = new AbortController();
+        const timer = setTimeout(
+          () => controller.abort(new LlmError(PROVIDER, "timeout", `no reply within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        const outer = request.signal;
+        const onAbort = () => controller.abort(new LlmError(PROVIDER, "aborted", "the call was cancelled"));
+        if (outer?.aborted) onAbort();
+        else outer?.addEventListener("abort", onAbort, { once: true });
+        try {
+          const response = await run(request, model, controller.signal);
+          meter.add(response.usage);
+          return response;
+        } catch (error) {
+          meter.failed();
+          if (controller.signal.aborted && controller.signal.reason instanceof LlmError) {
+            throw controller.signal.reason;
+          }
+          if (error instanceof LlmError) {
+            // A session error quotes the runtime, which may quote the BYOK endpoint's reply.
+            error.message = scrubSecrets(error.message, secrets);
+            throw error;
+          }
+          const message = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
+          log.debug({ err: message }, "llm: copilot session failed");
+          throw new LlmError(PROVIDER, "protocol", `session failed: ${clip(message)}`);
+        } finally {
+          clearTimeout(timer);
+          outer?.removeEventListener("abort", onAbort);
+        }
+      });
+    },
+  };
+}
+
+/** One prompt, answered: the last root-agent message, with the usage the runtime reported. */
+function turn(session: CopilotSession, prompt: string): Promise<ChatResponse> {
+  return new Promise<ChatResponse>((resolve, reject) => {
+    let text = "";
+    let model = "";
+    let inputTokens = 0;
+    let outputTokens = 0;
+    let finishReason: string | undefined;
+    const unsubscribe = session.on((event: SessionEvent) => {
+      switch (event.type) {
+        case "assistant.message":
+          if (event.agentId === undefined) text = event.data.content;
+          break;
+        case "assistant.usage":
+          model = event.data.model ?? model;
+          inputTokens += count(event.data.inputTokens);
+          outputTokens += count(event.data.outputTokens);
+          if (typeof event.data.finishReason === "string") finishReason = event.data.finishReason;
+          break;
+        case "session.idle": {
+          unsubscribe();
+          const response: ChatResponse = { text, model, usage: { inputTokens, outputTokens } };
+          if (finishReason) response.finishReason = finishReason;
+          resolve(response);
+          break;
+        }
+        case "session.error":
+          unsubscribe();
+          reject(new LlmError(PROVIDER, "protocol", `session error: ${clip(event.data.message)}`));
+          break;
+      }
+    });
+    session.send({ prompt }).catch((error: unknown) => {
+      unsubscribe();
+      reject(error);
+    });
+  });
+}
+
+/** The conversation as one prompt: a single user message as is, a longer one as a transcript. */
+function promptOf(messages: readonly ChatMessage[]): string {
+  if (messages.length === 1) return messages[0]!.content;
+  return messages.map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.content}`).join("\n\n");
+}
+
+/** `work`, or the signal's reason as soon as it fires (the work itself is left to settle). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function withGrace(work: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise((resolve) => {
+    timer = setTimeout(resolve, DISCONNECT_GRACE_MS);
+    timer.unref();
+  });
+  return Promise.race([work, grace]).finally(() => clearTimeout(timer));
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
+
+function positive(n: number | undefined): number | undefined {
+  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function clip(text: string): string {
+  const line = String(text).replace(/\s+/g, " ").trim();
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
