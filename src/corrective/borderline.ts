@@ -1,10 +1,13 @@
-// Grader mode "auto": the signal decides, except where it is least sure, which is where a
-// model's judgement is worth its seconds. Clear cases never reach the model: no results
-// (certainly insufficient), a top hit in the high band (confident) or below the medium band
-// (certainly weak), and texts that carry no hits at all (error texts are not search results).
+// Grader mode "auto" (issue 4): the free signal decides first, and the model is asked only
+// where the signal is borderline: the result is weak (including "no results"), or its best hit
+// is in the medium band, or a relevance could not be read. A confident result (best hit in the
+// high band) never reaches the model, and neither does a text that is not a search result at
+// all (an error text has no hits and no weak signal).
 import { HIGH_BAND_MIN, MEDIUM_BAND_MIN } from "../protocol/weakness.js";
 
 export interface SignalEvidence {
+  /** The signal graded the result weak or empty. */
+  weak: boolean;
   /** Hits the grader could see. */
   hitCount: number;
   /** Best hit relevance, when known. */
@@ -13,8 +16,8 @@ export interface SignalEvidence {
   hitsWithoutRelevance: number;
 }
 
-/** True when the signal cannot tell: the best hit is in the medium band, or relevance is unknown. */
 export function isBorderline(evidence: SignalEvidence): boolean {
+  if (evidence.weak) return true;
   if (evidence.hitCount === 0) return false;
   if (evidence.hitsWithoutRelevance > 0 || evidence.bestRelevance === undefined) return true;
   return evidence.bestRelevance >= MEDIUM_BAND_MIN && evidence.bestRelevance < HIGH_BAND_MIN;

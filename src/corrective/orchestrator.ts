@@ -287,6 +287,7 @@ function readResponse(response: SearchResponse, bestScore: number): Reading {
     signalGrade,
     hints: response.retryHints ?? {},
     evidence: () => ({
+      weak: signalGrade.verdict === "insufficient",
       hitCount: response.results.length,
       bestRelevance: bestScore,
       hitsWithoutRelevance: 0,
@@ -302,6 +303,7 @@ function readText(view: string, graded: ReturnType<typeof gradeFromText>): Readi
     evidence: () => {
       const scan = scanResultText(view);
       return {
+        weak: graded.signal !== null,
         hitCount: scan.hitCount,
         hitsWithoutRelevance: scan.hitsWithoutRelevance,
         ...(scan.bestRelevance !== undefined ? { bestRelevance: scan.bestRelevance } : {}),

@@ -496,16 +496,21 @@ describe("runCorrectiveRetrieval — grader 'auto'", () => {
     expect(out.metadata.graderMode).toBe("haiku");
   });
 
-  it("keeps the signal's verdict for clear cases (high band, empty, very weak)", async () => {
+  it("asks the model for a weak result, with hits or with none (issue 4: weak is borderline)", async () => {
+    for (const originalText of [textC, oldDocText]) {
+      const grade = scriptedGrader({ verdict: "correct", reason: "fine after all" });
+      const out = await run({ backend: never(), grader: "auto", grade, originalText });
+      expect(grade.inputs).toHaveLength(1);
+      expect(out.metadata.graderMode).toBe("haiku");
+    }
+  });
+
+  it("keeps the signal's verdict for a confident result and for a text that is no search result", async () => {
     const grade = scriptedGrader({ verdict: "insufficient", reason: "must not be asked" });
-    for (const originalText of [high, textC, oldDocText]) {
-      const out = await run({
-        backend: stubBackend(() => response("x", [])),
-        grader: "auto",
-        grade,
-        originalText,
-      });
+    for (const originalText of [high, "Knowledge API server is not running at http://localhost:8321."]) {
+      const out = await run({ backend: never(), grader: "auto", grade, originalText });
       expect(out.metadata.graderMode).toBe("signal");
+      expect(out.changed).toBe(false);
     }
     expect(grade.inputs).toHaveLength(0);
   });

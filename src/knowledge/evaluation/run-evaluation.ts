@@ -100,6 +100,7 @@ export function runEvaluation(
     // shown, and the best relevance (the limit does not change the top hit).
     if (
       isBorderline({
+        weak: isWeak(response),
         hitCount: response.results.length,
         bestRelevance: response.bestScore,
         hitsWithoutRelevance: 0,
