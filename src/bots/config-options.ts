@@ -187,6 +187,13 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     default: "false",
     description: "Attach a verbatim supporting quote to each hit (LLM call).",
   },
+  {
+    key: "retrieval.deepFallback",
+    type: '"off" | "auto" | "treewalk" | "agentic"',
+    default: '"off"',
+    description:
+      "When a corrective re-query is still weak, read its leading documents with an LLM strategy (auto: treewalk for paged documents, else agentic).",
+  },
   { key: "session", type: "object", default: "{}", description: "Limits on one conversation turn." },
   {
     key: "session.maxToolCalls",

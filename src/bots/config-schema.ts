@@ -104,10 +104,14 @@ export type CorrectiveRetrievalConfig = z.output<typeof CorrectiveRetrievalSchem
 
 export const RERANK_STRATEGIES = ["lexical", "single-pass"] as const;
 
+export const DEEP_FALLBACKS = ["off", "auto", "treewalk", "agentic"] as const;
+
 export const RetrievalSchema = z.strictObject({
   rerankStrategy: z.enum(RERANK_STRATEGIES).default("lexical"),
   planning: z.boolean().default(false),
   answerSpans: z.boolean().default(false),
+  // Off unless asked for: each deep read is several model calls on every weak re-query.
+  deepFallback: z.enum(DEEP_FALLBACKS).default("off"),
 });
 export type RetrievalConfig = z.output<typeof RetrievalSchema>;
 

@@ -1,9 +1,14 @@
 // `second-look ask <bot> <question> [--trace] [--json]`: a full session with the bot's model; for
 // a bot with no model configured, the corrected search results for the question (the offline
 // main job: no server, no API key).
-import { loadBot } from "../bots/discovery.js";
+import { type BotDefinition, loadBot } from "../bots/discovery.js";
 import type { AskResult } from "../connectors/bot-runtime.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
+import { bindSearchTool } from "../connectors/search-tool-binding.js";
+import { openBotBackend } from "../knowledge/open-bot-backend.js";
+import { createLlmClient } from "../llm/create-llm-client.js";
+import { renderPageRange } from "../protocol/page-range.js";
+import { answerWithCitations, type CitedAnswer } from "../strategies/cited-answer.js";
 import { captureSpans, renderSpanTree, type SpanCapture } from "../telemetry/span-tree.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
@@ -20,13 +25,18 @@ export interface AskJson {
 export async function runAsk(
   botRef: string,
   question: string,
-  options: { trace: boolean; json: boolean },
+  options: { trace: boolean; json: boolean; answer?: boolean },
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
   if (!question.trim()) throw new CliError("the question is empty");
   const bot = await loadBot(botRef, { quiet: options.json });
   const spans: SpanCapture | undefined = options.trace ? await captureSpans() : undefined;
   try {
+    if (options.answer) {
+      const cited = await answerWithQuotes(bot, question, !options.json);
+      io.stdout.write(options.json ? `${JSON.stringify(cited)}\n` : citedText(cited));
+      return 0;
+    }
     const result = hasModel(bot)
       ? await askTheModel(bot, question, !options.json)
       : await answerOffline(bot, question, !options.json);
@@ -64,4 +74,38 @@ async function askTheModel(
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * `ask --answer`: one answer from the bot's model grounded in the top sources, each citation
+ * with its document, pages and a verbatim quote (design §7). Needs a model.
+ */
+async function answerWithQuotes(
+  bot: BotDefinition,
+  question: string,
+  progress: boolean,
+): Promise<CitedAnswer> {
+  if (!bot.config.model) {
+    throw new CliError(
+      `bot "${bot.name}" has no "model" in config.json: --answer needs one to write the answer`,
+    );
+  }
+  const llm = createLlmClient(bot.config.provider ?? "copilot", bot.config.model, process.env, {
+    botDir: bot.dir,
+    useWireModel: true,
+  });
+  const reporter = progressReporter(progress);
+  const { backend } = await openBotBackend(bot, { onProgress: reporter.update });
+  reporter.stop();
+  return answerWithCitations(llm, bindSearchTool(bot, backend).backend, question);
+}
+
+function citedText(cited: CitedAnswer): string {
+  const lines = [cited.answer, ""];
+  for (const c of cited.citations) {
+    const pages = renderPageRange(c.pages);
+    const where = [c.title, c.heading].filter(Boolean).join(" — ") + (pages ? `, ${pages}` : "");
+    lines.push(`[${c.n}] ${where}${c.quote ? `: "${c.quote.text}"` : ""}  (${c.collection}/${c.id})`);
+  }
+  return `${lines.join("\n")}\n`;
 }

@@ -66,13 +66,14 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .argument("<bot>", "a name under ./bots or a path to a bot folder")
     .argument("<question...>", "the question")
     .option("--trace", "print the span tree on stderr")
+    .option("--answer", "an answer from the bot's model with citations (document, pages, quote)")
     .option("--json", "machine-readable output")
-    .action((bot: string, question: string[], opts: { trace?: boolean; json?: boolean }) =>
+    .action((bot: string, question: string[], opts: { trace?: boolean; json?: boolean; answer?: boolean }) =>
       run("ask", async () =>
         (await import("./ask.js")).runAsk(
           bot,
           question.join(" "),
-          { trace: !!opts.trace, json: !!opts.json },
+          { trace: !!opts.trace, json: !!opts.json, answer: !!opts.answer },
           io,
         ),
       )(),

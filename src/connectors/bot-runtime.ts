@@ -39,6 +39,8 @@ export interface CorrectCall {
   resultText: string;
   /** Aborted when the hook's time bound or the question's deadline passes. */
   signal: AbortSignal;
+  /** The user's question this search serves (for a model grader), when the connector knows it. */
+  question?: string;
 }
 
 export interface CorrectResult {

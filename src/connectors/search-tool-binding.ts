@@ -14,7 +14,14 @@ import { correctToolResult } from "../corrective/correct-tool-result.js";
 import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
 import type { GradeFn } from "../corrective/llm-grade.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
+import type { LlmClient } from "../llm/llm-client.js";
 import { renderSearchResponse } from "../protocol/render.js";
+import { Planner } from "../strategies/planner.js";
+import {
+  type RetrievalSettings,
+  strategicBackend,
+  strategiesActive,
+} from "../strategies/strategic-backend.js";
 import { logger } from "../telemetry/logger.js";
 import { withToolSpan } from "../telemetry/tool-span.js";
 import type { KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
@@ -43,11 +50,13 @@ export type BindableBot = Pick<BotDefinition, "config"> & Partial<Pick<BotDefini
 
 export function bindSearchTool(
   bot: BindableBot,
-  backend: KnowledgeBackend,
+  rawBackend: KnowledgeBackend,
   env: NodeJS.ProcessEnv = process.env,
 ): SearchToolBinding {
-  warnAboutInactiveOptions(bot);
   const warned = new Set<string>();
+  // With a model and a strategy switched on, every search of this bot (the model's and the
+  // corrective re-queries) goes through the strategies (design §7); else the lexical engine.
+  const backend = withStrategies(bot, rawBackend, env, warned);
   const spans = new WeakMap<SearchResponse, Context>();
   const rendered = new Map<string, Rendered>();
   let resolution: ResolvedCorrectiveConfig | undefined;
@@ -90,6 +99,7 @@ export function bindSearchTool(
           toolArgs: call.toolArgs,
           resultText: call.resultText,
           signal: call.signal,
+          ...(call.question ? { question: call.question } : {}),
           ...(twin ? { response: twin.response } : {}),
         },
         {
@@ -152,19 +162,50 @@ function modelGrader(
 }
 
 /**
- * Options the config schema accepts for features that are not in this build yet: said once,
+ * The bot's backend behind its retrieval strategies, when it names a model and switches a
+ * strategy on; otherwise the backend as it is. Strategy options without a model are said once,
  * with what happens instead, rather than silently ignored.
  */
-function warnAboutInactiveOptions(bot: BindableBot): void {
-  const inactive: string[] = [];
-  const retrieval = bot.config.retrieval;
-  if (retrieval.rerankStrategy !== "lexical") {
-    inactive.push(`retrieval.rerankStrategy "${retrieval.rerankStrategy}" (the lexical rerank runs)`);
+function withStrategies(
+  bot: BindableBot,
+  backend: KnowledgeBackend,
+  env: NodeJS.ProcessEnv,
+  warned: Set<string>,
+): KnowledgeBackend {
+  const settings: RetrievalSettings = bot.config.retrieval;
+  if (!strategiesActive(settings)) return backend;
+  if (!bot.config.model) {
+    logger().warn(
+      { retrieval: settings },
+      'retrieval strategies need a model (config.json "model"); the lexical engine answers instead',
+    );
+    return backend;
   }
-  if (retrieval.planning) inactive.push("retrieval.planning (queries are not decomposed)");
-  if (retrieval.answerSpans) inactive.push("retrieval.answerSpans (hits carry no quotes)");
-  if (inactive.length)
-    logger().warn({ options: inactive }, `options not active in this build: ${inactive.join("; ")}`);
+  let llm: LlmClient;
+  try {
+    llm = createLlmClient(bot.config.provider ?? "copilot", bot.config.model, env, {
+      ...(bot.dir ? { botDir: bot.dir } : {}),
+      // The provider's wireModel names the bot's own model, which is the one used here.
+      useWireModel: true,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (!warned.has(message)) {
+      warned.add(message);
+      logger().warn(
+        { err: message },
+        `retrieval strategies are unavailable (${message}); the lexical engine answers`,
+      );
+    }
+    return backend;
+  }
+  return strategicBackend(backend, {
+    llm,
+    settings,
+    ...(settings.planning ? { planner: new Planner(llm) } : {}),
+    onError: (step, error) =>
+      logger().warn({ step, err: String(error) }, `strategy ${step} failed; the lexical result stands`),
+  });
 }
 
 function toolArgs(request: SearchRequest): Record<string, unknown> {

@@ -35,7 +35,12 @@ describe("bot config schema: defaults", () => {
     const config = validateBotConfig(minimal, FILE);
     expect(config.persona).toBe("persona.md");
     expect(config.knowledge.backend).toBe("embedded");
-    expect(config.retrieval).toEqual({ rerankStrategy: "lexical", planning: false, answerSpans: false });
+    expect(config.retrieval).toEqual({
+      rerankStrategy: "lexical",
+      planning: false,
+      answerSpans: false,
+      deepFallback: "off",
+    });
     expect(config.session).toEqual({ maxToolCalls: 8, timeoutMs: 120_000 });
     // Left unset on purpose, so the env defaults can apply at session time.
     expect(config.correctiveRetrieval).toBeUndefined();
@@ -99,7 +104,7 @@ describe("bot config schema: errors", () => {
   it("lists the valid keys when nothing is close", () => {
     const [line] = problems({ ...minimal, retrieval: { colour: "blue" } });
     expect(line).toBe(
-      `${FILE}: retrieval.colour: unknown key (valid keys here: rerankStrategy, planning, answerSpans)`,
+      `${FILE}: retrieval.colour: unknown key (valid keys here: rerankStrategy, planning, answerSpans, deepFallback)`,
     );
   });
 

@@ -20,6 +20,8 @@ export interface HookTurnContext {
   matcher?: CallMatcher;
   /** The question's signal: a timed-out or cancelled question cancels its corrective passes. */
   signal?: AbortSignal;
+  /** The user's question, handed to the corrective pass for a model grader. */
+  question?: string;
 }
 
 export interface CorrectiveHookOptions {
@@ -73,7 +75,7 @@ export function skipReason(
 /** Runs `correct` under its own deadline and the question's signal; never rejects. */
 async function runBounded(
   correct: CorrectFn,
-  call: { toolName: string; toolArgs: unknown; resultText: string },
+  call: { toolName: string; toolArgs: unknown; resultText: string; question?: string },
   timeoutMs: number,
   outer: AbortSignal | undefined,
 ): Promise<Settled> {
@@ -139,7 +141,12 @@ export function createCorrectiveHook(options: CorrectiveHookOptions): PostToolUs
         const original = toolResult.textResultForLlm;
         const settled = await runBounded(
           options.correct,
-          { toolName, toolArgs: input.toolArgs, resultText: original },
+          {
+            toolName,
+            toolArgs: input.toolArgs,
+            resultText: original,
+            ...(context?.question ? { question: context.question } : {}),
+          },
           timeoutMs,
           context?.signal,
         );

@@ -24,6 +24,8 @@ export interface TurnContext {
   signal: AbortSignal;
   /** The question's span context: tool and chat spans of this turn are its children. */
   traceContext?: Context;
+  /** The user's question, for a model grader. */
+  question?: string;
 }
 
 export interface GuardedTurnOptions {
@@ -158,6 +160,7 @@ export async function runGuardedTurn(
   options.setContext?.({
     matcher,
     signal: controller.signal,
+    question: prompt,
     ...(options.traceContext ? { traceContext: options.traceContext } : {}),
   });
   try {

@@ -114,6 +114,16 @@ describe("corrective hook", () => {
     expect(correct).toHaveBeenCalledTimes(1);
   });
 
+  it("hands the turn's question to the corrective pass (a model grader judges against it)", async () => {
+    const correct = vi.fn(async (_call: CorrectCall) => null);
+    const hook = createCorrectiveHook({
+      correct,
+      context: () => ({ question: "how many vacation days do I get?" }),
+    });
+    await hook(input(), invocation);
+    expect(correct.mock.calls[0]![0].question).toBe("how many vacation days do I get?");
+  });
+
   describe("bad input: passes through without calling correct", () => {
     const cases: [string, unknown][] = [
       ["input is null", null],

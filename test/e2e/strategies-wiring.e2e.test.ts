@@ -1,0 +1,140 @@
+// Design §7's wiring, through the CLI in-process against a loopback model: with
+// `retrieval.rerankStrategy: "single-pass"` the corrective re-query is reranked by the bot's
+// model (and only the re-query: the model's own search stays lexical); with the lexical default
+// no model call is made; `ask --answer` writes one answer citing its sources with quotes.
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { SearchJson } from "../../src/cli/search.js";
+import type { CitedAnswer } from "../../src/strategies/cited-answer.js";
+import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const KEY_ENV = "SECOND_LOOK_STRATEGY_E2E_KEY";
+const WEAK_QUERY = "stock options vesting schedule";
+const ANSWER = "Full-time employees get 25 days of annual leave a year [1].";
+
+let server: ModelServer;
+let root: string;
+const savedEnv = { ...process.env };
+
+beforeAll(async () => {
+  // A selection prompt gets a selection (the second hit first); anything else gets the same
+  // sentence: a quote reply that is not JSON means no quote (fail soft), and the answer cites [1].
+  server = await startModelServer({
+    script: ({ messages }) => {
+      const system = messages.find((m) => m.role === "system");
+      if (system && "text" in system && system.text.startsWith("You are a precise retrieval engine")) {
+        return { kind: "text", text: '{"selected_section_ids":["hit_2","hit_1"]}' };
+      }
+      return { kind: "text", text: ANSWER };
+    },
+    maxRequests: 100,
+  });
+  root = await mkdtemp(join(tmpdir(), "second-look-strategies-"));
+});
+afterAll(async () => {
+  await server?.close();
+  await rm(root, { recursive: true, force: true });
+});
+afterEach(() => {
+  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+  Object.assign(process.env, savedEnv);
+});
+
+async function makeBot(name: string, retrieval: Record<string, unknown>): Promise<string> {
+  const dir = join(root, name);
+  await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
+  await writeFile(
+    join(dir, "config.json"),
+    JSON.stringify({
+      model: "strategy-model",
+      provider: { type: "openai", baseUrl: server.openAiBaseUrl, apiKeyEnv: KEY_ENV },
+      knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
+      correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
+      retrieval,
+    }),
+  );
+  return dir;
+}
+
+async function cli(args: string[]): Promise<string> {
+  let out = "";
+  const stdout = new Writable({
+    write(chunk, _enc, done) {
+      out += chunk.toString();
+      done();
+    },
+  });
+  const stderr = new Writable({ write: (_c, _e, done) => done() });
+  process.exitCode = 0;
+  await main(args, { stdout, stderr });
+  expect(process.exitCode).toBe(0);
+  return out;
+}
+
+describe("retrieval strategies wired into a bot", () => {
+  it("single-pass: the corrective re-query is reranked by the bot's model", async () => {
+    process.env[KEY_ENV] = "sk-strategy";
+    const dir = await makeBot("single-pass", { rerankStrategy: "single-pass" });
+    const from = server.requests.length;
+    const result = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+    expect(result.outcome?.metadata.retries).toBe(1);
+    // One selection call, for the re-query only (the original search is the model's own: lexical).
+    const calls = server.requests.slice(from);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.raw).toContain("stock options vesting");
+    expect(calls[0]!.raw).toContain("precise retrieval engine");
+    expect(result.final).toContain("[corrective retrieval — re-query #1");
+  });
+
+  it("lexical (the default): no model call at all", async () => {
+    process.env[KEY_ENV] = "sk-strategy";
+    const dir = await makeBot("lexical", {});
+    const from = server.requests.length;
+    const result = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+    expect(result.outcome?.metadata.retries).toBe(1);
+    expect(server.requests.length - from).toBe(0);
+  });
+
+  it("ask --answer: the model's answer, citing the top source with its document", async () => {
+    process.env[KEY_ENV] = "sk-strategy";
+    const dir = await makeBot("answer", {});
+    const cited = JSON.parse(
+      await cli(["ask", dir, "how many vacation days do I get", "--answer", "--json"]),
+    ) as CitedAnswer;
+    expect(cited.answer).toBe(ANSWER);
+    expect(cited.citations[0]).toMatchObject({
+      n: 1,
+      collection: "handbook",
+      id: "docs/time-off/annual-leave.md",
+    });
+  });
+
+  it("ask --answer without a model is one clear error", async () => {
+    const dir = join(root, "no-model");
+    await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
+    await writeFile(
+      join(dir, "config.json"),
+      JSON.stringify({
+        knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
+      }),
+    );
+    let err = "";
+    const stderr = new Writable({
+      write(chunk, _e, done) {
+        err += chunk.toString();
+        done();
+      },
+    });
+    const stdout = new Writable({ write: (_c, _e, done) => done() });
+    process.exitCode = 0;
+    await main(["ask", dir, "anything", "--answer"], { stdout, stderr });
+    expect(process.exitCode).toBe(1);
+    expect(err.trim().split("\n").at(-1)).toMatch(/^second-look ask: bot "no-model" has no "model"/);
+  });
+});
