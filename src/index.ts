@@ -3,10 +3,14 @@
 export * from "./bots/corrective-config.js";
 export { type BotDefinition, discoverBots, loadBot } from "./bots/discovery.js";
 export * from "./corrective/index.js";
+export { createKnowledgeGrader } from "./corrective/knowledge-grader.js";
 export { KnowledgeEngine, UnknownCollectionError } from "./knowledge/engine.js";
 export type { IndexableDocument, IndexableSection } from "./knowledge/index/collection-index.js";
 export { openBotBackend } from "./knowledge/open-bot-backend.js";
 export { openEmbeddedEngine } from "./knowledge/open-embedded.js";
+export { HuginnBackend } from "./knowledge/huginn.js";
+export * from "./llm/index.js";
 export * from "./protocol/index.js";
+export * from "./strategies/index.js";
 export * from "./telemetry/index.js";
 export type * from "./types.js";
