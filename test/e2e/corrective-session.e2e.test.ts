@@ -5,18 +5,17 @@
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import type { SessionConfig } from "@github/copilot-sdk";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadBot } from "../../src/bots/discovery.js";
-import { main } from "../../src/cli/main.js";
 import type { SearchJson } from "../../src/cli/search.js";
 import { openBotRuntime } from "../../src/connectors/open-bot-runtime.js";
 import { openBotBackend } from "../../src/knowledge/open-bot-backend.js";
 import type { KnowledgeBackend } from "../../src/types.js";
 import { directiveScript, toolMessagesAfter } from "../connectors/e2e/fixtures.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+import { cliOutput, runCli } from "../support/run-cli.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** Weak on the handbook; its broader query finds pages the first search did not show. */
@@ -61,24 +60,10 @@ async function makeBot(name: string, protocol: "openai" | "anthropic", correctiv
 }
 
 /** Runs the CLI in-process and returns what it printed on stdout. */
-async function cli(args: string[]): Promise<string> {
-  let out = "";
-  const stdout = new Writable({
-    write(chunk, _enc, done) {
-      out += chunk.toString();
-      done();
-    },
-  });
-  const stderr = new Writable({ write: (_c, _e, done) => done() });
-  process.exitCode = 0;
-  await main(args, { stdout, stderr });
-  expect(process.exitCode).toBe(0);
-  return out;
-}
 
 async function askAndCapture(dir: string, question: string): Promise<string> {
   const from = server.requests.length;
-  await cli(["ask", dir, question, "--json"]);
+  await cliOutput(["ask", dir, question, "--json"]);
   const { byCallId } = toolMessagesAfter(server, from);
   expect(byCallId.size).toBe(1);
   return [...byCallId.values()][0]!;
@@ -89,7 +74,7 @@ describe.each(["openai", "anthropic"] as const)("ask through the real runtime (%
     process.env[KEY_ENV] = "sk-e2e";
     const dir = await makeBot(`on-${protocol}`, protocol, true);
     const received = await askAndCapture(dir, `search: ${WEAK_QUERY}`);
-    const search = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+    const search = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
     expect(search.outcome?.changed).toBe(true);
     expect(search.final).not.toBe(search.original);
     expect(received).toBe(search.final);
@@ -101,7 +86,9 @@ describe.each(["openai", "anthropic"] as const)("ask through the real runtime (%
     process.env.CORRECTIVE_RETRIEVAL_DISABLED = "1";
     const dir = await makeBot(`killed-${protocol}`, protocol, true);
     const received = await askAndCapture(dir, `search: ${WEAK_QUERY}`);
-    const search = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json", "--no-correct"])) as SearchJson;
+    const search = JSON.parse(
+      await cliOutput(["search", dir, WEAK_QUERY, "--json", "--no-correct"]),
+    ) as SearchJson;
     expect(received).toBe(search.original);
     expect(received).not.toContain("[corrective retrieval");
   });
@@ -133,7 +120,7 @@ describe("session wiring", () => {
       await runtime.ask(`search: ${WEAK_QUERY}`, { conversationId: "off" });
       expect(configs).toHaveLength(1);
       expect(configs[0]!.hooks).toBeUndefined();
-      const search = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+      const search = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
       expect(search.outcome).toBeNull();
       expect([...toolMessagesAfter(server, from).byCallId.values()]).toEqual([search.original]);
     } finally {
@@ -172,7 +159,7 @@ describe("session wiring", () => {
       await runtime.ask(`search: ${WEAK_QUERY}`, { conversationId: "flaky" });
       expect(searches).toBe(2);
       const search = JSON.parse(
-        await cli(["search", dir, WEAK_QUERY, "--json", "--no-correct"]),
+        await cliOutput(["search", dir, WEAK_QUERY, "--json", "--no-correct"]),
       ) as SearchJson;
       expect([...toolMessagesAfter(server, from).byCallId.values()]).toEqual([search.original]);
     } finally {
@@ -185,17 +172,9 @@ describe("ask --trace", () => {
   it("prints one tree per question: the model calls and the tool call with its corrective spans", async () => {
     process.env[KEY_ENV] = "sk-e2e";
     const dir = await makeBot("traced", "openai", true);
-    let err = "";
-    const stderr = new Writable({
-      write(chunk, _enc, done) {
-        err += chunk.toString();
-        done();
-      },
-    });
-    const stdout = new Writable({ write: (_c, _e, done) => done() });
-    process.exitCode = 0;
-    await main(["ask", dir, `search: ${WEAK_QUERY}`, "--trace"], { stdout, stderr });
-    expect(process.exitCode).toBe(0);
+    const run = await runCli(["ask", dir, `search: ${WEAK_QUERY}`, "--trace"]);
+    const err = run.stderr;
+    expect(run.exitCode).toBe(0);
     const tree = err.split("\n").filter((line) => !line.startsWith("{"));
     const agent = tree.findIndex((l) => l.startsWith("invoke_agent traced"));
     expect(agent).toBeGreaterThanOrEqual(0);

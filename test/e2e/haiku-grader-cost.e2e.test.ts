@@ -3,10 +3,8 @@
 // run on every Cranfield query with a counting grader, so the report cannot drift from it.
 import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import { correctToolResult } from "../../src/corrective/correct-tool-result.js";
 import type { GradeFn } from "../../src/corrective/llm-grade.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
@@ -16,23 +14,15 @@ import type { EvaluationReport } from "../../src/knowledge/evaluation/run-evalua
 import { renderSearchResponse } from "../../src/protocol/render.js";
 import type { Grade } from "../../src/types.js";
 import { silent } from "../corrective/corrective-fixtures.js";
+import { cliOutput } from "../support/run-cli.js";
 
 const dataDir = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/data/cranfield");
 const available = existsSync(resolve(dataDir, "cran.all.1400"));
 
 async function evalJson(): Promise<EvaluationReport> {
-  let out = "";
-  const stdout = new Writable({
-    write(chunk, _enc, done) {
-      out += chunk.toString();
-      done();
-    },
-  });
-  const stderr = new Writable({ write: (_c, _e, done) => done() });
-  process.exitCode = 0;
-  await main(["eval", dataDir, "--format", "cranfield", "--json"], { stdout, stderr });
-  expect(process.exitCode).toBe(0);
-  return JSON.parse(out) as EvaluationReport;
+  return JSON.parse(
+    await cliOutput(["eval", dataDir, "--format", "cranfield", "--json"]),
+  ) as EvaluationReport;
 }
 
 /** Model calls the real orchestrator makes over every query, with a grader answering `grade`. */

@@ -6,16 +6,15 @@
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import type { SearchJson } from "../../src/cli/search.js";
 import { GRADER_SYSTEM_PROMPT } from "../../src/corrective/knowledge-grader.js";
 import { setLogger } from "../../src/telemetry/logger.js";
 import { directiveScript } from "../connectors/e2e/fixtures.js";
 import { captureLog } from "../llm/log-capture.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+import { cliOutput, runCli } from "../support/run-cli.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY_ENV = "SECOND_LOOK_GRADER_E2E_KEY";
@@ -72,18 +71,7 @@ async function makeBot(
 const anthropic = () => ({ type: "anthropic", baseUrl: server.url, apiKeyEnv: KEY_ENV });
 
 async function search(dir: string, query: string): Promise<SearchJson> {
-  let out = "";
-  const stdout = new Writable({
-    write(chunk, _enc, done) {
-      out += chunk.toString();
-      done();
-    },
-  });
-  const stderr = new Writable({ write: (_c, _e, done) => done() });
-  process.exitCode = 0;
-  await main(["search", dir, query, "--json"], { stdout, stderr });
-  expect(process.exitCode).toBe(0);
-  return JSON.parse(out) as SearchJson;
+  return JSON.parse(await cliOutput(["search", dir, query, "--json"])) as SearchJson;
 }
 
 describe("second-look search with the haiku grader", () => {
@@ -180,17 +168,9 @@ describe("second-look search with the haiku grader", () => {
   it("ask --trace: the grader's chat span sits under the tool call, beside the re-query", async () => {
     process.env[KEY_ENV] = KEY;
     const dir = await makeBot("traced", { grader: "haiku" }, anthropic());
-    let err = "";
-    const stderr = new Writable({
-      write(chunk, _enc, done) {
-        err += chunk.toString();
-        done();
-      },
-    });
-    const stdout = new Writable({ write: (_c, _e, done) => done() });
-    process.exitCode = 0;
-    await main(["ask", dir, "search: stock options vesting schedule", "--trace"], { stdout, stderr });
-    expect(process.exitCode).toBe(0);
+    const run = await runCli(["ask", dir, "search: stock options vesting schedule", "--trace"]);
+    const err = run.stderr;
+    expect(run.exitCode).toBe(0);
     const tree = err.split("\n").filter((line) => !line.startsWith("{"));
     const tool = tree.findIndex((l) => /[├└]─ execute_tool search_knowledge/.test(l));
     expect(tool).toBeGreaterThanOrEqual(0);

@@ -5,13 +5,12 @@
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import type { SearchJson } from "../../src/cli/search.js";
 import type { CitedAnswer } from "../../src/strategies/cited-answer.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+import { cliOutput, runCli } from "../support/run-cli.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY_ENV = "SECOND_LOOK_STRATEGY_E2E_KEY";
@@ -62,27 +61,12 @@ async function makeBot(name: string, retrieval: Record<string, unknown>): Promis
   return dir;
 }
 
-async function cli(args: string[]): Promise<string> {
-  let out = "";
-  const stdout = new Writable({
-    write(chunk, _enc, done) {
-      out += chunk.toString();
-      done();
-    },
-  });
-  const stderr = new Writable({ write: (_c, _e, done) => done() });
-  process.exitCode = 0;
-  await main(args, { stdout, stderr });
-  expect(process.exitCode).toBe(0);
-  return out;
-}
-
 describe("retrieval strategies wired into a bot", () => {
   it("single-pass: the corrective re-query is reranked by the bot's model", async () => {
     process.env[KEY_ENV] = "sk-strategy";
     const dir = await makeBot("single-pass", { rerankStrategy: "single-pass" });
     const from = server.requests.length;
-    const result = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+    const result = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
     expect(result.outcome?.metadata.retries).toBe(1);
     // One selection call, for the re-query only (the original search is the model's own: lexical).
     const calls = server.requests.slice(from);
@@ -96,7 +80,7 @@ describe("retrieval strategies wired into a bot", () => {
     process.env[KEY_ENV] = "sk-strategy";
     const dir = await makeBot("lexical", {});
     const from = server.requests.length;
-    const result = JSON.parse(await cli(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+    const result = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
     expect(result.outcome?.metadata.retries).toBe(1);
     expect(server.requests.length - from).toBe(0);
   });
@@ -105,7 +89,7 @@ describe("retrieval strategies wired into a bot", () => {
     process.env[KEY_ENV] = "sk-strategy";
     const dir = await makeBot("answer", {});
     const cited = JSON.parse(
-      await cli(["ask", dir, "how many vacation days do I get", "--answer", "--json"]),
+      await cliOutput(["ask", dir, "how many vacation days do I get", "--answer", "--json"]),
     ) as CitedAnswer;
     expect(cited.answer).toBe(ANSWER);
     expect(cited.citations[0]).toMatchObject({
@@ -124,17 +108,9 @@ describe("retrieval strategies wired into a bot", () => {
         knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
       }),
     );
-    let err = "";
-    const stderr = new Writable({
-      write(chunk, _e, done) {
-        err += chunk.toString();
-        done();
-      },
-    });
-    const stdout = new Writable({ write: (_c, _e, done) => done() });
-    process.exitCode = 0;
-    await main(["ask", dir, "anything", "--answer"], { stdout, stderr });
-    expect(process.exitCode).toBe(1);
+    const run = await runCli(["ask", dir, "anything", "--answer"]);
+    const err = run.stderr;
+    expect(run.exitCode).toBe(1);
     expect(err.trim().split("\n").at(-1)).toMatch(/^second-look ask: bot "no-model" has no "model"/);
   });
 });

@@ -3,11 +3,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../../../src/cli/main.js";
 import type { SearchJson } from "../../../src/cli/search.js";
 import { PAGE_THREE_PHRASE, threePagePdf } from "../../fixtures/pdf/three-page-manual.js";
+import { cliOutput } from "../../support/run-cli.js";
 
 const dir = mkdtempSync(join(tmpdir(), "second-look-pdf-bot-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,28 +29,13 @@ function botWith(withOutline: boolean): string {
   return bot;
 }
 
-async function run(args: string[]): Promise<string> {
-  let out = "";
-  const stdout = new Writable({
-    write: (chunk, _e, done) => {
-      out += String(chunk);
-      done();
-    },
-  });
-  const stderr = new Writable({ write: (_c, _e, done) => done() });
-  process.exitCode = 0;
-  await main(args, { stdout, stderr });
-  expect(process.exitCode).toBe(0);
-  return out;
-}
-
 describe("search over a PDF", () => {
   it.each([true, false])(
     "finds the page-3 section first with pages 3–3 (outline=%s)",
     async (withOutline) => {
       const bot = botWith(withOutline);
       const json = JSON.parse(
-        await run(["search", bot, PAGE_THREE_PHRASE, "--json", "--no-correct"]),
+        await cliOutput(["search", bot, PAGE_THREE_PHRASE, "--json", "--no-correct"]),
       ) as SearchJson;
       const first = json.response.results[0]!;
       expect(first.id).toBe("docs/manual.pdf");
@@ -59,7 +43,7 @@ describe("search over a PDF", () => {
       expect(first.pages).toEqual({ start: 3, end: 3 });
       expect(json.final).toContain("collection: `manuals` doc_id: `docs/manual.pdf`\np. 3");
 
-      const brief = await run(["search", bot, PAGE_THREE_PHRASE, "--brief", "--no-correct"]);
+      const brief = await cliOutput(["search", bot, PAGE_THREE_PHRASE, "--brief", "--no-correct"]);
       expect(brief).toContain("   collection: `manuals` doc_id: `docs/manual.pdf`\n   p. 3");
     },
   );
