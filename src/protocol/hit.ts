@@ -3,6 +3,7 @@
 import type { Hit } from "../types.js";
 import { renderDocIdLine } from "./doc-id-line.js";
 import { renderPageRange } from "./page-range.js";
+import { renderQuoteLine } from "./quote-line.js";
 import { renderRelevanceFragment } from "./relevance-text.js";
 import { defuseProtocolLines, toSingleLine } from "./untrusted-text.js";
 
@@ -42,13 +43,15 @@ export function renderBriefHit(hit: Hit, index: number): string {
   lines.push(BRIEF_INDENT + renderDocIdLine(hit));
   const pages = renderPageRange(hit.pages);
   if (pages) lines.push(BRIEF_INDENT + pages);
+  const quote = renderQuoteLine(hit);
+  if (quote) lines.push(BRIEF_INDENT + quote);
   return lines.join("\n");
 }
 
 /**
  * Full mode: `## title **[UNDER ARBEID]** (NN.N% relevant · band) | updated: YYYY-MM-DD`, then
- * URL, breadcrumb, doc-id line, pages (`p. 3` / `pp. 3–5`, ours, only for paged documents) and
- * graph context, a blank line, and the body: each chunk as
+ * URL, breadcrumb, doc-id line, pages (`p. 3` / `pp. 3–5`, ours, only for paged documents), the
+ * supporting quote (ours, with `retrieval.answerSpans`) and graph context, a blank line, and the body: each chunk as
  * `**heading**` + content, then the visible metadata line, separated by blank lines.
  *
  * Our Hit carries metadata once per hit, not per chunk as Huginn's matchedChunks do, so the
@@ -64,6 +67,8 @@ export function renderFullHit(hit: Hit): string {
   lines.push(renderDocIdLine(hit));
   const pages = renderPageRange(hit.pages);
   if (pages) lines.push(pages);
+  const quote = renderQuoteLine(hit);
+  if (quote) lines.push(quote);
   const context = graphContextLine(hit);
   if (context) lines.push(context);
   const header = lines.join("\n");
