@@ -6,32 +6,20 @@
 import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } from "@github/copilot-sdk";
 import { type Context, context } from "@opentelemetry/api";
 import { z } from "zod";
-import type { Doc, KnowledgeBackend, SearchRequest } from "../../types.js";
+import type { Doc, KnowledgeBackend } from "../../types.js";
 import type { RenderDocument, RenderResult } from "../bot-runtime.js";
+import {
+  GET_DOCUMENT_TOOL,
+  getDocumentShape,
+  SEARCH_KNOWLEDGE_TOOL,
+  searchKnowledgeShape,
+  toSearchRequest,
+} from "../knowledge-tool-params.js";
 
-export const SEARCH_KNOWLEDGE_TOOL = "search_knowledge";
-export const GET_DOCUMENT_TOOL = "get_document";
+export { GET_DOCUMENT_TOOL, SEARCH_KNOWLEDGE_TOOL };
 
-// Models often send `null` for "not set", as Huginn's Python signature allows; accept it.
-export const searchKnowledgeParameters = z.object({
-  query: z.string().min(1).max(4_000).describe("What to search for, in the words the documents would use."),
-  collection: z
-    .string()
-    .nullish()
-    .describe("Search only this collection (default: all the bot's collections)."),
-  limit: z.number().int().min(1).max(50).nullish().describe("Maximum number of results (default 10)."),
-  brief: z
-    .boolean()
-    .nullish()
-    .describe("Titles, URLs and short snippets only; use for an overview, then get_document."),
-  min_relevance: z.number().min(0).max(1).nullish().describe("Drop results below this relevance (0..1)."),
-  rerank: z.boolean().nullish().describe("Score the top candidates more carefully."),
-});
-
-export const getDocumentParameters = z.object({
-  collection: z.string().min(1).describe("The collection named on the result's doc-id line."),
-  doc_id: z.string().min(1).describe("The doc_id named on the result's doc-id line."),
-});
+const searchKnowledgeParameters = z.object(searchKnowledgeShape);
+const getDocumentParameters = z.object(getDocumentShape);
 
 export interface KnowledgeToolsOptions {
   backend: KnowledgeBackend;
@@ -107,12 +95,7 @@ export function createKnowledgeTools(options: KnowledgeToolsOptions): Tool<unkno
       if (args.collection && !collections.includes(args.collection)) {
         return failure(unavailable(args.collection, collections));
       }
-      const request: SearchRequest = { query: args.query };
-      if (args.collection) request.collections = [args.collection];
-      if (args.limit != null) request.limit = args.limit;
-      if (args.brief != null) request.brief = args.brief;
-      if (args.min_relevance != null) request.minRelevance = args.min_relevance;
-      if (args.rerank != null) request.rerank = args.rerank;
+      const request = toSearchRequest(args);
       const { signal, stopped } = handlerSignal(invocation, options.turnSignal);
       if (stopped) return failure(STOPPED_TEXT);
       try {

@@ -15,7 +15,17 @@ import type { BotDefinition } from "../../bots/discovery.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
-import type { Doc, KnowledgeBackend, SearchRequest } from "../../types.js";
+import type { Doc, KnowledgeBackend } from "../../types.js";
+import {
+  GET_DOCUMENT_TOOL,
+  type GetDocumentArgs,
+  getDocumentShape,
+  LIST_COLLECTIONS_TOOL,
+  SEARCH_KNOWLEDGE_TOOL,
+  type SearchKnowledgeArgs,
+  searchKnowledgeShape,
+  toSearchRequest,
+} from "../knowledge-tool-params.js";
 import { bindSearchTool } from "../search-tool-binding.js";
 import { callDeadline, settleBy } from "./call-deadline.js";
 import { collectionSummaries } from "./collection-summaries.js";
@@ -28,15 +38,6 @@ import {
   searchDescription,
   serverInstructions,
 } from "./tool-descriptions.js";
-import {
-  GET_DOCUMENT_TOOL,
-  type GetDocumentArgs,
-  getDocumentShape,
-  LIST_COLLECTIONS_TOOL,
-  SEARCH_KNOWLEDGE_TOOL,
-  type SearchKnowledgeArgs,
-  searchKnowledgeShape,
-} from "./tool-schemas.js";
 
 /** Bound on one tool call, search and corrective pass together. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -90,7 +91,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
       if (args.collection && !allowed.includes(args.collection)) {
         return failure(new UnknownCollectionError(args.collection, allowed).message);
       }
-      const request = toRequest(args);
+      const request = toSearchRequest(args);
       let text: string;
       try {
         // A backend that ignores the signal still cannot hold the call past its deadline.
@@ -180,16 +181,6 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   );
 
   return server;
-}
-
-function toRequest(args: SearchKnowledgeArgs): SearchRequest {
-  const request: SearchRequest = { query: args.query };
-  if (args.collection) request.collections = [args.collection];
-  if (args.limit != null) request.limit = args.limit;
-  if (args.brief != null) request.brief = args.brief;
-  if (args.min_relevance != null) request.minRelevance = args.min_relevance;
-  if (args.rerank != null) request.rerank = args.rerank;
-  return request;
 }
 
 /**

@@ -1,9 +1,12 @@
-// The MCP tools' parameters, named and typed as Huginn's adapter names them (reference huginn
-// §4), so an agent prompted for Huginn's `search_knowledge` works unchanged. `null` is accepted
+// The knowledge tools' parameters, named and typed as Huginn's adapter names them (reference
+// huginn §4), so an agent prompted for Huginn's `search_knowledge` works unchanged. One
+// definition for every connector (the Copilot SDK tools and the MCP server). `null` is accepted
 // for "not set", as the adapter's Python signature allows and models often send.
 import * as z from "zod";
+import { SEARCH_KNOWLEDGE_TOOL } from "../telemetry/span-names.js";
+import type { SearchRequest } from "../types.js";
 
-export const SEARCH_KNOWLEDGE_TOOL = "search_knowledge";
+export { SEARCH_KNOWLEDGE_TOOL };
 export const GET_DOCUMENT_TOOL = "get_document";
 export const LIST_COLLECTIONS_TOOL = "list_collections";
 
@@ -37,3 +40,14 @@ export const getDocumentShape = {
 
 export type SearchKnowledgeArgs = z.infer<z.ZodObject<typeof searchKnowledgeShape>>;
 export type GetDocumentArgs = z.infer<z.ZodObject<typeof getDocumentShape>>;
+
+/** The model's validated arguments as the backend's request (absent and null mean "not set"). */
+export function toSearchRequest(args: SearchKnowledgeArgs): SearchRequest {
+  const request: SearchRequest = { query: args.query };
+  if (args.collection) request.collections = [args.collection];
+  if (args.limit != null) request.limit = args.limit;
+  if (args.brief != null) request.brief = args.brief;
+  if (args.min_relevance != null) request.minRelevance = args.min_relevance;
+  if (args.rerank != null) request.rerank = args.rerank;
+  return request;
+}
