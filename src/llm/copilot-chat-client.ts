@@ -9,6 +9,7 @@ import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilo
 import { runtimeEnvironment, runtimeLocation } from "../connectors/copilot-sdk/runtime-environment.js";
 import type { ClientLease, ClientSpec } from "../connectors/copilot-sdk/shared-client.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
+import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
@@ -122,24 +123,14 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       return withChatSpan(model, async () => {
         const timeoutMs =
           positive(request.timeoutMs) ?? positive(options.timeoutMs) ?? DEFAULT_COPILOT_TIMEOUT_MS;
-        const controller = new AbortController();
-        const timer = setTimeout(
-          () => controller.abort(new LlmError(PROVIDER, "timeout", `no reply within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-        const outer = request.signal;
-        const onAbort = () => controller.abort(new LlmError(PROVIDER, "aborted", "the call was cancelled"));
-        if (outer?.aborted) onAbort();
-        else outer?.addEventListener("abort", onAbort, { once: true });
         try {
-          const response = await run(request, model, controller.signal);
+          const response = await withCallDeadline(PROVIDER, timeoutMs, request.signal, (signal) =>
+            run(request, model, signal),
+          );
           meter.add(response.usage);
           return response;
         } catch (error) {
           meter.failed();
-          if (controller.signal.aborted && controller.signal.reason instanceof LlmError) {
-            throw controller.signal.reason;
-          }
           if (error instanceof LlmError) {
             // A session error quotes the runtime, which may quote the BYOK endpoint's reply.
             error.message = scrubSecrets(error.message, secrets);
@@ -148,9 +139,6 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
           const message = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
           log.debug({ err: message }, "llm: copilot session failed");
           throw new LlmError(PROVIDER, "protocol", `session failed: ${clip(message)}`);
-        } finally {
-          clearTimeout(timer);
-          outer?.removeEventListener("abort", onAbort);
         }
       });
     },

@@ -5,6 +5,7 @@
 // the host and path called, and quote at most a scrubbed, clipped part of the provider's reply.
 import { type Dispatcher, request as undiciRequest } from "undici";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
+import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
 import type { ChatWire } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
@@ -147,39 +148,25 @@ export function createHttpChatClient(options: HttpChatClientOptions): LlmClient 
       return withChatSpan(model, async () => {
         const timeoutMs =
           positive(request.timeoutMs) ?? positive(options.timeoutMs) ?? DEFAULT_CHAT_TIMEOUT_MS;
-        const controller = new AbortController();
-        const timer = setTimeout(
-          () => controller.abort(new LlmError(wire.provider, "timeout", `no reply within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-        const outer = request.signal;
-        const onAbort = () =>
-          controller.abort(new LlmError(wire.provider, "aborted", "the call was cancelled"));
-        if (outer?.aborted) onAbort();
-        else outer?.addEventListener("abort", onAbort, { once: true });
         try {
-          const response = await runWithRetries(() => attempt(request, model, controller.signal), {
-            ...(options.retry ? { policy: options.retry } : {}),
-            deadline: Date.now() + timeoutMs,
-            signal: controller.signal,
-            ...(options.random ? { random: options.random } : {}),
-            onRetry: ({ attempt: n, delayMs, error }) => {
-              meter.retried();
-              log.debug({ attempt: n, delayMs, status: error.status, err: error.message }, "llm: retrying");
-            },
-          });
+          const response = await withCallDeadline(wire.provider, timeoutMs, request.signal, (signal) =>
+            runWithRetries(() => attempt(request, model, signal), {
+              ...(options.retry ? { policy: options.retry } : {}),
+              deadline: Date.now() + timeoutMs,
+              signal,
+              ...(options.random ? { random: options.random } : {}),
+              onRetry: ({ attempt: n, delayMs, error }) => {
+                meter.retried();
+                log.debug({ attempt: n, delayMs, status: error.status, err: error.message }, "llm: retrying");
+              },
+            }),
+          );
           meter.add(response.usage);
           return response;
         } catch (error) {
           meter.failed();
-          if (controller.signal.aborted && controller.signal.reason instanceof LlmError) {
-            throw controller.signal.reason;
-          }
           if (error instanceof LlmError) throw error;
           throw new LlmError(wire.provider, "protocol", scrub(describe(error)));
-        } finally {
-          clearTimeout(timer);
-          outer?.removeEventListener("abort", onAbort);
         }
       });
     },
