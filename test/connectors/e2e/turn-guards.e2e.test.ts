@@ -30,7 +30,10 @@ describe("turn guards through the real runtime", () => {
   let dir: string;
 
   beforeAll(async () => {
-    server = await startModelServer({ script: directiveScript, maxRequests: 150 });
+    // A bound against a runaway loop, far above what the guards under test let through (the
+    // 800 ms deadline loop alone makes ~100 requests on an idle machine): a cap these tests could
+    // reach would end a loop with a final answer and hide the guard being tested.
+    server = await startModelServer({ script: directiveScript, maxRequests: 2_000 });
     const bot = await makeBotDir();
     dir = bot.dir;
     cleanups.push(bot.cleanup);
@@ -42,10 +45,10 @@ describe("turn guards through the real runtime", () => {
     for (const cleanup of cleanups) await cleanup();
   });
 
-  const runtimeWith = (limits: { maxToolCalls?: number; timeoutMs?: number }) => {
+  const runtimeWith = (limits: { maxToolCalls?: number; timeoutMs?: number }, on: ModelServer = server) => {
     const backend = tinyBackend();
     const runtime = createCopilotBotRuntime({
-      bot: botFor(dir, { type: "openai", baseUrl: server.openAiBaseUrl }, limits),
+      bot: botFor(dir, { type: "openai", baseUrl: on.openAiBaseUrl }, limits),
       backend,
       renderResult: renderTrivial,
       correct: async () => null,
@@ -124,9 +127,15 @@ describe("turn guards through the real runtime", () => {
   });
 
   it("closing the runtime under a question in flight stops it at once", async () => {
-    const { runtime } = runtimeWith({ maxToolCalls: 10_000 });
+    // Its own model server: the shared one's request cap, spent by the tests before, could end
+    // the loop (a final answer) before the close — then there would be nothing in flight.
+    const own = await startModelServer({ script: directiveScript, maxRequests: 5_000 });
+    cleanups.push(() => own.close());
+    const { runtime } = runtimeWith({ maxToolCalls: 10_000 }, own);
     const asking = rejection(runtime.ask("loop", { conversationId: "closing" }));
-    await sleep(300);
+    // Close once the loop is observably running (the model has asked for the tool twice).
+    for (let waited = 0; own.requests.length < 2 && waited < 30_000; waited += 50) await sleep(50);
+    expect(own.requests.length).toBeGreaterThanOrEqual(2);
     const started = Date.now();
     await runtime.close();
     const error = await asking;
