@@ -10,10 +10,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readBeir } from "../src/knowledge/evaluation/beir.js";
-import { readCranfield } from "../src/knowledge/evaluation/cranfield.js";
-import { toIndexableDocuments } from "../src/knowledge/evaluation/eval-documents.js";
-import { rocAuc } from "../src/knowledge/evaluation/metrics.js";
+import { readBeir } from "../src/evaluation/beir.js";
+import { readCranfield } from "../src/evaluation/cranfield.js";
+import { toIndexableDocuments } from "../src/evaluation/eval-documents.js";
+import { rocAuc } from "../src/evaluation/metrics.js";
 import { analyze } from "../src/knowledge/index/analyzer.js";
 import { analyzeDocument, CollectionIndex } from "../src/knowledge/index/collection-index.js";
 import { type RelevanceFeatures, rankCollection } from "../src/knowledge/index/ranker.js";

@@ -6,7 +6,7 @@
  */
 
 import { gradeFromText } from "../src/corrective/signal-grader.js";
-import { percentiles } from "../src/knowledge/evaluation/percentiles.js";
+import { percentiles } from "../src/evaluation/percentiles.js";
 import { renderHits, renderSearchResponse } from "../src/protocol/render.js";
 import { sampleHit } from "./sample-hit.js";
 

@@ -11,8 +11,8 @@ import { fileURLToPath } from "node:url";
 import { boundedView } from "../src/corrective/bounded-view.js";
 import { digestResults, MAX_DIGEST_CHARS } from "../src/corrective/grader-digest.js";
 import { graderRequest } from "../src/corrective/knowledge-grader.js";
-import { readCranfield } from "../src/knowledge/evaluation/cranfield.js";
-import { runEvaluation } from "../src/knowledge/evaluation/run-evaluation.js";
+import { readCranfield } from "../src/evaluation/cranfield.js";
+import { runEvaluation } from "../src/evaluation/run-evaluation.js";
 import { renderSearchResponse } from "../src/protocol/render.js";
 import { sampleHit } from "./sample-hit.js";
 

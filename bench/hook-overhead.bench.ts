@@ -8,7 +8,7 @@
 
 import { pino } from "pino";
 import { correctToolResult } from "../src/corrective/correct-tool-result.js";
-import { percentiles } from "../src/knowledge/evaluation/percentiles.js";
+import { percentiles } from "../src/evaluation/percentiles.js";
 import { renderSearchResponse } from "../src/protocol/render.js";
 import type { KnowledgeBackend, SearchResponse } from "../src/types.js";
 import { sampleHit } from "./sample-hit.js";

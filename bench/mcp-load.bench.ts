@@ -11,7 +11,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { percentiles } from "../src/knowledge/evaluation/percentiles.js";
+import { percentiles } from "../src/evaluation/percentiles.js";
 import { spawnStdioMcp } from "../test/connectors/mcp/stdio-client.js";
 import { huginnHit, huginnSearch } from "../test/support/huginn-server/huginn-json.js";
 import { type HuginnServer, startHuginnServer } from "../test/support/huginn-server/huginn-server.js";

@@ -7,8 +7,8 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readCranfield } from "../src/knowledge/evaluation/cranfield.js";
-import { evaluateRuns } from "../src/knowledge/evaluation/metrics.js";
+import { readCranfield } from "../src/evaluation/cranfield.js";
+import { evaluateRuns } from "../src/evaluation/metrics.js";
 import { Fts5Peer } from "./peers/fts5.js";
 import { MiniSearchPeer } from "./peers/minisearch.js";
 import type { Peer } from "./peers/peer.js";

@@ -9,8 +9,8 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readCranfield } from "../src/knowledge/evaluation/cranfield.js";
-import type { EvalDoc } from "../src/knowledge/evaluation/dataset.js";
+import { readCranfield } from "../src/evaluation/cranfield.js";
+import type { EvalDoc } from "../src/evaluation/dataset.js";
 import { Fts5Peer } from "./peers/fts5.js";
 import { MiniSearchPeer } from "./peers/minisearch.js";
 import type { Peer } from "./peers/peer.js";

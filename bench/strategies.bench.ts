@@ -11,10 +11,10 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readCranfield } from "../src/evaluation/cranfield.js";
+import { toIndexableDocuments } from "../src/evaluation/eval-documents.js";
+import { evaluateRuns } from "../src/evaluation/metrics.js";
 import { KnowledgeEngine } from "../src/knowledge/engine.js";
-import { readCranfield } from "../src/knowledge/evaluation/cranfield.js";
-import { toIndexableDocuments } from "../src/knowledge/evaluation/eval-documents.js";
-import { evaluateRuns } from "../src/knowledge/evaluation/metrics.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "../src/llm/llm-client.js";
 import { AgenticStrategy } from "../src/strategies/agentic.js";
 import { ChunkedTreeStrategy } from "../src/strategies/chunked-tree.js";

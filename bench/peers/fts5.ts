@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import type { EvalDoc } from "../../src/knowledge/evaluation/dataset.js";
+import type { EvalDoc } from "../../src/evaluation/dataset.js";
 import type { Peer } from "./peer.js";
 import { ENGLISH_STOPWORDS } from "./stopwords.js";
 

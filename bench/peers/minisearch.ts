@@ -1,6 +1,6 @@
 import MiniSearch from "minisearch";
 import { stemmer } from "stemmer";
-import type { EvalDoc } from "../../src/knowledge/evaluation/dataset.js";
+import type { EvalDoc } from "../../src/evaluation/dataset.js";
 import type { Peer } from "./peer.js";
 import { ENGLISH_STOPWORDS } from "./stopwords.js";
 

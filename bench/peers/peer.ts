@@ -1,4 +1,4 @@
-import type { EvalDoc } from "../../src/knowledge/evaluation/dataset.js";
+import type { EvalDoc } from "../../src/evaluation/dataset.js";
 
 /**
  * A baseline search system the benchmarks compare our engine against. Every peer indexes the

@@ -1,6 +1,6 @@
+import type { EvalDoc } from "../../src/evaluation/dataset.js";
+import { toIndexableDocuments } from "../../src/evaluation/eval-documents.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import type { EvalDoc } from "../../src/knowledge/evaluation/dataset.js";
-import { toIndexableDocuments } from "../../src/knowledge/evaluation/eval-documents.js";
 import type { Peer } from "./peer.js";
 
 const COLLECTION = "bench";

@@ -1,5 +1,5 @@
-import type { EvalDoc, EvalQuery } from "../../src/knowledge/evaluation/dataset.js";
-import { percentiles } from "../../src/knowledge/evaluation/percentiles.js";
+import type { EvalDoc, EvalQuery } from "../../src/evaluation/dataset.js";
+import { percentiles } from "../../src/evaluation/percentiles.js";
 import type { Peer } from "./peer.js";
 
 export interface QueryTimings {

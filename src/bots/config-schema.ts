@@ -1,38 +1,16 @@
 import * as z from "zod";
+import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
+import { httpUrl, nonEmpty, ProviderSchema } from "../llm/provider-config.js";
 
 // The schema of `bots/<name>/config.json` (design §6). Every object is strict: an unknown key is
 // an error, because a typo such as `correctiveRetrival` would otherwise silently leave a feature
 // off. Option descriptions for the README live in config-options.ts, kept in step by a test.
-
-/** An environment variable name, POSIX style. */
-const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Collection names appear in tool arguments, index file names and log lines, so they are kept
  * to lowercase slugs: a letter or digit first, then letters, digits, `-` or `_`.
  */
 export const COLLECTION_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
-const nonEmpty = z.string().min(1, { error: "must not be empty" });
-const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
-
-export const PROVIDER_TYPES = ["openai", "anthropic", "azure"] as const;
-
-/** A BYOK model endpoint. The key itself never appears in config: only the env var holding it. */
-export const ProviderSchema = z.strictObject({
-  type: z.enum(PROVIDER_TYPES),
-  baseUrl: httpUrl,
-  /** Optional because local OpenAI-compatible servers (Ollama, vLLM) take no key. */
-  apiKeyEnv: z
-    .string()
-    .regex(ENV_VAR_NAME, {
-      error: "must be the NAME of the environment variable holding the key (e.g. ANTHROPIC_API_KEY)",
-    })
-    .optional(),
-  wireModel: nonEmpty.optional(),
-  headers: z.record(z.string(), z.string()).optional(),
-});
-export type ProviderConfig = z.output<typeof ProviderSchema>;
 
 export const CollectionSchema = z.strictObject({
   paths: z.array(nonEmpty).min(1, { error: "needs at least one glob" }),
@@ -84,24 +62,6 @@ export const KnowledgeSchema = z
   });
 export type KnowledgeConfig = z.output<typeof KnowledgeSchema>;
 
-export const GRADER_MODES = ["signal", "haiku", "auto"] as const;
-export type CorrectiveGrader = (typeof GRADER_MODES)[number];
-
-/**
- * No defaults here on purpose: a field the bot leaves out falls through to the env defaults
- * (CORRECTIVE_RETRIEVAL_*), which resolveCorrectiveConfig reads when a session is created.
- */
-export const CorrectiveRetrievalSchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  /** Any number is accepted and clamped to 1..2 at resolution (design §5). */
-  retryBudget: z.number().optional(),
-  grader: z.enum(GRADER_MODES).optional(),
-  graderModel: nonEmpty.optional(),
-  graderTimeoutMs: z.number().int().positive().optional(),
-  graderProvider: ProviderSchema.optional(),
-});
-export type CorrectiveRetrievalConfig = z.output<typeof CorrectiveRetrievalSchema>;
-
 export const RERANK_STRATEGIES = ["lexical", "single-pass"] as const;
 
 export const DEEP_FALLBACKS = ["off", "auto", "treewalk", "agentic"] as const;
@@ -151,3 +111,10 @@ export const BotConfigSchema = z
 export type BotConfig = z.output<typeof BotConfigSchema>;
 /** What a config.json may contain before defaults. */
 export type BotConfigInput = z.input<typeof BotConfigSchema>;
+
+export {
+  type CorrectiveGrader,
+  CorrectiveRetrievalSchema,
+  GRADER_MODES,
+} from "../corrective/corrective-config-schema.js";
+export { PROVIDER_TYPES, type ProviderConfig, ProviderSchema } from "../llm/provider-config.js";

@@ -1,12 +1,12 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { type Logger, logger } from "../telemetry/logger.js";
-import type { BotConfig } from "./config-schema.js";
 import {
   describeCorrective,
   type ResolvedCorrectiveConfig,
   resolveCorrectiveConfig,
-} from "./corrective-config.js";
+} from "../corrective/corrective-config.js";
+import { type Logger, logger } from "../telemetry/logger.js";
+import type { BotConfig } from "./config-schema.js";
 import { readBotConfig } from "./load-config.js";
 import { loadPersona } from "./persona.js";
 

@@ -3,9 +3,9 @@
 // main job: no server, no API key).
 import { type BotDefinition, loadBot } from "../bots/discovery.js";
 import type { AskResult } from "../connectors/bot-runtime.js";
+import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { bindSearchTool } from "../connectors/search-tool-binding.js";
-import { openBotBackend } from "../knowledge/open-bot-backend.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderPageRange } from "../protocol/page-range.js";
 import { answerWithCitations, type CitedAnswer } from "../strategies/cited-answer.js";

@@ -1,5 +1,5 @@
-import { type CorrectiveSource, describeCorrective } from "../bots/corrective-config.js";
 import { botCollections, type DiscoveryResult, discoverBots } from "../bots/discovery.js";
+import { type CorrectiveSource, describeCorrective } from "../corrective/corrective-config.js";
 
 /** One element of `second-look bots --json` (stable: fields are only ever added). */
 export interface BotListingEntry {

@@ -1,7 +1,7 @@
 // `second-look eval <dir> --format cranfield|beir [--json]`: quality and speed on judged data.
-import { readBeir } from "../knowledge/evaluation/beir.js";
-import { readCranfield } from "../knowledge/evaluation/cranfield.js";
-import { type EvaluationReport, runEvaluation } from "../knowledge/evaluation/run-evaluation.js";
+import { readBeir } from "../evaluation/beir.js";
+import { readCranfield } from "../evaluation/cranfield.js";
+import { type EvaluationReport, runEvaluation } from "../evaluation/run-evaluation.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
 

@@ -1,7 +1,7 @@
 // `second-look index <bot>`: build or refresh a bot's embedded index.
 import { loadBot } from "../bots/discovery.js";
+import { openBotBackend } from "../connectors/open-bot-backend.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
-import { openBotBackend } from "../knowledge/open-bot-backend.js";
 import { progressReporter } from "./progress.js";
 
 export async function runIndex(

@@ -4,7 +4,7 @@
 import { loadBot } from "../bots/discovery.js";
 import { createKnowledgeMcpServer } from "../connectors/mcp/knowledge-mcp-server.js";
 import { serveStdio } from "../connectors/mcp/serve-stdio.js";
-import { openBotBackend } from "../knowledge/open-bot-backend.js";
+import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { logger } from "../telemetry/logger.js";
 
 export async function runMcp(botRef: string): Promise<number> {

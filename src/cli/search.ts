@@ -2,8 +2,8 @@
 // the text the model would see.
 import type { BotDefinition } from "../bots/discovery.js";
 import { loadBot } from "../bots/discovery.js";
+import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { bindSearchTool } from "../connectors/search-tool-binding.js";
-import { openBotBackend } from "../knowledge/open-bot-backend.js";
 import type { CorrectiveMetadata, CorrectiveOutcome, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";

@@ -3,10 +3,10 @@
 import type { SessionConfig } from "@github/copilot-sdk";
 import type { BotDefinition } from "../bots/discovery.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
-import { openBotBackend } from "../knowledge/open-bot-backend.js";
 import type { KnowledgeBackend } from "../types.js";
 import type { BotDescription, BotRuntime } from "./bot-runtime.js";
 import { createCopilotBotRuntime } from "./copilot-sdk/copilot-bot-runtime.js";
+import { openBotBackend } from "./open-bot-backend.js";
 import { bindSearchTool, type SearchToolBinding } from "./search-tool-binding.js";
 
 export interface OpenedBotRuntime {

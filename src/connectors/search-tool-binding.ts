@@ -7,10 +7,10 @@
 // bot sets one, else on the bot's own provider, else through Copilot (the bot's runtime and
 // sign-in, so a Copilot bot needs no second key).
 import { type Context, context } from "@opentelemetry/api";
-import { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "../bots/corrective-config.js";
 import type { BotDefinition } from "../bots/discovery.js";
 import { botCollections } from "../bots/discovery.js";
 import { correctToolResult } from "../corrective/correct-tool-result.js";
+import { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "../corrective/corrective-config.js";
 import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
 import type { GradeFn } from "../corrective/llm-grade.js";
 import { createLlmClient } from "../llm/create-llm-client.js";

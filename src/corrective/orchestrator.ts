@@ -7,7 +7,6 @@
 // search insufficient (11), makes no grader call after the last re-query (12), records one
 // verdict per re-query (13) and takes hints from the trailing footer only (14).
 import { type Context, context } from "@opentelemetry/api";
-import { clampBudget, DEFAULT_GRADER_TIMEOUT_MS } from "../bots/corrective-config.js";
 import { appendCorrection, renderRequeryNote } from "../protocol/corrective-note.js";
 import { docKey, renderDocIdLine } from "../protocol/doc-id-line.js";
 import { scanResultText } from "../protocol/text-signal.js";
@@ -29,6 +28,7 @@ import type {
 import { isBorderline, type SignalEvidence } from "./borderline.js";
 import { boundedCall } from "./bounded-call.js";
 import { boundedView } from "./bounded-view.js";
+import { clampBudget, DEFAULT_GRADER_TIMEOUT_MS } from "./corrective-config.js";
 import { type GradeFn, gradeWithModel, MAX_QUERY_CHARS } from "./llm-grade.js";
 import { renderAddition, selectFreshHits } from "./merge.js";
 import { pickRequery, queryIdentity } from "./requery-choice.js";

@@ -6,11 +6,11 @@
 // the SDK is loaded on first use only, so a process that never grades through Copilot never
 // loads it.
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
-import { runtimeEnvironment, runtimeLocation } from "../connectors/copilot-sdk/runtime-environment.js";
-import type { ClientLease, ClientSpec } from "../connectors/copilot-sdk/shared-client.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
+import { runtimeEnvironment, runtimeLocation } from "./copilot-runtime/runtime-environment.js";
+import type { ClientLease, ClientSpec } from "./copilot-runtime/shared-client.js";
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
 import { scrubSecrets } from "./secret-scrub.js";
@@ -62,7 +62,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
   const run = async (request: ChatRequest, model: string, signal: AbortSignal): Promise<ChatResponse> => {
     const sdk = await import("@github/copilot-sdk");
     const acquire =
-      options.acquire ?? (await import("../connectors/copilot-sdk/shared-client.js")).acquireCopilotClient;
+      options.acquire ?? (await import("./copilot-runtime/shared-client.js")).acquireCopilotClient;
     // The same spec as the bot's runtime (copilot-bot-runtime.ts), so the lease shares its process.
     const leasing = acquire({
       home: location.home,

@@ -3,7 +3,6 @@
 // key is read from the environment variable the config names, here and only here; a missing
 // variable is a configuration error that names it (never its value).
 import type { Dispatcher } from "undici";
-import type { ProviderConfig } from "../bots/config-schema.js";
 import type { Logger } from "../telemetry/logger.js";
 import { anthropicWire } from "./anthropic-wire.js";
 import { createCopilotChatClient } from "./copilot-chat-client.js";
@@ -11,6 +10,7 @@ import { createHttpChatClient } from "./http-chat-client.js";
 import type { LlmClient } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
 import { openAiWire } from "./openai-wire.js";
+import type { ProviderConfig } from "./provider-config.js";
 import { proxyDispatcher } from "./proxy-dispatcher.js";
 import type { RetryPolicy } from "./retry-policy.js";
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Fts5Peer, fts5OrQuery } from "../../bench/peers/fts5.js";
 import { MiniSearchPeer } from "../../bench/peers/minisearch.js";
 import type { Peer } from "../../bench/peers/peer.js";
-import type { EvalDoc } from "../../src/knowledge/evaluation/dataset.js";
+import type { EvalDoc } from "../../src/evaluation/dataset.js";
 
 const docs: EvalDoc[] = [
   { id: "a", title: "Boundary layers", text: "The boundary layer thickens downstream of the leading edge." },

@@ -3,6 +3,8 @@
 // and a bounded turn per question.
 
 import type { CopilotSession, MCPServerConfig, SessionConfig } from "@github/copilot-sdk";
+import { runtimeEnvironment, runtimeLocation } from "../../llm/copilot-runtime/runtime-environment.js";
+import { acquireCopilotClient, type ClientLease } from "../../llm/copilot-runtime/shared-client.js";
 import { startAgentSpan } from "../../telemetry/agent-spans.js";
 import { type Logger, logger as processLogger } from "../../telemetry/logger.js";
 import type { KnowledgeBackend } from "../../types.js";
@@ -19,9 +21,7 @@ import {
 import { createCorrectiveHook } from "./corrective-hook.js";
 import { runGuardedTurn, type TurnContext } from "./guarded-turn.js";
 import { createKnowledgeTools } from "./knowledge-tools.js";
-import { runtimeEnvironment, runtimeLocation } from "./runtime-environment.js";
 import { buildSessionConfig, redactSessionConfig } from "./session-config.js";
-import { acquireCopilotClient, type ClientLease } from "./shared-client.js";
 
 export interface CopilotBotRuntimeOptions {
   bot: BotDescription;

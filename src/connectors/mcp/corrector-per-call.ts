@@ -2,8 +2,9 @@
 // corrective settings are resolved again on every call (CORRECTIVE_RETRIEVAL_DISABLED=1 and the
 // env defaults apply to the next call, without a restart), but the binding's CorrectFn (which
 // may hold a model grader's client) is rebuilt only when that resolution changes.
-import { resolveCorrectiveConfig } from "../../bots/corrective-config.js";
+
 import type { BotDefinition } from "../../bots/discovery.js";
+import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import type { CorrectFn } from "../bot-runtime.js";
 import type { SearchToolBinding } from "../search-tool-binding.js";
 

@@ -10,8 +10,8 @@
 // out of a handler; a corrective pass that fails or overruns leaves the search's own text.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { resolveCorrectiveConfig } from "../../bots/corrective-config.js";
 import type { BotDefinition } from "../../bots/discovery.js";
+import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
 import { type Logger, logger } from "../../telemetry/logger.js";

@@ -4,9 +4,9 @@
 import { createServer } from "node:net";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openBotBackend } from "../../../src/connectors/open-bot-backend.js";
 import { MAX_QUOTED_BODY_CHARS } from "../../../src/knowledge/huginn/huginn-error.js";
 import { HuginnBackend, HuginnError } from "../../../src/knowledge/huginn.js";
-import { openBotBackend } from "../../../src/knowledge/open-bot-backend.js";
 import { huginnHit, huginnSearch } from "../../support/huginn-server/huginn-json.js";
 import { type HuginnServer, startHuginnServer } from "../../support/huginn-server/huginn-server.js";
 

@@ -3,8 +3,8 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadBot } from "../../../src/bots/discovery.js";
+import { openBotBackend } from "../../../src/connectors/open-bot-backend.js";
 import { HuginnBackend } from "../../../src/knowledge/huginn.js";
-import { openBotBackend } from "../../../src/knowledge/open-bot-backend.js";
 
 const botDir = fileURLToPath(new URL("../../../bots/huginn-example", import.meta.url));
 

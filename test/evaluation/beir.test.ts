@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { readBeir, readBeirCorpus } from "../../../src/knowledge/evaluation/beir.js";
-import { readLines } from "../../../src/knowledge/evaluation/line-reader.js";
+import { readBeir, readBeirCorpus } from "../../src/evaluation/beir.js";
+import { readLines } from "../../src/evaluation/line-reader.js";
 
 const fixtures = fileURLToPath(new URL("../../fixtures/eval/", import.meta.url));
 

@@ -7,7 +7,7 @@ import {
   isKillSwitchOn,
   parseGraderMode,
   resolveCorrectiveConfig,
-} from "../../src/bots/corrective-config.js";
+} from "../../src/corrective/corrective-config.js";
 
 const core = (r: ReturnType<typeof resolveCorrectiveConfig>) => ({
   enabled: r.enabled,

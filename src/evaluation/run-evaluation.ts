@@ -1,7 +1,7 @@
-import { isBorderline } from "../../corrective/borderline.js";
-import { isWeak } from "../../protocol/weakness.js";
-import type { Band, SearchResponse } from "../../types.js";
-import { KnowledgeEngine } from "../engine.js";
+import { isBorderline } from "../corrective/borderline.js";
+import { KnowledgeEngine } from "../knowledge/engine.js";
+import { isWeak } from "../protocol/weakness.js";
+import type { Band, SearchResponse } from "../types.js";
 import type { EvalDataset } from "./dataset.js";
 import { toIndexableDocuments } from "./eval-documents.js";
 import { evaluateRuns, hasRelevantInTop, recallAt, rocAuc } from "./metrics.js";

@@ -1,8 +1,8 @@
 import type { BotConfig } from "../bots/config-schema.js";
+import { HuginnBackend } from "../knowledge/huginn.js";
+import type { RefreshProgress, RefreshReport } from "../knowledge/index/refresh.js";
+import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
 import type { KnowledgeBackend } from "../types.js";
-import { HuginnBackend } from "./huginn.js";
-import type { RefreshProgress, RefreshReport } from "./index/refresh.js";
-import { openEmbeddedEngine } from "./open-embedded.js";
 
 export interface OpenedBackend {
   backend: KnowledgeBackend;

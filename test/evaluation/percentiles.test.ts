@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percentiles } from "../../../src/knowledge/evaluation/percentiles.js";
+import { percentiles } from "../../src/evaluation/percentiles.js";
 
 describe("percentiles (nearest rank)", () => {
   it("matches the textbook example", () => {

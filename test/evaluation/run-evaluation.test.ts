@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { EvalDataset } from "../../../src/knowledge/evaluation/dataset.js";
-import { runEvaluation } from "../../../src/knowledge/evaluation/run-evaluation.js";
+import type { EvalDataset } from "../../src/evaluation/dataset.js";
+import { runEvaluation } from "../../src/evaluation/run-evaluation.js";
 
 const dataset: EvalDataset = {
   name: "tiny",

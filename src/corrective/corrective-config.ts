@@ -1,4 +1,5 @@
-import { type CorrectiveGrader, GRADER_MODES, type ProviderConfig } from "./config-schema.js";
+import type { ProviderConfig } from "../llm/provider-config.js";
+import { type CorrectiveGrader, GRADER_MODES } from "./corrective-config-schema.js";
 
 // Resolution of a bot's corrective-retrieval settings (design §6), field by field:
 //   CORRECTIVE_RETRIEVAL_DISABLED   ops kill-switch; "1" or "true" (any case) turns the feature

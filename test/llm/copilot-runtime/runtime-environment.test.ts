@@ -1,8 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  runtimeEnvironment,
-  runtimeLocation,
-} from "../../../src/connectors/copilot-sdk/runtime-environment.js";
+import { runtimeEnvironment, runtimeLocation } from "../../../src/llm/copilot-runtime/runtime-environment.js";
 
 const host = {
   PATH: "/usr/bin",

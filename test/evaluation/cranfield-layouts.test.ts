@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { readBeir } from "../../../src/knowledge/evaluation/beir.js";
-import { readCranfield } from "../../../src/knowledge/evaluation/cranfield.js";
-import type { EvalDataset } from "../../../src/knowledge/evaluation/dataset.js";
+import { readBeir } from "../../src/evaluation/beir.js";
+import { readCranfield } from "../../src/evaluation/cranfield.js";
+import type { EvalDataset } from "../../src/evaluation/dataset.js";
 
 // The shared labelled data lives beside the repository (../shared/data), not in it.
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));

@@ -1,4 +1,4 @@
-import type { IndexableDocument } from "../index/collection-index.js";
+import type { IndexableDocument } from "../knowledge/index/collection-index.js";
 import type { EvalDoc } from "./dataset.js";
 
 /** A judged collection's documents as the engine indexes them: one section each, title and text. */

@@ -5,8 +5,8 @@ import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { readCranfield } from "../../../src/knowledge/evaluation/cranfield.js";
-import { type EvaluationReport, runEvaluation } from "../../../src/knowledge/evaluation/run-evaluation.js";
+import { readCranfield } from "../../src/evaluation/cranfield.js";
+import { type EvaluationReport, runEvaluation } from "../../src/evaluation/run-evaluation.js";
 
 const dataDir = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/cranfield");
 const available = existsSync(resolve(dataDir, "cran.all.1400"));

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { cranfieldGain, readCranfield } from "../../../src/knowledge/evaluation/cranfield.js";
-import { canonicalSmartId, readSmartRecords } from "../../../src/knowledge/evaluation/smart.js";
+import { cranfieldGain, readCranfield } from "../../src/evaluation/cranfield.js";
+import { canonicalSmartId, readSmartRecords } from "../../src/evaluation/smart.js";
 
 const fixtures = fileURLToPath(new URL("../../fixtures/eval/", import.meta.url));
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Qrels } from "../../../src/knowledge/evaluation/dataset.js";
+import type { Qrels } from "../../src/evaluation/dataset.js";
 import {
   averagePrecisionAt,
   dcgAt,
@@ -9,7 +9,7 @@ import {
   precision,
   recallAt,
   rocAuc,
-} from "../../../src/knowledge/evaluation/metrics.js";
+} from "../../src/evaluation/metrics.js";
 
 // One query, three relevant documents: d1 (gain 3), d4 (gain 2, never retrieved), d3 (gain 1).
 const judgments = new Map([
