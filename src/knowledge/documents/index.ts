@@ -7,10 +7,14 @@ export { documentText } from "./document-text.js";
 export { type FrontMatter, splitFrontMatter } from "./front-matter.js";
 export { htmlFragmentText, parseHtml } from "./html-loader.js";
 export {
+  contentHashOf,
   DEFAULT_MAX_DOCUMENT_BYTES,
+  type DocumentBytes,
   type LoadDocumentOptions,
   type LoadDocumentResult,
   loadDocument,
+  parseDocumentBytes,
+  readDocumentFile,
 } from "./load-document.js";
 export type { LoadedDocument, ParsedDocument } from "./loaded-document.js";
 export { type MarkdownOptions, parseMarkdown } from "./markdown-loader.js";

@@ -39,14 +39,36 @@ export async function loadDocument(
   opts: LoadDocumentOptions = {},
 ): Promise<LoadDocumentResult> {
   const format = documentFormatFor(absPath);
-  if (!format) {
-    const ext = extname(absPath);
-    return { ok: false, reason: `unsupported file type${ext ? ` "${ext}"` : " (no extension)"}` };
-  }
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
-
-  const read = await readBounded(absPath, maxBytes);
+  if (!format) return { ok: false, reason: unsupported(absPath) };
+  const read = await readDocumentFile(absPath, opts.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
   if (!read.ok) return read;
+  return parseDocumentBytes(absPath, id, read, opts);
+}
+
+/** The bytes of a file read by readDocumentFile, with what parsing needs to know of it. */
+export interface DocumentBytes {
+  bytes: Uint8Array;
+  /** The file's modification time (ISO 8601), the fallback for the document's modifiedTime. */
+  mtime?: string;
+}
+
+/** sha256 (hex) of a file's bytes: what a refresh compares to tell a touched file from an edited one. */
+export function contentHashOf(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * Parses bytes already read from absPath (its extension picks the format). Split from
+ * loadDocument so a caller can compare the content hash before paying for a parse.
+ */
+export async function parseDocumentBytes(
+  absPath: string,
+  id: string,
+  read: DocumentBytes,
+  opts: LoadDocumentOptions = {},
+): Promise<LoadDocumentResult> {
+  const format = documentFormatFor(absPath);
+  if (!format) return { ok: false, reason: unsupported(absPath) };
   const maxSectionChars = opts.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS;
   const fileTitle = basename(absPath, extname(absPath));
   let parsed: ParsedDocument;
@@ -71,12 +93,17 @@ export async function loadDocument(
     title: parsed.title,
     text: documentText(parsed.sections),
     sections: splitOversizedSections(parsed.sections, maxSectionChars),
-    contentHash: createHash("sha256").update(read.bytes).digest("hex"),
+    contentHash: contentHashOf(read.bytes),
   };
   if (parsed.url) doc.url = parsed.url;
   const modifiedTime = parsed.modifiedTime ?? read.mtime;
   if (modifiedTime) doc.modifiedTime = modifiedTime;
   return { ok: true, doc };
+}
+
+function unsupported(absPath: string): string {
+  const ext = extname(absPath);
+  return `unsupported file type${ext ? ` "${ext}"` : " (no extension)"}`;
 }
 
 function parse(format: Exclude<DocumentFormat, "pdf">, text: string, fileTitle: string): ParsedDocument {
@@ -92,13 +119,13 @@ function parse(format: Exclude<DocumentFormat, "pdf">, text: string, fileTitle: 
   }
 }
 
-type ReadResult = { ok: true; bytes: Uint8Array; mtime?: string } | { ok: false; reason: string };
+type ReadResult = ({ ok: true } & DocumentBytes) | { ok: false; reason: string };
 
 /**
  * Reads at most maxBytes + 1 bytes, so a file that is (or grows) too large is rejected
  * without ever being read whole into memory.
  */
-async function readBounded(absPath: string, maxBytes: number): Promise<ReadResult> {
+export async function readDocumentFile(absPath: string, maxBytes: number): Promise<ReadResult> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(absPath, "r");

@@ -1,0 +1,69 @@
+import type { LoadDocumentOptions } from "../documents/load-document.js";
+import {
+  contentHashOf,
+  DEFAULT_MAX_DOCUMENT_BYTES,
+  parseDocumentBytes,
+  readDocumentFile,
+} from "../documents/load-document.js";
+import { analyzeDocument } from "./collection-index.js";
+
+/** One file to turn into an indexed document. */
+export interface IngestTask {
+  absPath: string;
+  /** The document id (path relative to the bot folder). */
+  id: string;
+  /** The stored document's content hash: equal bytes come back as `unchanged`, unparsed. */
+  knownHash?: string;
+  options?: LoadDocumentOptions;
+}
+
+/**
+ * A section as it crosses the worker boundary: terms joined by single spaces, because one string
+ * per section clones far faster than an array of thousands of short strings.
+ */
+export interface IngestedSection {
+  headingPath: string[];
+  heading?: string;
+  level?: number;
+  content: string;
+  pages?: { start: number; end: number };
+  titleTerms: string;
+  bodyTerms: string;
+}
+
+export interface IngestedDocument {
+  title: string;
+  url?: string;
+  modifiedTime?: string;
+  contentHash: string;
+  sections: IngestedSection[];
+}
+
+export type IngestResult =
+  | { ok: true; unchanged: true; contentHash: string }
+  | { ok: true; unchanged?: false; document: IngestedDocument }
+  | { ok: false; reason: string };
+
+/** Reads, parses and analyses one file; never throws for a bad file. Runs inside a parser worker. */
+export async function ingestFile(task: IngestTask): Promise<IngestResult> {
+  const read = await readDocumentFile(task.absPath, task.options?.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
+  if (!read.ok) return read;
+  const contentHash = contentHashOf(read.bytes);
+  if (task.knownHash === contentHash) return { ok: true, unchanged: true, contentHash };
+  const loaded = await parseDocumentBytes(task.absPath, task.id, read, task.options);
+  if (!loaded.ok) return loaded;
+  const { text: _text, contentHash: _hash, id: _id, ...parsed } = loaded.doc;
+  const analyzed = analyzeDocument({ id: task.id, ...parsed });
+  const document: IngestedDocument = {
+    title: analyzed.title,
+    contentHash,
+    sections: analyzed.sections.map((s) => ({
+      ...s,
+      titleTerms: s.titleTerms.join(" "),
+      bodyTerms: s.bodyTerms.join(" "),
+    })),
+  };
+  if (analyzed.url !== undefined) document.url = analyzed.url;
+  if (analyzed.modifiedTime !== undefined) document.modifiedTime = analyzed.modifiedTime;
+  return { ok: true, document };
+}

@@ -1,0 +1,38 @@
+import { availableParallelism } from "node:os";
+import * as z from "zod";
+
+// The bounds on turning one file into an indexed document. They hold whatever the parser does
+// (a parse runs in a worker thread that is terminated at its bound), so one hostile or huge
+// file costs at most this much and is then skipped with a warning that names the bound.
+
+/** Wall-clock bound on reading, parsing and analysing one file. */
+export const DEFAULT_FILE_TIMEOUT_MS = 15_000;
+/** Heap bound of the worker parsing one file, and the most its file may add to the process RSS. */
+export const DEFAULT_FILE_MEMORY_MB = 512;
+/** Parser workers: one per core, at most four (each may hold up to its memory bound). */
+export const DEFAULT_INGEST_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
+
+export const IngestLimitsSchema = z.strictObject({
+  fileTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  fileMemoryMb: z.number().int().min(64).max(8_192).optional(),
+  workers: z.number().int().min(1).max(16).optional(),
+});
+export type IngestLimitsConfig = z.output<typeof IngestLimitsSchema>;
+
+export interface IngestLimits {
+  fileTimeoutMs: number;
+  fileMemoryMb: number;
+  workers: number;
+}
+
+export function ingestLimits(config: IngestLimitsConfig = {}): IngestLimits {
+  return {
+    fileTimeoutMs: config.fileTimeoutMs ?? DEFAULT_FILE_TIMEOUT_MS,
+    fileMemoryMb: config.fileMemoryMb ?? DEFAULT_FILE_MEMORY_MB,
+    workers: config.workers ?? DEFAULT_INGEST_WORKERS,
+  };
+}
+
+export function describeTimeout(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

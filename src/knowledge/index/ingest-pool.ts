@@ -1,0 +1,253 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { IngestResult, IngestTask } from "./ingest-file.js";
+import { describeTimeout, type IngestLimits } from "./ingest-limits.js";
+
+const MB = 1024 * 1024;
+/** How often the process RSS is sampled while files are being parsed. */
+const MEMORY_SAMPLE_MS = 50;
+/** What a parser thread costs before its file (code, pdf.js, young generation), on top of its heap bound. */
+const WORKER_OVERHEAD_MB = 128;
+/** A fresh thread must have loaded its code within this (seconds under tsx, milliseconds from dist/). */
+const STARTUP_TIMEOUT_MS = 30_000;
+
+interface Pending {
+  task: IngestTask;
+  resolve: (result: IngestResult) => void;
+  /** Runs with no other parse beside it, so the process RSS is its own (after a shared memory alarm). */
+  solo: boolean;
+}
+
+interface Running {
+  pending: Pending;
+  seq: number;
+  timer: NodeJS.Timeout;
+  /** Process RSS and main-thread heap when the file was handed over (set once the thread is ready). */
+  rssAtStart?: number;
+  heapAtStart?: number;
+}
+
+interface Slot {
+  worker?: Worker;
+  ready?: Promise<boolean>;
+  running?: Running;
+}
+
+/**
+ * A few worker threads that each turn one file at a time into an indexed document, under a
+ * wall-clock bound and a memory bound that hold even when a parser never yields: the heap bound
+ * is the thread's `resourceLimits`; memory outside the heap (typed arrays a PDF stream inflates
+ * into) is watched through the process RSS; a thread past either bound, or past its deadline,
+ * is terminated and its file comes back `{ ok: false, reason }` naming the bound.
+ *
+ * RSS is one number for the whole process, so when it passes the bound for the files in flight
+ * all of them are stopped and each is tried again alone, where the figure is its own: a file is
+ * only refused for memory it used by itself.
+ */
+export class IngestPool {
+  private readonly slots: Slot[];
+  private readonly queue: Pending[] = [];
+  private readonly soloQueue: Pending[] = [];
+  private watchdog: NodeJS.Timeout | undefined;
+  private seq = 0;
+  private closed = false;
+
+  constructor(readonly limits: IngestLimits) {
+    this.slots = Array.from({ length: Math.max(1, limits.workers) }, () => ({}));
+  }
+
+  ingest(task: IngestTask): Promise<IngestResult> {
+    if (this.closed) return Promise.resolve({ ok: false, reason: "indexing was stopped" });
+    return new Promise((resolve) => {
+      this.queue.push({ task, resolve, solo: false });
+      this.pump();
+    });
+  }
+
+  /** Stops every thread; files not finished come back as stopped. Safe to call twice. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of [...this.queue.splice(0), ...this.soloQueue.splice(0)]) {
+      pending.resolve({ ok: false, reason: "indexing was stopped" });
+    }
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.running) this.finish(slot, { ok: false, reason: "indexing was stopped" });
+        await this.discard(slot);
+      }),
+    );
+    this.stopWatchdog();
+  }
+
+  private busy(): Slot[] {
+    return this.slots.filter((s) => s.running !== undefined);
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    if (this.soloQueue.length > 0) {
+      if (this.busy().length === 0) this.start(this.slots[0]!, this.soloQueue.shift()!);
+      return;
+    }
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.running) this.start(slot, this.queue.shift()!);
+    }
+  }
+
+  private start(slot: Slot, pending: Pending): void {
+    if (!slot.worker) this.spawn(slot);
+    const worker = slot.worker!;
+    const seq = ++this.seq;
+    const { fileTimeoutMs } = this.limits;
+    const stop = (reason: string) => {
+      this.finish(slot, { ok: false, reason });
+      void this.discard(slot).then(() => this.pump());
+    };
+    // A thread loads its code before the file's own clock starts.
+    const running: Running = {
+      pending,
+      seq,
+      timer: setTimeout(() => stop("the parser thread did not start"), STARTUP_TIMEOUT_MS),
+    };
+    slot.running = running;
+    void slot.ready!.then((ok) => {
+      if (!ok || slot.running !== running || slot.worker !== worker) return;
+      clearTimeout(running.timer);
+      running.timer = setTimeout(
+        () => stop(`parsing took longer than the ${describeTimeout(fileTimeoutMs)} limit per file`),
+        fileTimeoutMs,
+      );
+      running.rssAtStart = process.memoryUsage.rss();
+      running.heapAtStart = process.memoryUsage().heapTotal;
+      worker.postMessage({ ...pending.task, seq });
+      this.startWatchdog();
+    });
+  }
+
+  private spawn(slot: Slot): void {
+    const entry = workerEntry();
+    const worker = new Worker(entry.code, {
+      eval: entry.eval,
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.limits.fileMemoryMb,
+        maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.round(this.limits.fileMemoryMb / 16))),
+      },
+      // Parsers must never write to the CLI's stdout (the MCP JSON-RPC stream); drop what they print.
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    slot.worker = worker;
+    slot.ready = new Promise<boolean>((resolve) => {
+      const onReady = (message: { ready?: boolean }) => {
+        if (message?.ready) {
+          worker.off("message", onReady);
+          resolve(true);
+        }
+      };
+      worker.on("message", onReady);
+      worker.once("exit", () => resolve(false));
+    });
+    worker.on("message", (message: { seq?: number; result?: IngestResult }) => {
+      if (message?.seq === undefined || slot.worker !== worker) return;
+      if (slot.running?.seq !== message.seq || !message.result) return;
+      this.finish(slot, message.result);
+      this.pump();
+    });
+    worker.on("error", (error: Error & { code?: string }) => {
+      if (slot.worker !== worker) return;
+      const reason =
+        error.code === "ERR_WORKER_OUT_OF_MEMORY" ? this.memoryReason() : `parser crashed: ${error.message}`;
+      if (slot.running) this.finish(slot, { ok: false, reason });
+      void this.discard(slot).then(() => this.pump());
+    });
+    worker.on("exit", (code) => {
+      if (slot.worker !== worker) return;
+      if (slot.running) this.finish(slot, { ok: false, reason: `parser thread exited (code ${code})` });
+      slot.worker = undefined;
+      slot.ready = undefined;
+      this.pump();
+    });
+  }
+
+  private memoryReason(): string {
+    return `parsing needed more than the ${this.limits.fileMemoryMb} MB memory limit per file`;
+  }
+
+  private finish(slot: Slot, result: IngestResult): void {
+    const running = slot.running;
+    if (!running) return;
+    clearTimeout(running.timer);
+    slot.running = undefined;
+    running.pending.resolve(result);
+    if (this.busy().length === 0) this.stopWatchdog();
+  }
+
+  /** Terminates a slot's thread (a new one is spawned for its next file). */
+  private async discard(slot: Slot): Promise<void> {
+    const worker = slot.worker;
+    slot.worker = undefined;
+    slot.ready = undefined;
+    if (worker) await worker.terminate().catch(() => undefined);
+  }
+
+  private startWatchdog(): void {
+    if (this.watchdog) return;
+    this.watchdog = setInterval(() => this.checkMemory(), MEMORY_SAMPLE_MS);
+    this.watchdog.unref();
+  }
+
+  private stopWatchdog(): void {
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = undefined;
+  }
+
+  private checkMemory(): void {
+    const started = this.busy().filter((s) => s.running!.rssAtStart !== undefined);
+    if (started.length === 0) return;
+    const earliest = started.reduce((a, b) => (a.running!.rssAtStart! <= b.running!.rssAtStart! ? a : b))
+      .running!;
+    const usage = process.memoryUsage();
+    // What the main thread itself grew by (results it keeps) is not the parsers' doing.
+    const mainGrowth = Math.max(0, usage.heapTotal - earliest.heapAtStart!);
+    const parsersGrowth = usage.rss - earliest.rssAtStart! - mainGrowth;
+    const allowed = started.length * (this.limits.fileMemoryMb + WORKER_OVERHEAD_MB) * MB;
+    if (parsersGrowth <= allowed) return;
+    if (started.length === 1 || started.some((s) => s.running!.pending.solo)) {
+      for (const slot of started) {
+        this.finish(slot, { ok: false, reason: this.memoryReason() });
+        void this.discard(slot);
+      }
+    } else {
+      // Which file it was cannot be told from one process-wide figure: retry each alone.
+      for (const slot of started) {
+        const { pending, timer } = slot.running!;
+        clearTimeout(timer);
+        slot.running = undefined;
+        this.soloQueue.push({ ...pending, solo: true });
+        void this.discard(slot);
+      }
+      this.stopWatchdog();
+    }
+    queueMicrotask(() => this.pump());
+  }
+}
+
+/**
+ * The worker's code: the compiled module in dist/; in development and tests the TypeScript
+ * source, loaded through tsx's API (Node 20 does not carry `--import` hooks into a worker).
+ */
+function workerEntry(): { code: string | URL; eval: boolean } {
+  if (import.meta.url.endsWith(".ts")) {
+    const tsxRoot = dirname(createRequire(import.meta.url).resolve("tsx/package.json"));
+    const api = pathToFileURL(join(tsxRoot, "dist/esm/api/index.mjs")).href;
+    const entry = new URL("./ingest-worker.ts", import.meta.url).href;
+    const code = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+    return { code, eval: true };
+  }
+  return { code: new URL("./ingest-worker.js", import.meta.url), eval: false };
+}

@@ -1,0 +1,21 @@
+// Entry point of a parser worker thread (see ingest-pool.ts): one file per message, the result
+// posted back. The pool terminates this thread when a file passes its time or memory bound.
+import { parentPort } from "node:worker_threads";
+import { type IngestTask, ingestFile } from "./ingest-file.js";
+
+const port = parentPort;
+if (!port) throw new Error("ingest-worker.ts runs only as a worker thread");
+port.on("message", (task: IngestTask & { seq: number }) => {
+  ingestFile(task).then(
+    (result) => port.postMessage({ seq: task.seq, result }),
+    (error: unknown) =>
+      port.postMessage({
+        seq: task.seq,
+        result: {
+          ok: false,
+          reason: `parser failed: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      }),
+  );
+});
+port.postMessage({ ready: true });
