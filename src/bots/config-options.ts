@@ -123,6 +123,33 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     description: "Per-request timeout for the Huginn server.",
   },
   {
+    key: "knowledge.ingest",
+    type: "object",
+    default: "—",
+    description:
+      "Bounds on parsing one file of the embedded index; a file past one is skipped with a warning naming the file and the bound.",
+  },
+  {
+    key: "knowledge.ingest.fileTimeoutMs",
+    type: "integer 100–600000",
+    default: "15000",
+    description:
+      "Wall-clock limit on reading, parsing and analysing one file (holds even when a parser never yields).",
+  },
+  {
+    key: "knowledge.ingest.fileMemoryMb",
+    type: "integer 64–8192",
+    default: "512",
+    description:
+      "Memory limit for parsing one file (its parser thread's heap, and what it may add to the process).",
+  },
+  {
+    key: "knowledge.ingest.workers",
+    type: "integer 1–16",
+    default: "cores, at most 4",
+    description: "Parser threads working in parallel.",
+  },
+  {
     key: "correctiveRetrieval",
     type: "object",
     default: "— (env, then off)",

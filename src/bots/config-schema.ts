@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
+import { IngestLimitsSchema } from "../knowledge/index/ingest-limits.js";
 import { httpUrl, nonEmpty, ProviderSchema } from "../llm/provider-config.js";
 
 // The schema of `bots/<name>/config.json` (design §6). Every object is strict: an unknown key is
@@ -40,6 +41,8 @@ export const KnowledgeSchema = z
       .default({}),
     // Both blocks may be present so that switching backends is a one-word change.
     huginn: HuginnSchema.optional(),
+    // Bounds on parsing one file of the embedded index (time, memory, parser threads).
+    ingest: IngestLimitsSchema.optional(),
   })
   .superRefine((knowledge, ctx) => {
     if (knowledge.backend === "huginn" && knowledge.huginn === undefined) {

@@ -6,6 +6,7 @@ import type { AskResult } from "../connectors/bot-runtime.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { bindSearchTool } from "../connectors/search-tool-binding.js";
+import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderPageRange } from "../protocol/page-range.js";
 import { answerWithCitations, type CitedAnswer } from "../strategies/cited-answer.js";
@@ -95,7 +96,10 @@ async function answerWithQuotes(
     useWireModel: true,
   });
   const reporter = progressReporter(progress);
-  const { backend } = await openBotBackend(bot, { onProgress: reporter.update });
+  const { backend } = await openBotBackend(bot, {
+    onProgress: reporter.update,
+    refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS,
+  });
   reporter.stop();
   return answerWithCitations(llm, bindSearchTool(bot, backend).backend, question);
 }

@@ -5,13 +5,15 @@ import { loadBot } from "../bots/discovery.js";
 import { createKnowledgeMcpServer } from "../connectors/mcp/knowledge-mcp-server.js";
 import { serveStdio } from "../connectors/mcp/serve-stdio.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import { logger } from "../telemetry/logger.js";
 
 export async function runMcp(botRef: string): Promise<number> {
   const log = logger();
   const bot = await loadBot(botRef);
   // No progress bar: an embedded index refresh reports through the log, not the terminal.
-  const opened = await openBotBackend(bot);
+  // Bounded: an MCP client gives up on a server that does not start; a refresh cut short says so in the log.
+  const opened = await openBotBackend(bot, { refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS });
   const refreshed = opened.reports.length;
   if (refreshed > 0) log.info({ bot: bot.name, collections: refreshed }, "mcp: knowledge index ready");
   // A stray rejection in a library must not take down a server other calls are using.

@@ -4,6 +4,7 @@ import type { BotDefinition } from "../bots/discovery.js";
 import { loadBot } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { bindSearchTool } from "../connectors/search-tool-binding.js";
+import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import type { CorrectiveMetadata, CorrectiveOutcome, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
@@ -58,7 +59,10 @@ export async function searchAsTheModelWould(
   options: { correct: boolean; progress: boolean },
 ): Promise<SearchJson> {
   const progress = progressReporter(options.progress);
-  const { backend } = await openBotBackend(bot, { onProgress: progress.update });
+  const { backend } = await openBotBackend(bot, {
+    onProgress: progress.update,
+    refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS,
+  });
   progress.stop();
   const binding = bindSearchTool(bot, backend);
   const response = await binding.backend.search(request);

@@ -1,7 +1,7 @@
 import type { BotConfig } from "../bots/config-schema.js";
 import { HuginnBackend } from "../knowledge/huginn.js";
-import type { RefreshProgress, RefreshReport } from "../knowledge/index/refresh.js";
-import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
+import type { RefreshReport } from "../knowledge/index/refresh.js";
+import { type OpenEmbeddedOptions, openEmbeddedEngine } from "../knowledge/open-embedded.js";
 import type { KnowledgeBackend } from "../types.js";
 
 export interface OpenedBackend {
@@ -15,7 +15,7 @@ export interface OpenedBackend {
 /** The knowledge backend a bot's config names, ready to search. */
 export async function openBotBackend(
   bot: { dir: string; config: Pick<BotConfig, "knowledge"> },
-  options: { onProgress?: RefreshProgress } = {},
+  options: Omit<OpenEmbeddedOptions, "limits"> = {},
 ): Promise<OpenedBackend> {
   const knowledge = bot.config.knowledge;
   if (knowledge.backend === "huginn") {
@@ -32,6 +32,9 @@ export async function openBotBackend(
     // Nothing to refresh: the server owns its index.
     return { backend, reports: [], close: () => (closed ??= backend.close()) };
   }
-  const { engine, reports } = await openEmbeddedEngine(bot.dir, knowledge.collections ?? {}, options);
+  const { engine, reports } = await openEmbeddedEngine(bot.dir, knowledge.collections ?? {}, {
+    ...options,
+    ...(knowledge.ingest ? { limits: knowledge.ingest } : {}),
+  });
   return { backend: engine, reports, close: async () => {} };
 }

@@ -1,11 +1,19 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import * as z from "zod";
 import { ANALYZER_VERSION } from "./analyzer.js";
 import type { AnalyzedDocument, AnalyzedSection } from "./collection-index.js";
+import { TermInterner } from "./term-interner.js";
 
 /** Bumped whenever the stored shape changes; a mismatch means "rebuild", never "misread". */
-export const STORE_VERSION = 1;
+export const STORE_VERSION = 2;
+/**
+ * A segment file is written once this much JSON has gathered: far below V8's longest string
+ * (~512 MB), so no collection size ever needs one string too long to exist, and small enough that
+ * loading one costs a bounded amount of memory beside the documents it yields.
+ */
+export const SEGMENT_TARGET_BYTES = 32 * 1024 * 1024;
 
 /** A document as stored: the analysed document plus what a refresh compares. */
 export interface StoredDocument extends AnalyzedDocument {
@@ -16,89 +24,285 @@ export interface StoredDocument extends AnalyzedDocument {
   contentHash: string;
 }
 
+/** A section on disk: terms joined by single spaces, compact in JSON and split back in one call. */
 interface StoredSection extends Omit<AnalyzedSection, "titleTerms" | "bodyTerms"> {
-  /** Terms joined by single spaces: compact in JSON and split back in one native call. */
   titleTerms: string;
   bodyTerms: string;
 }
+type StoredDocumentRecord = Omit<StoredDocument, "sections"> & { sections: StoredSection[] };
 
-interface CollectionFile {
-  version: number;
-  analyzer: string;
-  collection: string;
-  documents: (Omit<StoredDocument, "sections"> & { sections: StoredSection[] })[];
-}
+const SegmentEntry = z.strictObject({
+  file: z.string().regex(/^[A-Za-z0-9%._-]+\.seg$/),
+  bytes: z.number().int().nonnegative(),
+  documents: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+const Manifest = z.strictObject({
+  version: z.literal(STORE_VERSION),
+  analyzer: z.string(),
+  collection: z.string(),
+  documents: z.number().int().nonnegative(),
+  segments: z.array(SegmentEntry),
+});
+type Manifest = z.output<typeof Manifest>;
+
+/** What a load found: the documents, nothing yet, or an index that cannot be trusted (and why). */
+export type StoreLoad =
+  | { state: "loaded"; documents: StoredDocument[] }
+  | { state: "missing" }
+  | { state: "damaged"; reason: string };
 
 /**
- * One JSON file per collection under `<bot>/.second-look/index/`. Writes go to a temporary
- * file that is renamed into place, so a crash or a concurrent reader never sees half an index
- * and the previous index survives a failed write.
+ * A collection's index on disk under `<bot>/.second-look/index/`: a small manifest
+ * (`<collection>.manifest.json`: version, analyzer, and each segment's size, document count
+ * and sha256) and segment files of at most about SEGMENT_TARGET_BYTES of JSON each.
+ *
+ * Writing: segments first, under a name no earlier save used, then the manifest through a
+ * temporary file renamed into place — the one atomic step — then the previous save's segments
+ * are removed. A crash (even `kill -9`) at any point leaves either the old manifest with all its
+ * segments or the new one with all of its; the strays it leaves are removed by the next save.
+ *
+ * Loading checks everything it reads (manifest shape, versions, each segment's size, checksum,
+ * document count and record shape), so a damaged or hand-edited index is reported as damaged
+ * and rebuilt, never served.
  */
 export class IndexStore {
   constructor(readonly directory: string) {}
 
-  private fileFor(collection: string): string {
-    return join(this.directory, `${encodeURIComponent(collection)}.json`);
+  private manifestFile(collection: string): string {
+    return join(this.directory, `${encodeURIComponent(collection)}.manifest.json`);
   }
 
-  /** The stored documents, or undefined when absent, unreadable or from another version. */
-  async load(collection: string): Promise<StoredDocument[] | undefined> {
+  /** The stored documents, or undefined when absent or not trustworthy (see inspect for which). */
+  async load(collection: string, interner = new TermInterner()): Promise<StoredDocument[] | undefined> {
+    const found = await this.inspect(collection, interner);
+    return found.state === "loaded" ? found.documents : undefined;
+  }
+
+  async inspect(collection: string, interner = new TermInterner()): Promise<StoreLoad> {
     let raw: string;
     try {
-      raw = await readFile(this.fileFor(collection), "utf8");
-    } catch {
-      return undefined;
+      raw = await readFile(this.manifestFile(collection), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+        return { state: "damaged", reason: `cannot read the manifest: ${(error as Error).message}` };
+      }
+      return (await this.hasVersion1(collection))
+        ? { state: "damaged", reason: "written by an older version (one JSON file)" }
+        : { state: "missing" };
     }
-    let parsed: CollectionFile;
+    let manifest: Manifest;
     try {
-      parsed = JSON.parse(raw) as CollectionFile;
-    } catch {
-      return undefined;
+      const parsed = Manifest.safeParse(JSON.parse(raw));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return {
+          state: "damaged",
+          reason: `manifest has the wrong shape (${issue?.path.join(".") || "root"}: ${issue?.message})`,
+        };
+      }
+      manifest = parsed.data;
+    } catch (error) {
+      return { state: "damaged", reason: `manifest is not JSON (${(error as Error).message})` };
     }
-    if (
-      parsed?.version !== STORE_VERSION ||
-      parsed.analyzer !== ANALYZER_VERSION ||
-      !Array.isArray(parsed.documents)
-    ) {
-      return undefined;
+    if (manifest.analyzer !== ANALYZER_VERSION) {
+      return { state: "damaged", reason: `built by analyzer ${manifest.analyzer}, not ${ANALYZER_VERSION}` };
     }
-    return parsed.documents.map((d) => ({
-      ...d,
-      sections: d.sections.map((s) => ({
-        ...s,
-        titleTerms: splitTerms(s.titleTerms),
-        bodyTerms: splitTerms(s.bodyTerms),
-      })),
-    }));
+    const documents: StoredDocument[] = [];
+    for (const segment of manifest.segments) {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(join(this.directory, segment.file));
+      } catch (error) {
+        return { state: "damaged", reason: `segment ${segment.file}: ${(error as Error).message}` };
+      }
+      if (bytes.length !== segment.bytes) {
+        return {
+          state: "damaged",
+          reason: `segment ${segment.file} is ${bytes.length} bytes, not ${segment.bytes}`,
+        };
+      }
+      if (createHash("sha256").update(bytes).digest("hex") !== segment.sha256) {
+        return { state: "damaged", reason: `segment ${segment.file} fails its checksum` };
+      }
+      let records: unknown;
+      try {
+        records = JSON.parse(bytes.toString("utf8"));
+      } catch (error) {
+        return {
+          state: "damaged",
+          reason: `segment ${segment.file} is not JSON (${(error as Error).message})`,
+        };
+      }
+      if (!Array.isArray(records) || records.length !== segment.documents) {
+        return {
+          state: "damaged",
+          reason: `segment ${segment.file} does not hold ${segment.documents} documents`,
+        };
+      }
+      for (const record of records) {
+        if (!isStoredRecord(record)) {
+          return { state: "damaged", reason: `segment ${segment.file} holds a record of the wrong shape` };
+        }
+        documents.push(fromRecord(record, interner));
+      }
+    }
+    if (documents.length !== manifest.documents) {
+      return {
+        state: "damaged",
+        reason: `${documents.length} documents found, manifest says ${manifest.documents}`,
+      };
+    }
+    return { state: "loaded", documents };
   }
 
   async save(collection: string, documents: readonly StoredDocument[]): Promise<void> {
     await mkdir(this.directory, { recursive: true });
-    const file: CollectionFile = {
-      version: STORE_VERSION,
-      analyzer: ANALYZER_VERSION,
-      collection,
-      documents: documents.map((d) => ({
-        ...d,
-        sections: d.sections.map((s) => ({
-          ...s,
-          titleTerms: s.titleTerms.join(" "),
-          bodyTerms: s.bodyTerms.join(" "),
-        })),
-      })),
-    };
-    const target = this.fileFor(collection);
-    const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    const prefix = encodeURIComponent(collection);
+    // pid first: a stray file's owner can be told alive or dead when cleaning up.
+    const generation = `${process.pid}-${randomBytes(4).toString("hex")}`;
+    const segments: Manifest["segments"] = [];
+    const written: string[] = [];
     try {
-      await writeFile(temporary, JSON.stringify(file));
+      let parts: string[] = [];
+      let length = 0;
+      const flush = async () => {
+        const file = `${prefix}.${generation}.${segments.length}.seg`;
+        const bytes = Buffer.from(`[${parts.join(",")}]`, "utf8");
+        written.push(join(this.directory, file));
+        await writeDurably(join(this.directory, file), bytes);
+        segments.push({
+          file,
+          bytes: bytes.length,
+          documents: parts.length,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+        });
+        parts = [];
+        length = 0;
+      };
+      for (const document of documents) {
+        const json = JSON.stringify(toRecord(document));
+        parts.push(json);
+        length += json.length + 1;
+        if (length >= SEGMENT_TARGET_BYTES) await flush();
+      }
+      if (parts.length > 0 || segments.length === 0) await flush();
+      const manifest: Manifest = {
+        version: STORE_VERSION,
+        analyzer: ANALYZER_VERSION,
+        collection,
+        documents: documents.length,
+        segments,
+      };
+      const target = this.manifestFile(collection);
+      const temporary = `${target}.${generation}.tmp`;
+      written.push(temporary);
+      await writeDurably(temporary, Buffer.from(JSON.stringify(manifest), "utf8"));
       await rename(temporary, target);
     } catch (error) {
-      await rm(temporary, { force: true });
+      await Promise.all(written.map((path) => rm(path, { force: true })));
       throw error;
     }
+    await this.removeStrays(collection, new Set(segments.map((s) => s.file)));
+  }
+
+  /**
+   * Removes what no manifest points to: earlier saves' segments, temporary files and the
+   * version-1 file. A file another live process is still writing (its pid in the name) is left.
+   */
+  private async removeStrays(collection: string, keep: ReadonlySet<string>): Promise<void> {
+    const prefix = `${encodeURIComponent(collection)}.`;
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch {
+      return;
+    }
+    await Promise.all(
+      names
+        .filter((name) => name.startsWith(prefix) && !keep.has(name))
+        .filter((name) => name.endsWith(".seg") || name.endsWith(".tmp") || name === `${prefix}json`)
+        .filter((name) => !ownedByAnotherLiveProcess(name.slice(prefix.length)))
+        .map((name) => rm(join(this.directory, name), { force: true }).catch(() => undefined)),
+    );
+  }
+
+  private async hasVersion1(collection: string): Promise<boolean> {
+    return stat(join(this.directory, `${encodeURIComponent(collection)}.json`)).then(
+      () => true,
+      () => false,
+    );
   }
 }
 
-function splitTerms(joined: string): string[] {
-  return joined ? joined.split(" ") : [];
+/** Writes and fsyncs, so a rename that follows never publishes a file whose bytes are still in flight. */
+async function writeDurably(path: string, bytes: Uint8Array): Promise<void> {
+  const handle = await open(path, "w");
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** `<pid>-<hex>.…`: true when that pid is a live process other than this one. */
+function ownedByAnotherLiveProcess(rest: string): boolean {
+  const pid = Number(/^(\d+)-/.exec(rest)?.[1]);
+  if (!Number.isInteger(pid) || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function toRecord(document: StoredDocument): StoredDocumentRecord {
+  return {
+    ...document,
+    sections: document.sections.map((s) => ({
+      ...s,
+      titleTerms: s.titleTerms.join(" "),
+      bodyTerms: s.bodyTerms.join(" "),
+    })),
+  };
+}
+
+function fromRecord(record: StoredDocumentRecord, interner: TermInterner): StoredDocument {
+  return {
+    ...record,
+    sections: record.sections.map((s) => ({
+      ...s,
+      titleTerms: interner.split(s.titleTerms),
+      bodyTerms: interner.split(s.bodyTerms),
+    })),
+  };
+}
+
+/** The fields every later step relies on; the checksum already rules out torn or edited bytes. */
+function isStoredRecord(value: unknown): value is StoredDocumentRecord {
+  if (typeof value !== "object" || value === null) return false;
+  const d = value as Record<string, unknown>;
+  if (
+    typeof d.id !== "string" ||
+    typeof d.path !== "string" ||
+    typeof d.title !== "string" ||
+    typeof d.size !== "number" ||
+    typeof d.mtimeMs !== "number" ||
+    typeof d.contentHash !== "string" ||
+    !Array.isArray(d.sections)
+  ) {
+    return false;
+  }
+  return d.sections.every((s: unknown) => {
+    if (typeof s !== "object" || s === null) return false;
+    const section = s as Record<string, unknown>;
+    return (
+      Array.isArray(section.headingPath) &&
+      typeof section.content === "string" &&
+      typeof section.titleTerms === "string" &&
+      typeof section.bodyTerms === "string"
+    );
+  });
 }

@@ -42,7 +42,11 @@ export interface IngestedDocument {
 export type IngestResult =
   | { ok: true; unchanged: true; contentHash: string }
   | { ok: true; unchanged?: false; document: IngestedDocument }
-  | { ok: false; reason: string };
+  | {
+      ok: false;
+      reason: string /** The pool was closed before the file was done: not the file's fault. */;
+      stopped?: true;
+    };
 
 /** Reads, parses and analyses one file; never throws for a bad file. Runs inside a parser worker. */
 export async function ingestFile(task: IngestTask): Promise<IngestResult> {

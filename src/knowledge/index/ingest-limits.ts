@@ -36,3 +36,9 @@ export function ingestLimits(config: IngestLimitsConfig = {}): IngestLimits {
 export function describeTimeout(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
+
+/**
+ * How long a command that must answer (search, mcp, ask) spends refreshing the index before it
+ * answers from the index as it stands; `second-look index` has no such bound.
+ */
+export const REFRESH_BUDGET_FOR_ANSWERS_MS = 10_000;

@@ -13,6 +13,8 @@ const WORKER_OVERHEAD_MB = 128;
 /** A fresh thread must have loaded its code within this (seconds under tsx, milliseconds from dist/). */
 const STARTUP_TIMEOUT_MS = 30_000;
 
+const STOPPED: IngestResult = { ok: false, reason: "indexing was stopped", stopped: true };
+
 interface Pending {
   task: IngestTask;
   resolve: (result: IngestResult) => void;
@@ -59,7 +61,7 @@ export class IngestPool {
   }
 
   ingest(task: IngestTask): Promise<IngestResult> {
-    if (this.closed) return Promise.resolve({ ok: false, reason: "indexing was stopped" });
+    if (this.closed) return Promise.resolve(STOPPED);
     return new Promise((resolve) => {
       this.queue.push({ task, resolve, solo: false });
       this.pump();
@@ -70,11 +72,11 @@ export class IngestPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const pending of [...this.queue.splice(0), ...this.soloQueue.splice(0)]) {
-      pending.resolve({ ok: false, reason: "indexing was stopped" });
+      pending.resolve(STOPPED);
     }
     await Promise.all(
       this.slots.map(async (slot) => {
-        if (slot.running) this.finish(slot, { ok: false, reason: "indexing was stopped" });
+        if (slot.running) this.finish(slot, STOPPED);
         await this.discard(slot);
       }),
     );

@@ -2,9 +2,11 @@ import { stat } from "node:fs/promises";
 import { glob } from "tinyglobby";
 import { logger } from "../../telemetry/logger.js";
 import { documentIdFor } from "../documents/document-id.js";
-import { loadDocument } from "../documents/load-document.js";
-import { analyzeDocument } from "./collection-index.js";
 import type { IndexStore, StoredDocument } from "./index-store.js";
+import type { IngestResult } from "./ingest-file.js";
+import { type IngestLimits, ingestLimits } from "./ingest-limits.js";
+import { IngestPool } from "./ingest-pool.js";
+import { TermInterner } from "./term-interner.js";
 
 /** Where a collection's files come from: globs relative to the bot folder. */
 export interface CollectionSource {
@@ -20,6 +22,10 @@ export interface RefreshReport {
   updated: number;
   removed: number;
   unchanged: number;
+  /** Of the unchanged: files whose modification time or size moved but whose bytes did not (recorded). */
+  touched: number;
+  /** Files not looked at because the refresh was stopped (its time budget ran out); their stored version, if any, is kept. */
+  pending: number;
   skipped: { path: string; reason: string }[];
   /** True when the stored index was rewritten. */
   written: boolean;
@@ -32,25 +38,47 @@ export type RefreshProgress = (event: { collection: string; done: number; total:
 const ALWAYS_EXCLUDED = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
 /** A bot's collection is documents, not a disk: past this many files the rest are skipped. */
 export const MAX_FILES_PER_COLLECTION = 200_000;
-const READ_CONCURRENCY = 8;
+
+export interface RefreshOptions {
+  onProgress?: RefreshProgress;
+  /** The parser threads to use (shared across collections); one is made and closed otherwise. */
+  pool?: IngestPool;
+  /** Bounds for the pool made when none is given. */
+  limits?: IngestLimits;
+  /**
+   * Stops the refresh: no further file is started, files in flight come back stopped (close the
+   * pool to stop them at once), and every file not done keeps its stored version.
+   */
+  signal?: AbortSignal;
+}
 
 /**
  * Brings one collection's stored index up to date with its files. A file whose size and
  * modification time are unchanged is reused without being read; a changed one is read and
- * reused anyway if its content hash is the same; otherwise it is parsed and analysed again.
- * Files that disappeared are dropped. A file that cannot be loaded is skipped with a warning
- * naming it — one bad file never stops indexing — and the index is only rewritten (atomically)
- * when something changed.
+ * reused anyway if its content hash is the same (its new time is recorded); otherwise it is
+ * parsed and analysed again in a parser thread, under the pool's time and memory bounds.
+ * Files that disappeared are dropped. A file that cannot be loaded, or passes a bound, is
+ * skipped with a warning naming it and the reason — one bad file never stops indexing — and
+ * the index is only rewritten when something changed. A damaged stored index is rebuilt from
+ * the files, with a warning saying what was wrong with it.
  */
 export async function refreshCollection(
   botDir: string,
   source: CollectionSource,
   store: IndexStore,
-  options: { onProgress?: RefreshProgress } = {},
+  options: RefreshOptions = {},
 ): Promise<{ documents: StoredDocument[]; report: RefreshReport }> {
   const started = performance.now();
-  const previous = new Map((await store.load(source.name))?.map((d) => [d.path, d]) ?? []);
-  const stored = previous.size > 0;
+  const interner = new TermInterner();
+  const found = await store.inspect(source.name, interner);
+  if (found.state === "damaged") {
+    logger().warn(
+      { collection: source.name, directory: store.directory, reason: found.reason },
+      `the stored index of collection ${source.name} is damaged (${found.reason}); rebuilding it from the files`,
+    );
+  }
+  const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);
+  const stored = found.state === "loaded";
   const report: RefreshReport = {
     collection: source.name,
     files: 0,
@@ -58,6 +86,8 @@ export async function refreshCollection(
     updated: 0,
     removed: 0,
     unchanged: 0,
+    touched: 0,
+    pending: 0,
     skipped: [],
     written: false,
     ms: 0,
@@ -82,19 +112,32 @@ export async function refreshCollection(
   }
   report.files = files.length;
 
+  const pool = options.pool ?? new IngestPool(options.limits ?? ingestLimits());
+  // Enough files in flight to keep every parser thread busy while others are being stat'ed.
+  const concurrency = Math.max(8, pool.limits.workers * 4);
   const documents: (StoredDocument | undefined)[] = new Array(files.length);
   let done = 0;
   let next = 0;
+  const context = { botDir, previous, report, pool, interner };
   const worker = async () => {
-    while (next < files.length) {
+    while (next < files.length && !options.signal?.aborted) {
       const i = next++;
-      documents[i] = await refreshFile(botDir, files[i]!, previous, report);
+      documents[i] = await refreshFile(files[i]!, context);
       done++;
       options.onProgress?.({ collection: source.name, done, total: files.length });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, files.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+  } finally {
+    if (!options.pool) await pool.close();
+  }
 
+  for (let i = next; i < files.length; i++) {
+    report.pending++;
+    const path = documentIdFor(botDir, files[i]!);
+    documents[i] = path === undefined ? undefined : previous.get(path);
+  }
   const kept = documents.filter((d): d is StoredDocument => d !== undefined);
   const keptPaths = new Set(kept.map((d) => d.path));
   for (const path of previous.keys()) if (!keptPaths.has(path)) report.removed++;
@@ -104,7 +147,7 @@ export async function refreshCollection(
       `skipped ${skip.path}: ${skip.reason}`,
     );
   }
-  if (report.added || report.updated || report.removed || !stored) {
+  if (report.added || report.updated || report.removed || report.touched || !stored) {
     await store.save(source.name, kept);
     report.written = true;
   }
@@ -112,12 +155,16 @@ export async function refreshCollection(
   return { documents: kept, report };
 }
 
-async function refreshFile(
-  botDir: string,
-  absPath: string,
-  previous: ReadonlyMap<string, StoredDocument>,
-  report: RefreshReport,
-): Promise<StoredDocument | undefined> {
+interface RefreshContext {
+  botDir: string;
+  previous: ReadonlyMap<string, StoredDocument>;
+  report: RefreshReport;
+  pool: IngestPool;
+  interner: TermInterner;
+}
+
+async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
+  const { botDir, previous, report, pool, interner } = context;
   const path = documentIdFor(botDir, absPath);
   if (path === undefined) {
     // An id must never climb out of the bot folder: that would publish files nobody listed.
@@ -136,17 +183,43 @@ async function refreshFile(
     report.unchanged++;
     return before;
   }
-  const loaded = await loadDocument(absPath, path);
-  if (!loaded.ok) {
-    report.skipped.push({ path, reason: loaded.reason });
+  const result: IngestResult = await pool.ingest({
+    absPath,
+    id: path,
+    ...(before ? { knownHash: before.contentHash } : {}),
+  });
+  if (!result.ok) {
+    if (result.stopped) {
+      report.pending++;
+      return before;
+    }
+    report.skipped.push({ path, reason: result.reason });
     return undefined;
   }
-  if (before && before.contentHash === loaded.doc.contentHash) {
-    report.unchanged++;
-    return { ...before, size: info.size, mtimeMs: info.mtimeMs };
+  if (result.unchanged) {
+    if (before) {
+      report.unchanged++;
+      report.touched++;
+      return { ...before, size: info.size, mtimeMs: info.mtimeMs };
+    }
+    return undefined;
   }
   if (before) report.updated++;
   else report.added++;
-  const { text: _text, contentHash, ...document } = loaded.doc;
-  return { ...analyzeDocument(document), path, size: info.size, mtimeMs: info.mtimeMs, contentHash };
+  const { document } = result;
+  return {
+    id: path,
+    title: document.title,
+    ...(document.url !== undefined ? { url: document.url } : {}),
+    ...(document.modifiedTime !== undefined ? { modifiedTime: document.modifiedTime } : {}),
+    sections: document.sections.map((s) => ({
+      ...s,
+      titleTerms: interner.split(s.titleTerms),
+      bodyTerms: interner.split(s.bodyTerms),
+    })),
+    path,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    contentHash: document.contentHash,
+  };
 }

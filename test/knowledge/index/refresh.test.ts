@@ -48,7 +48,10 @@ describe("refreshCollection", () => {
     const later = new Date(Date.now() + 60_000);
     await utimes(join(bot, "docs", "pto.md"), later, later);
     const { report } = await refreshCollection(bot, source, store);
-    expect(report).toMatchObject({ unchanged: 2, updated: 0 });
+    expect(report).toMatchObject({ unchanged: 2, touched: 1, updated: 0, written: true });
+    // The new time was recorded: the next run does not read the file again.
+    const again = await refreshCollection(bot, source, store);
+    expect(again.report).toMatchObject({ unchanged: 2, touched: 0, written: false });
   });
 
   it("skips a binary or non-UTF-8 file with a reason naming it, and indexes the rest", async () => {
@@ -74,11 +77,11 @@ describe("refreshCollection", () => {
   it("a corrupt or foreign-version store is rebuilt, not misread", async () => {
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, source, store);
-    await writeFile(join(indexDirectory(bot), "handbook.json"), "{not json");
+    await writeFile(join(indexDirectory(bot), "handbook.manifest.json"), "{not json");
     const { report } = await refreshCollection(bot, source, store);
     expect(report).toMatchObject({ added: 2, written: true });
-    const file = JSON.parse(await readFile(join(indexDirectory(bot), "handbook.json"), "utf8"));
-    expect(file.version).toBe(1);
+    const file = JSON.parse(await readFile(join(indexDirectory(bot), "handbook.manifest.json"), "utf8"));
+    expect(file.version).toBe(2);
   });
 });
 
