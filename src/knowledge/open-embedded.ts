@@ -40,16 +40,10 @@ export async function openEmbeddedEngine(
   options: OpenEmbeddedOptions = {},
 ): Promise<{ engine: KnowledgeEngine; reports: RefreshReport[] }> {
   const store = new IndexStore(indexDirectory(botDir));
-  const pool = new IngestPool(ingestLimits(options.limits));
+  const pool = IngestPool.shared(ingestLimits(options.limits));
   const stop = new AbortController();
   const budget = options.refreshBudgetMs;
-  const timer =
-    budget === undefined
-      ? undefined
-      : setTimeout(() => {
-          stop.abort();
-          void pool.close();
-        }, budget);
+  const timer = budget === undefined ? undefined : setTimeout(() => stop.abort(), budget);
   const indexes: CollectionIndex[] = [];
   const reports: RefreshReport[] = [];
   try {
@@ -66,7 +60,6 @@ export async function openEmbeddedEngine(
     }
   } finally {
     clearTimeout(timer);
-    await pool.close();
   }
   const pending = reports.reduce((n, r) => n + r.pending, 0);
   if (pending > 0 && budget !== undefined) {

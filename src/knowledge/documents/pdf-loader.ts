@@ -10,6 +10,11 @@ import { isBoldFontName, type PdfRow, type PdfTextItem, rowsOfPage } from "./pdf
 import { pdfSections } from "./pdf-sections.js";
 
 export const DEFAULT_PDF_PARSE_TIMEOUT_MS = 60_000;
+/**
+ * Longer PDFs are refused before any page is read: text extraction costs grow faster than the
+ * page count, and a document this long is a book to split, not a page of a bot's knowledge.
+ */
+export const MAX_PDF_PAGES = 5_000;
 /** Outline entries beyond this are ignored: a bookmark tree is a table of contents, not data. */
 const MAX_OUTLINE_ENTRIES = 5_000;
 
@@ -75,6 +80,9 @@ async function extract(
   deadline: { expired: boolean },
 ): Promise<ParsedDocument> {
   const doc = await loading;
+  if (doc.numPages > MAX_PDF_PAGES) {
+    throw new PdfParseError(`${doc.numPages} pages (limit ${MAX_PDF_PAGES})`);
+  }
   const outline = await outlineEntries(doc).catch(() => []);
   // Bold faces only matter to the heading heuristics; finding them needs each page's operator
   // list, so it is skipped when the bookmarks will do.

@@ -37,18 +37,30 @@ const SegmentEntry = z.strictObject({
   documents: z.number().int().nonnegative(),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
+const SkippedFileSchema = z.strictObject({
+  path: z.string(),
+  size: z.number(),
+  mtimeMs: z.number(),
+  reason: z.string(),
+  /** The bounds it was refused under: raising them makes the next refresh try the file again. */
+  limits: z.string(),
+});
+/** A file that could not be indexed, remembered so an unchanged one is not parsed again on every refresh. */
+export type SkippedFile = z.output<typeof SkippedFileSchema>;
+
 const Manifest = z.strictObject({
   version: z.literal(STORE_VERSION),
   analyzer: z.string(),
   collection: z.string(),
   documents: z.number().int().nonnegative(),
   segments: z.array(SegmentEntry),
+  skipped: z.array(SkippedFileSchema),
 });
 type Manifest = z.output<typeof Manifest>;
 
 /** What a load found: the documents, nothing yet, or an index that cannot be trusted (and why). */
 export type StoreLoad =
-  | { state: "loaded"; documents: StoredDocument[] }
+  | { state: "loaded"; documents: StoredDocument[]; skipped: SkippedFile[] }
   | { state: "missing" }
   | { state: "damaged"; reason: string };
 
@@ -153,10 +165,14 @@ export class IndexStore {
         reason: `${documents.length} documents found, manifest says ${manifest.documents}`,
       };
     }
-    return { state: "loaded", documents };
+    return { state: "loaded", documents, skipped: manifest.skipped };
   }
 
-  async save(collection: string, documents: readonly StoredDocument[]): Promise<void> {
+  async save(
+    collection: string,
+    documents: readonly StoredDocument[],
+    skipped: readonly SkippedFile[] = [],
+  ): Promise<void> {
     await mkdir(this.directory, { recursive: true });
     const prefix = encodeURIComponent(collection);
     // pid first: a stray file's owner can be told alive or dead when cleaning up.
@@ -193,6 +209,7 @@ export class IndexStore {
         collection,
         documents: documents.length,
         segments,
+        skipped: [...skipped],
       };
       const target = this.manifestFile(collection);
       const temporary = `${target}.${generation}.tmp`;

@@ -8,11 +8,11 @@ import { describeTimeout, type IngestLimits } from "./ingest-limits.js";
 const MB = 1024 * 1024;
 /** How often the process RSS is sampled while files are being parsed. */
 const MEMORY_SAMPLE_MS = 50;
-/** What a parser thread costs before its file (code, pdf.js, young generation), on top of its heap bound. */
-const WORKER_OVERHEAD_MB = 128;
 /** A fresh thread must have loaded its code within this (seconds under tsx, milliseconds from dist/). */
 const STARTUP_TIMEOUT_MS = 30_000;
 
+/** An idle parser thread is ended after this long (it may hold a large heap from its last file). */
+const IDLE_MS = 30_000;
 const STOPPED: IngestResult = { ok: false, reason: "indexing was stopped", stopped: true };
 
 interface Pending {
@@ -32,6 +32,7 @@ interface Running {
 }
 
 interface Slot {
+  idleTimer?: NodeJS.Timeout;
   worker?: Worker;
   ready?: Promise<boolean>;
   running?: Running;
@@ -60,17 +61,60 @@ export class IngestPool {
     this.slots = Array.from({ length: Math.max(1, limits.workers) }, () => ({}));
   }
 
-  ingest(task: IngestTask): Promise<IngestResult> {
-    if (this.closed) return Promise.resolve(STOPPED);
+  private static readonly pools = new Map<string, IngestPool>();
+
+  /**
+   * One pool per set of limits for the whole process: its threads outlive one refresh (a thread
+   * starts in tens of milliseconds from dist/, seconds under tsx) and never keep the process
+   * alive while idle.
+   */
+  static shared(limits: IngestLimits): IngestPool {
+    const key = `${limits.fileTimeoutMs}/${limits.fileMemoryMb}/${limits.workers}`;
+    let pool = IngestPool.pools.get(key);
+    if (!pool || pool.closed) {
+      pool = new IngestPool(limits);
+      IngestPool.pools.set(key, pool);
+    }
+    return pool;
+  }
+
+  /** Parses one file; `signal` withdraws it (queued or running), which resolves it as stopped. */
+  ingest(task: IngestTask, options: { signal?: AbortSignal } = {}): Promise<IngestResult> {
+    const { signal } = options;
+    if (this.closed || signal?.aborted) return Promise.resolve(STOPPED);
     return new Promise((resolve) => {
-      this.queue.push({ task, resolve, solo: false });
+      const pending: Pending = { task, resolve, solo: false };
+      const withdraw = () => this.withdraw(pending);
+      signal?.addEventListener("abort", withdraw, { once: true });
+      pending.resolve = (result) => {
+        signal?.removeEventListener("abort", withdraw);
+        resolve(result);
+      };
+      this.queue.push(pending);
       this.pump();
     });
+  }
+
+  private withdraw(pending: Pending): void {
+    for (const queue of [this.queue, this.soloQueue]) {
+      const at = queue.indexOf(pending);
+      if (at >= 0) {
+        queue.splice(at, 1);
+        pending.resolve(STOPPED);
+        return;
+      }
+    }
+    const slot = this.slots.find((s) => s.running?.pending === pending);
+    if (slot) {
+      this.finish(slot, STOPPED);
+      void this.discard(slot).then(() => this.pump());
+    }
   }
 
   /** Stops every thread; files not finished come back as stopped. Safe to call twice. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const [key, pool] of IngestPool.pools) if (pool === this) IngestPool.pools.delete(key);
     for (const pending of [...this.queue.splice(0), ...this.soloQueue.splice(0)]) {
       pending.resolve(STOPPED);
     }
@@ -100,8 +144,10 @@ export class IngestPool {
   }
 
   private start(slot: Slot, pending: Pending): void {
+    clearTimeout(slot.idleTimer);
     if (!slot.worker) this.spawn(slot);
     const worker = slot.worker!;
+    worker.ref();
     const seq = ++this.seq;
     const { fileTimeoutMs } = this.limits;
     const stop = (reason: string) => {
@@ -185,12 +231,21 @@ export class IngestPool {
     if (!running) return;
     clearTimeout(running.timer);
     slot.running = undefined;
+    const worker = slot.worker;
+    if (worker) {
+      worker.unref();
+      slot.idleTimer = setTimeout(() => {
+        if (!slot.running && slot.worker === worker) void this.discard(slot);
+      }, IDLE_MS);
+      slot.idleTimer.unref();
+    }
     running.pending.resolve(result);
     if (this.busy().length === 0) this.stopWatchdog();
   }
 
   /** Terminates a slot's thread (a new one is spawned for its next file). */
   private async discard(slot: Slot): Promise<void> {
+    clearTimeout(slot.idleTimer);
     const worker = slot.worker;
     slot.worker = undefined;
     slot.ready = undefined;
@@ -217,7 +272,7 @@ export class IngestPool {
     // What the main thread itself grew by (results it keeps) is not the parsers' doing.
     const mainGrowth = Math.max(0, usage.heapTotal - earliest.heapAtStart!);
     const parsersGrowth = usage.rss - earliest.rssAtStart! - mainGrowth;
-    const allowed = started.length * (this.limits.fileMemoryMb + WORKER_OVERHEAD_MB) * MB;
+    const allowed = started.length * this.limits.fileMemoryMb * MB;
     if (parsersGrowth <= allowed) return;
     if (started.length === 1 || started.some((s) => s.running!.pending.solo)) {
       for (const slot of started) {

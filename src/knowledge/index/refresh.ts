@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { glob } from "tinyglobby";
 import { logger } from "../../telemetry/logger.js";
 import { documentIdFor } from "../documents/document-id.js";
-import type { IndexStore, StoredDocument } from "./index-store.js";
+import type { IndexStore, SkippedFile, StoredDocument } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
@@ -41,13 +41,13 @@ export const MAX_FILES_PER_COLLECTION = 200_000;
 
 export interface RefreshOptions {
   onProgress?: RefreshProgress;
-  /** The parser threads to use (shared across collections); one is made and closed otherwise. */
+  /** The parser threads to use; else the process's shared pool for `limits`. */
   pool?: IngestPool;
   /** Bounds for the pool made when none is given. */
   limits?: IngestLimits;
   /**
-   * Stops the refresh: no further file is started, files in flight come back stopped (close the
-   * pool to stop them at once), and every file not done keeps its stored version.
+   * Stops the refresh: no further file is started, files in flight are withdrawn from their
+   * parser threads, and every file not done keeps its stored version.
    */
   signal?: AbortSignal;
 }
@@ -78,6 +78,7 @@ export async function refreshCollection(
     );
   }
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);
+  const previouslySkipped = new Map(found.state === "loaded" ? found.skipped.map((s) => [s.path, s]) : []);
   const stored = found.state === "loaded";
   const report: RefreshReport = {
     collection: source.name,
@@ -112,13 +113,25 @@ export async function refreshCollection(
   }
   report.files = files.length;
 
-  const pool = options.pool ?? new IngestPool(options.limits ?? ingestLimits());
+  const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
   // Enough files in flight to keep every parser thread busy while others are being stat'ed.
   const concurrency = Math.max(8, pool.limits.workers * 4);
   const documents: (StoredDocument | undefined)[] = new Array(files.length);
   let done = 0;
   let next = 0;
-  const context = { botDir, previous, report, pool, interner };
+  const limits = `${pool.limits.fileTimeoutMs}ms/${pool.limits.fileMemoryMb}MB`;
+  const skippedFiles: SkippedFile[] = [];
+  const context = {
+    botDir,
+    previous,
+    previouslySkipped,
+    skippedFiles,
+    limits,
+    report,
+    pool,
+    interner,
+    signal: options.signal,
+  };
   const worker = async () => {
     while (next < files.length && !options.signal?.aborted) {
       const i = next++;
@@ -127,11 +140,7 @@ export async function refreshCollection(
       options.onProgress?.({ collection: source.name, done, total: files.length });
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
-  } finally {
-    if (!options.pool) await pool.close();
-  }
+  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
 
   for (let i = next; i < files.length; i++) {
     report.pending++;
@@ -147,8 +156,11 @@ export async function refreshCollection(
       `skipped ${skip.path}: ${skip.reason}`,
     );
   }
-  if (report.added || report.updated || report.removed || report.touched || !stored) {
-    await store.save(source.name, kept);
+  const skipsChanged =
+    skippedFiles.length !== previouslySkipped.size ||
+    skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
+  if (report.added || report.updated || report.removed || report.touched || skipsChanged || !stored) {
+    await store.save(source.name, kept, skippedFiles);
     report.written = true;
   }
   report.ms = Math.round(performance.now() - started);
@@ -158,13 +170,19 @@ export async function refreshCollection(
 interface RefreshContext {
   botDir: string;
   previous: ReadonlyMap<string, StoredDocument>;
+  previouslySkipped: ReadonlyMap<string, SkippedFile>;
+  /** Files refused this run, with what makes them worth trying again (a change, other bounds). */
+  skippedFiles: SkippedFile[];
+  limits: string;
+  signal: AbortSignal | undefined;
   report: RefreshReport;
   pool: IngestPool;
   interner: TermInterner;
 }
 
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
-  const { botDir, previous, report, pool, interner } = context;
+  const { botDir, previous, previouslySkipped, skippedFiles, limits, report, pool, interner, signal } =
+    context;
   const path = documentIdFor(botDir, absPath);
   if (path === undefined) {
     // An id must never climb out of the bot folder: that would publish files nobody listed.
@@ -183,17 +201,29 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
     report.unchanged++;
     return before;
   }
-  const result: IngestResult = await pool.ingest({
-    absPath,
-    id: path,
-    ...(before ? { knownHash: before.contentHash } : {}),
-  });
+  const refused = previouslySkipped.get(path);
+  if (
+    refused &&
+    refused.size === info.size &&
+    refused.mtimeMs === info.mtimeMs &&
+    refused.limits === limits
+  ) {
+    // Unchanged since it was refused: refused again without paying for the parse again.
+    report.skipped.push({ path, reason: refused.reason });
+    skippedFiles.push(refused);
+    return undefined;
+  }
+  const result: IngestResult = await pool.ingest(
+    { absPath, id: path, ...(before ? { knownHash: before.contentHash } : {}) },
+    signal ? { signal } : {},
+  );
   if (!result.ok) {
     if (result.stopped) {
       report.pending++;
       return before;
     }
     report.skipped.push({ path, reason: result.reason });
+    skippedFiles.push({ path, size: info.size, mtimeMs: info.mtimeMs, reason: result.reason, limits });
     return undefined;
   }
   if (result.unchanged) {
