@@ -38,6 +38,10 @@ export async function parsePdf(
   fileTitle: string,
   options: PdfParseOptions,
 ): Promise<ParsedDocument> {
+  const declared = declaredPageCount(bytes);
+  if (declared !== undefined && declared > MAX_PDF_PAGES) {
+    throw new PdfParseError(`${declared} pages (limit ${MAX_PDF_PAGES})`);
+  }
   const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const assets = packageAssets();
   const task = pdfjs.getDocument({
@@ -111,6 +115,20 @@ async function extract(
   const levels = matchOutline(outline, rows) ?? headingMap(headingLevels(rows));
   const title = (await metadataTitle(doc)) ?? firstTopHeading(rows, levels) ?? fileTitle;
   return { title, sections: pdfSections(title, rows, levels, options.maxSectionChars) };
+}
+
+/**
+ * How many page objects the file shows in plain (uncompressed) objects, counted without parsing
+ * it: opening a PDF of tens of thousands of pages already takes seconds, so an oversized one is
+ * refused before. Pages inside object streams are not seen here; the count pdf.js reports after
+ * opening is checked again.
+ */
+function declaredPageCount(bytes: Uint8Array): number | undefined {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  let pages = 0;
+  // Linear: matches start at distinct "/Type" tokens and never overlap.
+  for (const _ of text.matchAll(/\/Type\s*\/Page(?![A-Za-z])/g)) pages++;
+  return pages > 0 ? pages : undefined;
 }
 
 function headingMap(levels: readonly number[]): Map<number, number> {

@@ -1,0 +1,106 @@
+// A bot whose folder holds every hostile document that once stalled or exhausted indexing
+// (generated here, never committed) beside the ordinary handbook. Run as real processes, so the
+// bounds are measured as a user meets them: wall time, peak RSS of the whole process.
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCliProcess } from "../../support/cli-process.js";
+import { deflateBombPdf, hostileText, manyPagePdf } from "../../support/hostile-files.js";
+
+/** The bound this test states for indexing the hostile bot on a 2-core machine. */
+const INDEX_BOUND_MS = 45_000;
+const RSS_BOUND_MB = 1_536;
+/** Per-file bounds the hostile bot sets (knowledge.ingest). */
+const FILE_TIMEOUT_MS = 4_000;
+const FILE_MEMORY_MB = 384;
+
+const HOSTILE = [
+  "docs/hostile/emphasis.md",
+  "docs/hostile/brackets.md",
+  "docs/hostile/indented-list.md",
+  "docs/hostile/unclosed.html",
+  "docs/hostile/30000-pages.pdf",
+  "docs/hostile/bomb-1.pdf",
+  "docs/hostile/bomb-2.pdf",
+  "docs/hostile/huge.md",
+];
+
+let bot: string;
+
+async function writeConfig(fileTimeoutMs: number): Promise<void> {
+  const config = {
+    description: "Handbook beside hostile documents.",
+    knowledge: {
+      backend: "embedded",
+      collections: { docs: { paths: ["docs/**/*"] } },
+      ingest: { fileTimeoutMs, fileMemoryMb: FILE_MEMORY_MB, workers: 2 },
+    },
+  };
+  await writeFile(join(bot, "config.json"), JSON.stringify(config));
+}
+
+beforeAll(async () => {
+  bot = await mkdtemp(join(tmpdir(), "second-look-hostile-"));
+  await cp(new URL("../../../bots/handbook/docs", import.meta.url), join(bot, "docs"), { recursive: true });
+  const hostile = join(bot, "docs", "hostile");
+  await mkdir(hostile);
+  const bomb = await deflateBombPdf(600);
+  // ~9.9 MB of ordinary Markdown: parsing it costs ~270× its size in memory.
+  const paragraph = "The quick brown fox reads the *handbook* and files an [expense](x) report.\n\n";
+  await Promise.all([
+    writeFile(join(hostile, "emphasis.md"), hostileText.emphasis()),
+    writeFile(join(hostile, "brackets.md"), hostileText.brackets()),
+    writeFile(join(hostile, "indented-list.md"), hostileText.indentedList()),
+    writeFile(join(hostile, "unclosed.html"), hostileText.unclosedHtml()),
+    writeFile(join(hostile, "30000-pages.pdf"), manyPagePdf(30_000)),
+    writeFile(join(hostile, "bomb-1.pdf"), bomb),
+    writeFile(join(hostile, "bomb-2.pdf"), bomb),
+    writeFile(join(hostile, "huge.md"), paragraph.repeat(Math.floor((9.9 * 1024 * 1024) / paragraph.length))),
+  ]);
+  await writeConfig(FILE_TIMEOUT_MS);
+}, 60_000);
+afterAll(async () => rm(bot, { recursive: true, force: true }));
+
+describe("a bot with hostile documents", () => {
+  it("indexes within its bound and under 1.5 GB, refusing each hostile file with its reason", async () => {
+    const run = await runCliProcess(["index", bot, "--json"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout).collections[0];
+    const skipped = new Map<string, string>(
+      report.skipped.map((s: { path: string; reason: string }) => [s.path, s.reason]),
+    );
+    expect([...skipped.keys()].sort()).toEqual([...HOSTILE].sort());
+    for (const [path, reason] of skipped) {
+      expect(reason, path).toMatch(/limit/);
+      // The warning names the file and its reason.
+      expect(run.stderr).toContain(`skipped ${path}: ${reason}`);
+    }
+    expect(skipped.get("docs/hostile/30000-pages.pdf")).toMatch(/30000 pages \(limit 5000\)/);
+    expect(report.added).toBe(14);
+    console.info(`hostile bot: index ${run.ms} ms, peak RSS ${run.maxRssMb} MB`, Object.fromEntries(skipped));
+    expect(run.ms).toBeLessThan(INDEX_BOUND_MS);
+    expect(run.maxRssMb).toBeLessThan(RSS_BOUND_MB);
+  }, 120_000);
+
+  it("searches the ordinary documents, and does not parse the refused files again", async () => {
+    const run = await runCliProcess(["search", bot, "how many weeks of parental leave", "--json"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.response.results[0].id).toBe("docs/time-off/parental-leave.md");
+    // Unchanged refused files are refused from the manifest, without a parse: well inside one file's bound.
+    expect(run.stderr).toContain("skipped docs/hostile/emphasis.md");
+    expect(run.stderr).not.toContain("index refresh stopped");
+  }, 60_000);
+
+  it("search answers while a slow file is still being parsed, and says so in the log", async () => {
+    // Bounds raised: every hostile file is worth another try, and each now takes far longer
+    // than the 10 s a search spends refreshing before it answers.
+    await writeConfig(120_000);
+    const run = await runCliProcess(["search", bot, "how many weeks of parental leave", "--json"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).response.results[0].id).toBe("docs/time-off/parental-leave.md");
+    expect(run.stderr).toMatch(/index refresh stopped after 10 s with \d+ changed files not yet read/);
+    expect(run.ms).toBeLessThan(40_000);
+  }, 90_000);
+});

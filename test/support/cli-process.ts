@@ -1,0 +1,58 @@
+// Runs the CLI as a separate process (through tsx, no build needed): for what an in-process run
+// cannot show — peak memory, exit on its own, being killed with SIGKILL.
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const ENTRY = fileURLToPath(new URL("./cli-entry.ts", import.meta.url));
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface CliProcessRun {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
+  /** Peak resident memory of the whole process (undefined when it was killed). */
+  maxRssMb?: number;
+}
+
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): {
+  child: ChildProcess;
+  done: Promise<CliProcessRun>;
+} {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
+    cwd: REPO,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c) => {
+    stdout += String(c);
+  });
+  child.stderr!.on("data", (c) => {
+    stderr += String(c);
+  });
+  const done = new Promise<CliProcessRun>((resolve) => {
+    child.on("close", (exitCode, signal) => {
+      const last = /\{"maxRssKb":(\d+)\}\s*$/.exec(stderr);
+      resolve({
+        stdout,
+        stderr,
+        exitCode,
+        signal,
+        ms: Math.round(performance.now() - started),
+        ...(last ? { maxRssMb: Math.round(Number(last[1]) / 1024) } : {}),
+      });
+    });
+  });
+  return { child, done };
+}
+
+export function runCliProcess(args: string[], env?: NodeJS.ProcessEnv): Promise<CliProcessRun> {
+  return startCli(args, env).done;
+}
