@@ -79,7 +79,10 @@ export type StoreLoad =
  * and rebuilt, never served.
  */
 export class IndexStore {
-  constructor(readonly directory: string) {}
+  constructor(
+    readonly directory: string,
+    private readonly segmentBytes = SEGMENT_TARGET_BYTES,
+  ) {}
 
   private manifestFile(collection: string): string {
     return join(this.directory, `${encodeURIComponent(collection)}.manifest.json`);
@@ -200,7 +203,7 @@ export class IndexStore {
         const json = JSON.stringify(toRecord(document));
         parts.push(json);
         length += json.length + 1;
-        if (length >= SEGMENT_TARGET_BYTES) await flush();
+        if (length >= this.segmentBytes) await flush();
       }
       if (parts.length > 0 || segments.length === 0) await flush();
       const manifest: Manifest = {
