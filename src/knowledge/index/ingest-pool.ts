@@ -183,12 +183,12 @@ export class IngestPool {
         maxOldGenerationSizeMb: this.limits.fileMemoryMb,
         maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.round(this.limits.fileMemoryMb / 16))),
       },
-      // Parsers must never write to the CLI's stdout (the MCP JSON-RPC stream); drop what they print.
+      // Parsers must never write to the CLI's stdout (the MCP JSON-RPC stream): the thread's output
+      // is not piped to ours, and the thread itself discards it (ingest-worker.ts). Reading these
+      // streams would hold the process open while the thread idles.
       stdout: true,
       stderr: true,
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
     slot.worker = worker;
     slot.ready = new Promise<boolean>((resolve) => {
       const onReady = (message: { ready?: boolean }) => {

@@ -3,6 +3,11 @@
 import { parentPort } from "node:worker_threads";
 import { type IngestTask, ingestFile } from "./ingest-file.js";
 
+// Whatever a parser prints is dropped here, so it never queues up in the parent's buffers.
+const discard = (..._args: unknown[]) => true;
+process.stdout.write = discard as typeof process.stdout.write;
+process.stderr.write = discard as typeof process.stderr.write;
+
 const port = parentPort;
 if (!port) throw new Error("ingest-worker.ts runs only as a worker thread");
 port.on("message", (task: IngestTask & { seq: number }) => {
