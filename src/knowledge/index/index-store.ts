@@ -4,7 +4,6 @@ import { join } from "node:path";
 import * as z from "zod";
 import { ANALYZER_VERSION } from "./analyzer.js";
 import type { AnalyzedDocument, AnalyzedSection } from "./collection-index.js";
-import { TermInterner } from "./term-interner.js";
 
 /** Bumped whenever the stored shape changes; a mismatch means "rebuild", never "misread". */
 export const STORE_VERSION = 2;
@@ -89,12 +88,12 @@ export class IndexStore {
   }
 
   /** The stored documents, or undefined when absent or not trustworthy (see inspect for which). */
-  async load(collection: string, interner = new TermInterner()): Promise<StoredDocument[] | undefined> {
-    const found = await this.inspect(collection, interner);
+  async load(collection: string): Promise<StoredDocument[] | undefined> {
+    const found = await this.inspect(collection);
     return found.state === "loaded" ? found.documents : undefined;
   }
 
-  async inspect(collection: string, interner = new TermInterner()): Promise<StoreLoad> {
+  async inspect(collection: string): Promise<StoreLoad> {
     let raw: string;
     try {
       raw = await readFile(this.manifestFile(collection), "utf8");
@@ -159,7 +158,7 @@ export class IndexStore {
         if (!isStoredRecord(record)) {
           return { state: "damaged", reason: `segment ${segment.file} holds a record of the wrong shape` };
         }
-        documents.push(fromRecord(record, interner));
+        documents.push(fromRecord(record));
       }
     }
     if (documents.length !== manifest.documents) {
@@ -289,13 +288,13 @@ function toRecord(document: StoredDocument): StoredDocumentRecord {
   };
 }
 
-function fromRecord(record: StoredDocumentRecord, interner: TermInterner): StoredDocument {
+function fromRecord(record: StoredDocumentRecord): StoredDocument {
   return {
     ...record,
     sections: record.sections.map((s) => ({
       ...s,
-      titleTerms: interner.split(s.titleTerms),
-      bodyTerms: interner.split(s.bodyTerms),
+      titleTerms: splitTerms(s.titleTerms),
+      bodyTerms: splitTerms(s.bodyTerms),
     })),
   };
 }
@@ -325,4 +324,9 @@ function isStoredRecord(value: unknown): value is StoredDocumentRecord {
       typeof section.bodyTerms === "string"
     );
   });
+}
+
+/** Terms joined by single spaces (the stored and transferred form) back to an array. */
+export function splitTerms(joined: string): string[] {
+  return joined === "" ? [] : joined.split(" ");
 }

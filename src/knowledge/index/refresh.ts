@@ -2,11 +2,10 @@ import { stat } from "node:fs/promises";
 import { glob } from "tinyglobby";
 import { logger } from "../../telemetry/logger.js";
 import { documentIdFor } from "../documents/document-id.js";
-import type { IndexStore, SkippedFile, StoredDocument } from "./index-store.js";
+import { type IndexStore, type SkippedFile, type StoredDocument, splitTerms } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
-import { TermInterner } from "./term-interner.js";
 
 /** Where a collection's files come from: globs relative to the bot folder. */
 export interface CollectionSource {
@@ -69,8 +68,7 @@ export async function refreshCollection(
   options: RefreshOptions = {},
 ): Promise<{ documents: StoredDocument[]; report: RefreshReport }> {
   const started = performance.now();
-  const interner = new TermInterner();
-  const found = await store.inspect(source.name, interner);
+  const found = await store.inspect(source.name);
   if (found.state === "damaged") {
     logger().warn(
       { collection: source.name, directory: store.directory, reason: found.reason },
@@ -129,7 +127,6 @@ export async function refreshCollection(
     limits,
     report,
     pool,
-    interner,
     signal: options.signal,
   };
   const worker = async () => {
@@ -177,12 +174,10 @@ interface RefreshContext {
   signal: AbortSignal | undefined;
   report: RefreshReport;
   pool: IngestPool;
-  interner: TermInterner;
 }
 
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
-  const { botDir, previous, previouslySkipped, skippedFiles, limits, report, pool, interner, signal } =
-    context;
+  const { botDir, previous, previouslySkipped, skippedFiles, limits, report, pool, signal } = context;
   const path = documentIdFor(botDir, absPath);
   if (path === undefined) {
     // An id must never climb out of the bot folder: that would publish files nobody listed.
@@ -244,8 +239,8 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
     ...(document.modifiedTime !== undefined ? { modifiedTime: document.modifiedTime } : {}),
     sections: document.sections.map((s) => ({
       ...s,
-      titleTerms: interner.split(s.titleTerms),
-      bodyTerms: interner.split(s.bodyTerms),
+      titleTerms: splitTerms(s.titleTerms),
+      bodyTerms: splitTerms(s.bodyTerms),
     })),
     path,
     size: info.size,
