@@ -6,11 +6,11 @@
 // bot's allow-list and ignores it outside). A failed or slow call rejects, and gradeWithModel
 // turns that into `correct`; an unusable reply is `correct` here already.
 
+import { withDeadline } from "../deadline.js";
 import type { ChatRequest, LlmClient } from "../llm/llm-client.js";
 import { extractJsonObject } from "../llm/tolerant-json.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import type { Grade } from "../types.js";
-import { boundedCall } from "./bounded-call.js";
 import { digestResults } from "./grader-digest.js";
 import { type GradeFn, normalizeGrade, REASON_GRADER_UNPARSEABLE } from "./llm-grade.js";
 
@@ -60,7 +60,7 @@ export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGrade
     request.timeoutMs = timeoutMs;
     // Bounded here too, not only by the caller: a client that ignores its signal cannot hold
     // the grade past the time bound or the caller's abort.
-    const reply = await boundedCall("grader call", timeoutMs, input.signal, (signal) =>
+    const reply = await withDeadline("grader call", timeoutMs, input.signal, (signal) =>
       client.chat({ ...request, signal }),
     );
     return parseGraderReply(reply.text, log);

@@ -1,9 +1,9 @@
 // The seam for a model-backed grader (haiku, arriving separately): the orchestrator calls an
 // injected function and treats every failure of it (a throw, a timeout, output that is not a
 // grade) as `correct`. The feature must never make a search worse (design §5).
+import { withDeadline } from "../deadline.js";
 import type { Logger } from "../telemetry/logger.js";
 import type { Grade, Verdict } from "../types.js";
-import { boundedCall } from "./bounded-call.js";
 
 export interface GradeInput {
   /** The user's question (or the tool's query when the question is unknown). */
@@ -36,7 +36,7 @@ export async function gradeWithModel(
 ): Promise<Grade> {
   let raw: unknown;
   try {
-    raw = await boundedCall("grader", options.timeoutMs, options.signal, (signal) =>
+    raw = await withDeadline("grader", options.timeoutMs, options.signal, (signal) =>
       grade({ ...input, signal }),
     );
   } catch (error) {

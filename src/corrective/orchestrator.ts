@@ -6,7 +6,9 @@
 // result without hints (10, via the signal grader), does not leave a rescued "No results"
 // search insufficient (11), makes no grader call after the last re-query (12), records one
 // verdict per re-query (13) and takes hints from the trailing footer only (14).
+
 import { type Context, context } from "@opentelemetry/api";
+import { withDeadline } from "../deadline.js";
 import { appendCorrection, renderRequeryNote } from "../protocol/corrective-note.js";
 import { docKey, renderDocIdLine } from "../protocol/doc-id-line.js";
 import { scanResultText } from "../protocol/text-signal.js";
@@ -26,7 +28,6 @@ import type {
   Verdict,
 } from "../types.js";
 import { isBorderline, type SignalEvidence } from "./borderline.js";
-import { boundedCall } from "./bounded-call.js";
 import { boundedView } from "./bounded-view.js";
 import { clampBudget, DEFAULT_GRADER_TIMEOUT_MS } from "./corrective-config.js";
 import { type GradeFn, gradeWithModel, MAX_QUERY_CHARS } from "./llm-grade.js";
@@ -198,7 +199,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       let fresh: Hit[];
       let nextBody: string | undefined;
       try {
-        response = await boundedCall("re-query", requeryTimeoutMs, input.signal, (signal) =>
+        response = await withDeadline("re-query", requeryTimeoutMs, input.signal, (signal) =>
           context.with(span.context, () => input.backend.search(request, { signal })),
         );
         if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {

@@ -6,6 +6,7 @@
 // the SDK is loaded on first use only, so a process that never grades through Copilot never
 // loads it.
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
+import { untilAborted } from "../deadline.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
@@ -191,24 +192,6 @@ function promptOf(messages: readonly ChatMessage[]): string {
 }
 
 /** `work`, or the signal's reason as soon as it fires (the work itself is left to settle). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 function withGrace(work: Promise<unknown>): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise((resolve) => {
