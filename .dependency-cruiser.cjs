@@ -30,10 +30,11 @@ module.exports = {
     ...layerRules,
     {
       name: "protocol-and-telemetry-import-only-types",
-      comment: "the text format and telemetry are the bottom layers: nothing of ours but src/types.ts",
+      comment:
+        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, errors)",
       severity: "error",
       from: { path: "^src/(protocol|telemetry)/" },
-      to: { path: "^src/", pathNot: ["^src/(protocol|telemetry)/", "^src/types\\.ts$"] },
+      to: { path: "^src/", pathNot: ["^src/(protocol|telemetry)/", "^src/(types|limits|deadline|text-clip|errors)\\.ts$"] },
     },
     {
       name: "telemetry-and-protocol-are-independent",
@@ -56,10 +57,11 @@ module.exports = {
       to: { path: "^src/knowledge/" },
     },
     {
-      name: "types-import-nothing",
+      name: "root-modules-import-only-each-other",
+      comment: "src/types.ts and the small shared rules beside it sit below every layer",
       severity: "error",
-      from: { path: "^src/types\\.ts$" },
-      to: { path: "^src/" },
+      from: { path: "^src/(types|limits|deadline|text-clip|errors)\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/(types|limits|deadline|text-clip|errors)\\.ts$" },
     },
     {
       name: "no-circular",

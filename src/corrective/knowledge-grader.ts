@@ -7,6 +7,7 @@
 // turns that into `correct`; an unusable reply is `correct` here already.
 
 import { withDeadline } from "../deadline.js";
+import { positiveOrUndefined } from "../limits.js";
 import type { ChatRequest, LlmClient } from "../llm/llm-client.js";
 import { extractJsonObject } from "../llm/tolerant-json.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
@@ -52,7 +53,7 @@ export interface KnowledgeGraderOptions {
 
 /** A GradeFn asking `client` for one grade per pass. */
 export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGraderOptions = {}): GradeFn {
-  const timeoutMs = positive(options.timeoutMs) ?? DEFAULT_KNOWLEDGE_GRADER_TIMEOUT_MS;
+  const timeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEFAULT_KNOWLEDGE_GRADER_TIMEOUT_MS;
   const log = options.log ?? processLogger();
   return async (input) => {
     const request = graderRequest(input.question, input.digestSource ?? input.text, options.collections);
@@ -141,8 +142,4 @@ function oneLine(text: string): string {
 function stripQuotes(query: string): string {
   const m = /^["'“‘](.*)["'”’]$/.exec(query);
   return m ? m[1]!.trim() : query;
-}
-
-function positive(n: number | undefined): number | undefined {
-  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
 }

@@ -5,9 +5,12 @@
 // is leased from the shared pool, so inside a running bot it is the bot's own runtime process;
 // the SDK is loaded on first use only, so a process that never grades through Copilot never
 // loads it.
+
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
 import { untilAborted } from "../deadline.js";
+import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
+import { oneLine } from "../text-clip.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
 import { runtimeEnvironment, runtimeLocation } from "./copilot-runtime/runtime-environment.js";
@@ -123,7 +126,9 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       meter.call();
       return withChatSpan(model, async () => {
         const timeoutMs =
-          positive(request.timeoutMs) ?? positive(options.timeoutMs) ?? DEFAULT_COPILOT_TIMEOUT_MS;
+          positiveOrUndefined(request.timeoutMs) ??
+          positiveOrUndefined(options.timeoutMs) ??
+          DEFAULT_COPILOT_TIMEOUT_MS;
         try {
           const response = await withCallDeadline(PROVIDER, timeoutMs, request.signal, (signal) =>
             run(request, model, signal),
@@ -139,7 +144,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
           }
           const message = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
           log.debug({ err: message }, "llm: copilot session failed");
-          throw new LlmError(PROVIDER, "protocol", `session failed: ${clip(message)}`);
+          throw new LlmError(PROVIDER, "protocol", `session failed: ${oneLine(message, 300)}`);
         }
       });
     },
@@ -174,7 +179,7 @@ function turn(session: CopilotSession, prompt: string): Promise<ChatResponse> {
         }
         case "session.error":
           unsubscribe();
-          reject(new LlmError(PROVIDER, "protocol", `session error: ${clip(event.data.message)}`));
+          reject(new LlmError(PROVIDER, "protocol", `session error: ${oneLine(event.data.message, 300)}`));
           break;
       }
     });
@@ -203,13 +208,4 @@ function withGrace(work: Promise<unknown>): Promise<unknown> {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function positive(n: number | undefined): number | undefined {
-  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-function clip(text: string): string {
-  const line = String(text).replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

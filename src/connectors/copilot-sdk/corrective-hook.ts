@@ -6,6 +6,7 @@
 // silently anyway).
 
 import { DeadlineError, withDeadline } from "../../deadline.js";
+import { SEARCH_LIMITS } from "../../limits.js";
 import type { Logger } from "../../telemetry/logger.js";
 import type { CorrectFn, CorrectiveRecord, CorrectResult } from "../bot-runtime.js";
 import type { CallMatcher } from "./call-matcher.js";
@@ -42,7 +43,7 @@ export interface CorrectiveHookOptions {
 
 export const DEFAULT_CORRECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESULT_CHARS = 1_000_000;
-export const DEFAULT_MAX_QUERY_CHARS = 4_000;
+export const DEFAULT_MAX_QUERY_CHARS = SEARCH_LIMITS.queryChars;
 
 type Settled =
   | { kind: "ok"; result: CorrectResult | null }

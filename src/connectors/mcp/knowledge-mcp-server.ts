@@ -8,6 +8,7 @@
 // Every call is independent and bounded (deadlineSignal); every failure becomes a tool error
 // result with a clear text (Huginn's adapter wording for Huginn failures), never an exception
 // out of a handler; a corrective pass that fails or overruns leaves the search's own text.
+
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotDefinition } from "../../bots/discovery.js";
@@ -15,8 +16,8 @@ import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import { deadlineSignal, settleBy } from "../../deadline.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
-import { type Logger, logger } from "../../telemetry/logger.js";
-import type { Doc, KnowledgeBackend } from "../../types.js";
+import { positiveOrUndefined } from "../../limits.js";
+import { type DocWithMetadata, renderDocument } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
   type GetDocumentArgs,
@@ -26,12 +27,13 @@ import {
   type SearchKnowledgeArgs,
   searchKnowledgeShape,
   toSearchRequest,
-} from "../knowledge-tool-params.js";
+} from "../../protocol/tool-arguments.js";
+import { type Logger, logger } from "../../telemetry/logger.js";
+import type { Doc, KnowledgeBackend } from "../../types.js";
 import { bindSearchTool } from "../search-tool-binding.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
 import { renderCollections } from "./render-collections.js";
-import { type DocWithMetadata, renderDocument } from "./render-document.js";
 import {
   getDocumentDescription,
   listCollectionsDescription,
@@ -67,7 +69,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   const { bot, backend } = options;
   const env = options.env ?? process.env;
   const log = options.log ?? logger();
-  const callTimeoutMs = positive(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
+  const callTimeoutMs = positiveOrUndefined(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
   const binding = bindSearchTool(bot, backend, env);
   const correctFor = correctorPerCall(bot, binding, env);
   const allowed = binding.backend.collections();
@@ -201,8 +203,4 @@ function success(text: string): CallToolResult {
 
 function failure(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
-}
-
-function positive(value: number | undefined): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }
