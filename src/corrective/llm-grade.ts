@@ -40,7 +40,7 @@ export async function gradeWithModel(
       grade({ ...input, signal }),
     );
   } catch (error) {
-    options.log?.warn({ err: String(error) }, "corrective: grader failed; treating the result as correct");
+    options.log?.warn({ err: error }, "corrective: grader failed; treating the result as correct");
     return { verdict: "correct", reason: REASON_GRADER_UNAVAILABLE };
   }
   const normalized = normalizeGrade(raw);

@@ -226,10 +226,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       } catch (error) {
         // Not counted: nothing was learned, and the text stays exactly as it was.
         span.failed(error);
-        log.warn(
-          { query: clipForLog(query), err: String(error) },
-          "corrective: re-query failed; keeping the result",
-        );
+        log.warn({ query: clipForLog(query), err: error }, "corrective: re-query failed; keeping the result");
         break;
       }
       retries++;

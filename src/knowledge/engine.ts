@@ -1,3 +1,4 @@
+import { SecondLookError } from "../errors.js";
 import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
@@ -15,13 +16,17 @@ import { bandFor, isWeak, relevanceAndBand } from "./relevance.js";
 import { snippetFor } from "./snippet.js";
 
 /** A search named a collection outside what this engine (or the bot) may search. */
-export class UnknownCollectionError extends Error {
+export class UnknownCollectionError extends SecondLookError {
   constructor(
     readonly collection: string,
     readonly available: readonly string[],
   ) {
     // Huginn's adapter wording, so a model sees the same text whichever backend answered.
-    super(`Collection '${collection}' is not available. Available: ${available.join(", ")}`);
+    super(
+      "knowledge",
+      "unknown-collection",
+      `Collection '${collection}' is not available. Available: ${available.join(", ")}`,
+    );
     this.name = "UnknownCollectionError";
   }
 }

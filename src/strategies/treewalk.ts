@@ -9,6 +9,7 @@
 // structure observation is capped like a page read. Hops: one per turn, plus one for the
 // forced `done` when the hop budget ran out (so maxHops + 1 at most), as in the reference.
 
+import { errorMessage } from "../errors.js";
 import { positiveOrUndefined } from "../limits.js";
 import type { ChatMessage, LlmClient } from "../llm/llm-client.js";
 import { clipText } from "../text-clip.js";
@@ -357,7 +358,7 @@ async function readPages(
             ? `(summary, no content loaded)\n${section.summary}`
             : "";
     } catch (error) {
-      const reason = (error as Error)?.message ?? String(error);
+      const reason = errorMessage(error);
       body = section.summary
         ? `(content load failed: ${reason}; using summary)\n${section.summary}`
         : `(content load failed: ${reason})`;

@@ -14,6 +14,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import { deadlineSignal, settleBy } from "../../deadline.js";
+import { errorMessage } from "../../errors.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
 import { positiveOrUndefined } from "../../limits.js";
@@ -119,7 +120,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
         deadline.signal,
         null,
       ).catch((error: unknown) => {
-        log.warn({ err: String(error) }, "mcp: corrective pass failed; original result kept");
+        log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
         return null;
       });
       log.debug(
@@ -193,7 +194,7 @@ function failureText(tool: string, error: unknown, deadline: ReturnType<typeof d
   if (deadline.expired()) return `${tool} did not finish within ${deadline.timeoutMs} ms.`;
   if (deadline.signal.aborted) return `${tool} was cancelled.`;
   if (error instanceof HuginnError || error instanceof UnknownCollectionError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return `${tool} failed: ${message.length > 500 ? `${message.slice(0, 500)}…` : message}`;
 }
 
