@@ -3,7 +3,7 @@
 // the connector is testable with fakes and the real orchestrator plugs in without changes.
 
 import { SecondLookError } from "../errors.js";
-import type { Doc, SearchResponse } from "../types.js";
+import type { CorrectiveMetadata, Doc, SearchResponse } from "../types.js";
 
 export interface ProviderDescription {
   type: "openai" | "anthropic" | "azure";
@@ -47,7 +47,7 @@ export interface CorrectCall {
 export interface CorrectResult {
   text: string;
   changed: boolean;
-  metadata: unknown;
+  metadata: CorrectiveMetadata;
 }
 
 /** Corrective retrieval for one call; `null` means "nothing to say" (an uneventful check). */
@@ -63,7 +63,7 @@ export type RenderDocument = (doc: Doc) => string;
 export interface CorrectiveRecord {
   /** True when the model received corrected text instead of the original. */
   changed: boolean;
-  metadata: unknown;
+  metadata: CorrectiveMetadata | null;
   /** Set when `correct` threw or overran its time bound; the original text passed through. */
   failure?: "error" | "timeout";
 }

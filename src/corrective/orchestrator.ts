@@ -66,7 +66,7 @@ export interface CorrectiveRetrievalInput {
   /** The bot's allow-list: a re-query never searches outside it. */
   allowedCollections: readonly string[];
   /** Re-queries allowed: clamped to 1..2, anything not a number is 1. */
-  budget?: unknown;
+  budget?: number;
   /** Default "signal". "haiku" and "auto" need `grade`; without it the signal grades. */
   grader?: GraderSetting;
   grade?: GradeFn;

@@ -15,7 +15,7 @@ import {
   searchKnowledgeShape,
   toSearchRequest,
 } from "../../protocol/tool-arguments.js";
-import type { Doc, KnowledgeBackend } from "../../types.js";
+import type { KnowledgeBackend } from "../../types.js";
 import type { RenderDocument, RenderResult } from "../bot-runtime.js";
 
 export { GET_DOCUMENT_TOOL, SEARCH_KNOWLEDGE_TOOL };

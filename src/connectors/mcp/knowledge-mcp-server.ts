@@ -1,7 +1,7 @@
 // A bot's knowledge as an MCP server (design §8): `search_knowledge`, `get_document` and
 // `list_collections`, with the corrective pass run inside the search tool, so MCP-only clients
 // (Claude Code, Claude Desktop, other agents) get the corrected text a Copilot session gets.
-// The search goes through the same binding as the Copilot connector (bindSearchTool): the same
+// The search goes through the same binding as the Copilot connector (assembleBot): the same
 // span, the same remembered structured response for the signal grader, and the corrective
 // settings resolved per call (correctorPerCall), so the kill-switch needs no restart.
 //
@@ -31,7 +31,7 @@ import {
 } from "../../protocol/tool-arguments.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
 import type { Doc, KnowledgeBackend } from "../../types.js";
-import { bindSearchTool } from "../search-tool-binding.js";
+import { assembleBot } from "../assemble-bot.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
 import { renderCollections } from "./render-collections.js";
@@ -58,7 +58,7 @@ type DocumentFetcher = (
 export interface KnowledgeMcpServerOptions {
   /** The bot's folder, when known, is where a Copilot-backed model grader keeps its state. */
   bot: Pick<BotDefinition, "name" | "config"> & Partial<Pick<BotDefinition, "dir">>;
-  /** The bot's backend (the server searches it through bindSearchTool). */
+  /** The bot's backend (the server searches it through assembleBot). */
   backend: KnowledgeBackend;
   /** Where the corrective settings and the kill-switch are read, per call (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -71,7 +71,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   const env = options.env ?? process.env;
   const log = options.log ?? logger();
   const callTimeoutMs = positiveOrUndefined(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
-  const binding = bindSearchTool(bot, backend, env);
+  const binding = assembleBot(bot, backend, env);
   const correctFor = correctorPerCall(bot, binding, env);
   const allowed = binding.backend.collections();
   const described = {
