@@ -1,5 +1,6 @@
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
+import { rescueCandidates, type TermVocabulary } from "./hints/rescue-candidates.js";
 import { retryHints } from "./hints/retry-hints.js";
 import { analyze } from "./index/analyzer.js";
 import {
@@ -106,7 +107,9 @@ export class KnowledgeEngine implements KnowledgeBackend {
     const response: SearchResponse = { query, results, bestScore, reranked };
     if (!results.length) response.noConfidentResults = true;
     if (isWeak(response)) {
-      const hints = retryHints(query, this.feedbackFor(top, query));
+      const feedback = this.feedbackFor(top, query);
+      const plan = rescueCandidates(query, vocabularyOf(targets), feedback.relatedTerms);
+      const hints = retryHints(query, feedback, plan);
       if (hints) response.retryHints = hints;
     }
     return response;
@@ -174,6 +177,21 @@ export class KnowledgeEngine implements KnowledgeBackend {
     }
     return hit;
   }
+}
+
+/** What the rescue candidates need to know of the searched collections' vocabulary. */
+function vocabularyOf(targets: readonly CollectionIndex[]): TermVocabulary {
+  return {
+    unitCount: targets.reduce((n, index) => n + index.lexical.unitCount, 0),
+    documentFrequency: (term) => {
+      let df = 0;
+      for (const index of targets) {
+        const id = index.lexical.termId(term);
+        if (id !== undefined) df += index.lexical.documentFrequency(id);
+      }
+      return df;
+    },
+  };
 }
 
 function clampLimit(limit: unknown): number {

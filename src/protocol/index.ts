@@ -1,8 +1,12 @@
 // The tool-result text format (design §4): render a search response, and read one back.
 export {
   appendCorrection,
+  appendNote,
   CORRECTIVE_NOTE_START,
+  NOT_COVERED_NOTE_START,
+  type NotCoveredNote,
   type RequeryNote,
+  renderNotCoveredNote,
   renderRequeryNote,
 } from "./corrective-note.js";
 export { docKey, extractDocKeys, parseDocIdLine, renderDocIdLine } from "./doc-id-line.js";
