@@ -1,11 +1,11 @@
 // Grader mode "auto": the free signal decides first, and the model is asked only where the
 // signal is uncertain — the search is weak (or returned nothing) and the index cannot already
-// tell why. A confident search never reaches the model, and neither does a text that is not a
-// search result (an error text has no hits and no weak signal). A weak search whose query holds
-// words no document contains is the signal's to answer: its rescue drops those words, and when
-// that finds nothing confident the model is told plainly that the documents do not cover them.
-// Measured on the pydocs bot (bench/results/rescue.md): this asks the model on fewer than 40 of
-// 100 searches and keeps the rescues of asking it on every search.
+// tell why. A search the signal does not flag never reaches the model, and neither does a text
+// that is not a search result (an error text has no hits and no weak signal). A weak search whose
+// query holds words no document contains is the signal's to answer: its rescue drops those
+// words, and when that finds nothing clearly relevant the model is told plainly that the
+// documents do not cover them. Asking on the medium band as well was measured and dropped: on
+// the pydocs bot it asked the model on 79 of 100 searches (bench/results/rescue.md).
 
 export interface SignalEvidence {
   /** The signal graded the result weak or empty. */

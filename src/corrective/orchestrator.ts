@@ -15,7 +15,7 @@ import {
 } from "../protocol/corrective-note.js";
 import { docKey, renderDocIdLine } from "../protocol/doc-id-line.js";
 import { scanResultText } from "../protocol/text-signal.js";
-import { isWeak } from "../protocol/weakness.js";
+import { HIGH_BAND_MIN, isWeak } from "../protocol/weakness.js";
 import type { RequerySpan } from "../telemetry/corrective-spans.js";
 import { emitGradeSpan, epochMs, startRequerySpan } from "../telemetry/corrective-spans.js";
 import { type Logger, logger } from "../telemetry/logger.js";
@@ -299,12 +299,15 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
         alreadyShown,
       ).slice(0, MAX_FUSED_HITS_APPENDED);
       const confident = answered.some((r) => !isWeak(r.response));
+      // Confident enough to outweigh words no document contains: a shorter query scores higher
+      // on its own scale, so the bar is the high band, not merely "not weak".
+      const clearlyFound = answered.some((r) => r.response.bestScore >= HIGH_BAND_MIN);
       for (const r of answered) r.span.succeeded(fresh.filter((hit) => r.keys.has(docKey(hit))).length);
       newHits.push(fresh.length);
 
       // The signal's rescue for a search whose words some document lacks: unless a candidate
       // found confident evidence, what it found is more of the same low-relevance text.
-      if (!fromModel && retries === 1 && unmatchedTerms.length > 0 && !confident) {
+      if (!fromModel && retries === 1 && unmatchedTerms.length > 0 && !clearlyFound) {
         newHits[newHits.length - 1] = 0;
         verdicts.push(grade.verdict);
         reasons.push(REASON_RESCUE_NOT_CONFIDENT);
