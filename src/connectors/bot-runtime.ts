@@ -2,6 +2,7 @@
 // needs (design §8). Nothing here names a concrete backend, renderer or corrective engine, so
 // the connector is testable with fakes and the real orchestrator plugs in without changes.
 
+import { SecondLookError } from "../errors.js";
 import type { Doc, SearchResponse } from "../types.js";
 
 export interface ProviderDescription {
@@ -107,13 +108,13 @@ export type BotRuntimeErrorCode =
   | "session"; // the runtime reported an error for the turn
 
 /** The one error type `ask` rejects with; `message` is a single line fit for a user. */
-export class BotRuntimeError extends Error {
+export class BotRuntimeError extends SecondLookError {
   override readonly name = "BotRuntimeError";
   constructor(
-    readonly code: BotRuntimeErrorCode,
+    override readonly code: BotRuntimeErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super("connectors", code, message, options);
   }
 }

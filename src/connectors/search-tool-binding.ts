@@ -6,6 +6,7 @@
 // grader "haiku" or "auto" the model grader is built here too: on `graderProvider` when the
 // bot sets one, else on the bot's own provider, else through Copilot (the bot's runtime and
 // sign-in, so a Copilot bot needs no second key).
+
 import { type Context, context } from "@opentelemetry/api";
 import type { BotDefinition } from "../bots/discovery.js";
 import { botCollections } from "../bots/discovery.js";
@@ -13,6 +14,7 @@ import { correctToolResult } from "../corrective/correct-tool-result.js";
 import { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "../corrective/corrective-config.js";
 import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
 import type { GradeFn } from "../corrective/llm-grade.js";
+import { errorMessage } from "../errors.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { renderSearchResponse } from "../protocol/render.js";
@@ -149,7 +151,7 @@ function modelGrader(
       collections: botCollections(bot.config),
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (!warned.has(message)) {
       warned.add(message);
       logger().warn(
@@ -189,7 +191,7 @@ function withStrategies(
       useWireModel: true,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (!warned.has(message)) {
       warned.add(message);
       logger().warn(
@@ -204,7 +206,7 @@ function withStrategies(
     settings,
     ...(settings.planning ? { planner: new Planner(llm) } : {}),
     onError: (step, error) =>
-      logger().warn({ step, err: String(error) }, `strategy ${step} failed; the lexical result stands`),
+      logger().warn({ step, err: error }, `strategy ${step} failed; the lexical result stands`),
   });
 }
 

@@ -3,8 +3,9 @@
 // query followed by the passage), or — from the signal — the rescue candidates the index derived
 // for a weak search, else the footer's broader and narrower queries. Never the original query,
 // never one already tried, never garbage: every candidate is one line, bounded, and distinct.
+
+import { SEARCH_LIMITS } from "../limits.js";
 import type { Grade, RetryHints } from "../types.js";
-import { MAX_QUERY_CHARS } from "./llm-grade.js";
 import { queryIdentity } from "./requery-choice.js";
 
 /** How a candidate was derived: a model's field, or the index's strategy name. */
@@ -38,7 +39,7 @@ export function modelCandidates(
     // the engine bounds the length and the number of distinct terms it reads.
     const expanded = `${oneLine(originalQuery)} ${oneLine(grade.hypotheticalAnswer)}`.slice(
       0,
-      MAX_QUERY_CHARS,
+      SEARCH_LIMITS.queryChars,
     );
     out.add(expanded, "hypothetical_answer");
   }
@@ -79,9 +80,9 @@ class Accumulator {
   add(value: unknown, origin: CandidateOrigin): void {
     if (typeof value !== "string" || this.candidates.length >= this.limit) return;
     // Bounded before it is examined: a multi-megabyte "query" is refused, not scanned.
-    if (value.length > MAX_QUERY_CHARS * 2) return;
+    if (value.length > SEARCH_LIMITS.queryChars * 2) return;
     const query = oneLine(value);
-    if (query === "" || query.length > MAX_QUERY_CHARS) return;
+    if (query === "" || query.length > SEARCH_LIMITS.queryChars) return;
     const identity = queryIdentity(query);
     if (this.seen.has(identity)) return;
     this.seen.add(identity);

@@ -1,3 +1,5 @@
+import { SecondLookError } from "../errors.js";
+import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
 import { rescueCandidates, type TermVocabulary } from "./hints/rescue-candidates.js";
@@ -14,19 +16,18 @@ import { type CollectionRanking, rankCollection } from "./index/ranker.js";
 import { bandFor, isWeak, relevanceAndBand } from "./relevance.js";
 import { snippetFor } from "./snippet.js";
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
-/** Longer queries are cut before analysis: bounded work whatever a model sends. */
-export const MAX_QUERY_CHARS = 4_000;
-
 /** A search named a collection outside what this engine (or the bot) may search. */
-export class UnknownCollectionError extends Error {
+export class UnknownCollectionError extends SecondLookError {
   constructor(
     readonly collection: string,
     readonly available: readonly string[],
   ) {
     // Huginn's adapter wording, so a model sees the same text whichever backend answered.
-    super(`Collection '${collection}' is not available. Available: ${available.join(", ")}`);
+    super(
+      "knowledge",
+      "unknown-collection",
+      `Collection '${collection}' is not available. Available: ${available.join(", ")}`,
+    );
     this.name = "UnknownCollectionError";
   }
 }
@@ -71,8 +72,8 @@ export class KnowledgeEngine implements KnowledgeBackend {
   }
 
   searchSync(request: SearchRequest): SearchResponse {
-    const query = typeof request.query === "string" ? request.query.slice(0, MAX_QUERY_CHARS) : "";
-    const limit = clampLimit(request.limit);
+    const query = typeof request.query === "string" ? request.query.slice(0, SEARCH_LIMITS.queryChars) : "";
+    const limit = clampHitLimit(request.limit);
     const brief = request.brief === true;
     // Huginn's default: rerank unless brief (a brief call is the quick overview).
     const rerank = request.rerank ?? !brief;
@@ -192,11 +193,6 @@ function vocabularyOf(targets: readonly CollectionIndex[]): TermVocabulary {
       return df;
     },
   };
-}
-
-function clampLimit(limit: unknown): number {
-  if (typeof limit !== "number" || !Number.isFinite(limit)) return DEFAULT_LIMIT;
-  return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
 }
 
 function toDoc(collection: string, doc: AnalyzedDocument): Doc {

@@ -1,12 +1,13 @@
 // The decomposer (reference §7.2): a multi-hop plan runs the strategy once per sub-question,
 // in plan order, and unions the selections; anything else runs it once on the original query.
 // The first failing sub-question stops the loop; what was gathered so far travels with the error.
+import { errorMessage, SecondLookError } from "../errors.js";
 import type { DocumentTree } from "./document-tree.js";
 import type { QueryPlan } from "./planner.js";
 import type { ContextBudget, SelectOptions, Strategy, StrategyResult } from "./strategy.js";
 import { addUsage, type StrategyUsage, zeroUsage } from "./usage.js";
 
-export class DecomposeError extends Error {
+export class DecomposeError extends SecondLookError {
   constructor(
     message: string,
     readonly partial: {
@@ -16,7 +17,7 @@ export class DecomposeError extends Error {
     },
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super("strategies", "decompose", message, options);
     this.name = "DecomposeError";
   }
 }
@@ -45,7 +46,7 @@ export async function decomposeAndSelect(
       const spent = (error as { usage?: StrategyUsage }).usage;
       if (spent) addUsage(usage, spent);
       throw new DecomposeError(
-        `decompose "${sub}": ${(error as Error)?.message ?? String(error)}`,
+        `decompose "${sub}": ${errorMessage(error)}`,
         { selectedIds: ids, confidences: confidences.size > 0 ? confidences : null, usage },
         { cause: error },
       );
