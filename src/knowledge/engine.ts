@@ -1,6 +1,7 @@
 import { SecondLookError } from "../errors.js";
 import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import { bodyBudgetAt, withinBudget } from "./context-budget.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
 import { rescueCandidates, type TermVocabulary } from "./hints/rescue-candidates.js";
 import { retryHints } from "./hints/retry-hints.js";
@@ -103,7 +104,9 @@ export class KnowledgeEngine implements KnowledgeBackend {
     const minRelevance = typeof request.minRelevance === "number" ? request.minRelevance : undefined;
     const results = top
       .map((f) => f.hit)
-      .filter((h) => minRelevance === undefined || h.relevance >= minRelevance);
+      .filter((h) => minRelevance === undefined || h.relevance >= minRelevance)
+      // Full mode spends the body text on the leading hits (context-budget.ts).
+      .map((h, rank) => (brief ? h : withinBudget(h, bodyBudgetAt(rank))));
 
     const response: SearchResponse = { query, results, bestScore, reranked };
     if (!results.length) response.noConfidentResults = true;
