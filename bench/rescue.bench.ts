@@ -51,6 +51,17 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     process.exitCode = 0;
     const report = JSON.parse(out) as BotEvalReport;
     const rows = report.settings.map(row);
+    // The misses haiku's replayed grades rescue, and how many of them auto rescues too.
+    const rescuedBy = (setting: string) =>
+      new Set(
+        report.settings
+          .find((s) => s.setting === setting)
+          ?.perQuestion.filter((o) => o.kind === "answerable" && o.searchRank === 0 && o.finalRank > 0)
+          .map((o) => o.id) ?? [],
+      );
+    const haikuRescued = rescuedBy("haiku");
+    const autoRescued = rescuedBy("auto");
+    const autoOfHaiku = [...haikuRescued].filter((id) => autoRescued.has(id)).length;
     const markdown = [
       `pydocs bot (${report.documents ?? "?"} documents), ${report.settings[0]?.questions ?? 0} judged questions; ` +
         "auto and haiku grade with one strong model's recorded replies, **replayed** through the Anthropic " +
@@ -63,11 +74,18 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
           `| ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.finalHit5)} | ${r.rescued} / ${r.flaggedMisses} (${pct(r.rescueRate)}) | ${r.falseAlarms} | ${r.charsAdded ?? "–"} | ${r.modelCallsPer100} | ${r.p50} / ${r.p95} |`,
       ),
       "",
+      `Misses (answer in none of the shown hits) that haiku rescues: ${haikuRescued.size}; auto rescues ${autoOfHaiku} of them.`,
       `Replay requests without a recorded reply: ${replay.unmatched()}.`,
     ].join("\n");
     return {
       title: "Corrective rescue on the pydocs bot (eval --compare; model grader replayed)",
-      figures: { rows, unmatchedReplays: replay.unmatched(), perQuestion: report.settings.map(perQuestion) },
+      figures: {
+        rows,
+        haikuRescued: haikuRescued.size,
+        autoOfHaikuRescued: autoOfHaiku,
+        unmatchedReplays: replay.unmatched(),
+        perQuestion: report.settings.map(perQuestion),
+      },
       markdown,
     };
   } finally {
