@@ -2,8 +2,8 @@
 // (rendering, strategies, corrective pass and grader settings), one process, on judged
 // questions. Each corrective setting gets its own binding over the same opened backend.
 import type { BotDefinition } from "../bots/discovery.js";
-import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
+import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { parseDocIdLine } from "../protocol/doc-id-line.js";
 import { isWeak } from "../protocol/weakness.js";
