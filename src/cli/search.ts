@@ -2,10 +2,10 @@
 // the text the model would see.
 import type { BotDefinition } from "../bots/discovery.js";
 import { loadBot } from "../bots/discovery.js";
+import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
-import { bindSearchTool } from "../connectors/search-tool-binding.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
-import type { CorrectiveMetadata, CorrectiveOutcome, SearchRequest, SearchResponse } from "../types.js";
+import type { CorrectiveOutcome, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
 
@@ -59,18 +59,31 @@ export async function searchAsTheModelWould(
   options: { correct: boolean; progress: boolean },
 ): Promise<SearchJson> {
   const progress = progressReporter(options.progress);
-  const { backend } = await openBotBackend(bot, {
+  const opened = await openBotBackend(bot, {
     onProgress: progress.update,
     refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS,
   });
   progress.stop();
-  const binding = bindSearchTool(bot, backend);
+  try {
+    return await searchOn(bot, opened.backend, request, options.correct);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function searchOn(
+  bot: BotDefinition,
+  backend: KnowledgeBackend,
+  request: SearchRequest,
+  correct: boolean,
+): Promise<SearchJson> {
+  const binding = assembleBot(bot, backend);
   const response = await binding.backend.search(request);
   const original = binding.renderResult(response, request.brief === true);
   const result: SearchJson = { query: request.query, original, final: original, response, outcome: null };
-  const correct = options.correct ? binding.correctFor() : undefined;
-  if (correct) {
-    const corrected = await correct({
+  const correctFn = correct ? binding.correctFor() : undefined;
+  if (correctFn) {
+    const corrected = await correctFn({
       toolName: "search_knowledge",
       toolArgs: toolArgsOf(request),
       resultText: original,
@@ -81,7 +94,7 @@ export async function searchAsTheModelWould(
       result.outcome = {
         changed: corrected.changed,
         text: corrected.text,
-        metadata: corrected.metadata as CorrectiveMetadata,
+        metadata: corrected.metadata,
       };
     }
   }
