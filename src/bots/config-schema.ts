@@ -2,7 +2,7 @@ import * as z from "zod";
 import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
 import { httpUrl, nonEmpty, ProviderSchema } from "../llm/provider-config.js";
 
-// The schema of `bots/<name>/config.json` (design §6). Every object is strict: an unknown key is
+// The schema of `bots/<name>/config.json` (docs/design.md §6). Every object is strict: an unknown key is
 // an error, because a typo such as `correctiveRetrival` would otherwise silently leave a feature
 // off. Option descriptions for the README live in config-options.ts, kept in step by a test.
 
@@ -96,7 +96,7 @@ export const BotConfigSchema = z
     session: SessionSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
-    // The Copilot runtime rejects a BYOK provider without a model name (reference/copilot-sdk.md).
+    // The Copilot runtime rejects a BYOK provider without a model name (docs/reference/copilot-sdk.md).
     if (config.provider !== undefined && config.model === undefined) {
       ctx.addIssue({
         code: "custom",
