@@ -5,7 +5,7 @@ import { type CorrectiveSource, describeCorrective } from "../corrective/correct
 export interface BotListingEntry {
   name: string;
   dir: string;
-  backend: "embedded" | "huginn" | null;
+  backend: "embedded" | "huginn" | "postgres" | null;
   collections: string[];
   model: string | null;
   provider: "openai" | "anthropic" | "azure" | null;

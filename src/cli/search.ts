@@ -4,7 +4,13 @@ import type { BotDefinition } from "../bots/discovery.js";
 import { loadBot } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { bindSearchTool } from "../connectors/search-tool-binding.js";
-import type { CorrectiveMetadata, CorrectiveOutcome, SearchRequest, SearchResponse } from "../types.js";
+import type {
+  CorrectiveMetadata,
+  CorrectiveOutcome,
+  KnowledgeBackend,
+  SearchRequest,
+  SearchResponse,
+} from "../types.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
 
@@ -58,8 +64,25 @@ export async function searchAsTheModelWould(
   options: { correct: boolean; progress: boolean },
 ): Promise<SearchJson> {
   const progress = progressReporter(options.progress);
-  const { backend } = await openBotBackend(bot, { onProgress: progress.update });
-  progress.stop();
+  let opened: Awaited<ReturnType<typeof openBotBackend>>;
+  try {
+    opened = await openBotBackend(bot, { onProgress: progress.update });
+  } finally {
+    progress.stop();
+  }
+  try {
+    return await searchWith(bot, opened.backend, request, options);
+  } finally {
+    await opened.close();
+  }
+}
+
+async function searchWith(
+  bot: BotDefinition,
+  backend: KnowledgeBackend,
+  request: SearchRequest,
+  options: { correct: boolean },
+): Promise<SearchJson> {
   const binding = bindSearchTool(bot, backend);
   const response = await binding.backend.search(request);
   const original = binding.renderResult(response, request.brief === true);

@@ -181,7 +181,8 @@ function clampLimit(limit: unknown): number {
   return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
 }
 
-function toDoc(collection: string, doc: AnalyzedDocument): Doc {
+/** A stored document as `get_document` returns it (shared with the database backends). */
+export function toDoc(collection: string, doc: AnalyzedDocument): Doc {
   const out: Doc = {
     collection,
     id: doc.id,
