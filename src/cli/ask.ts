@@ -2,10 +2,10 @@
 // a bot with no model configured, the corrected search results for the question (the offline
 // main job: no server, no API key).
 import { type BotDefinition, loadBot } from "../bots/discovery.js";
+import { assembleBot } from "../connectors/assemble-bot.js";
 import type { AskResult } from "../connectors/bot-runtime.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
-import { bindSearchTool } from "../connectors/search-tool-binding.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderPageRange } from "../protocol/page-range.js";
 import { answerWithCitations, type CitedAnswer } from "../strategies/cited-answer.js";
@@ -95,9 +95,13 @@ async function answerWithQuotes(
     useWireModel: true,
   });
   const reporter = progressReporter(progress);
-  const { backend } = await openBotBackend(bot, { onProgress: reporter.update });
+  const opened = await openBotBackend(bot, { onProgress: reporter.update });
   reporter.stop();
-  return answerWithCitations(llm, bindSearchTool(bot, backend).backend, question);
+  try {
+    return await answerWithCitations(llm, assembleBot(bot, opened.backend).backend, question);
+  } finally {
+    await opened.close();
+  }
 }
 
 function citedText(cited: CitedAnswer): string {

@@ -1,4 +1,7 @@
+import { SecondLookError } from "../errors.js";
+import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import { bodyBudgetAt, withinBudget } from "./context-budget.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
 import { retryHints } from "./hints/retry-hints.js";
 import { analyze } from "./index/analyzer.js";
@@ -13,19 +16,18 @@ import { type CollectionRanking, rankCollection } from "./index/ranker.js";
 import { bandFor, isWeak, relevanceAndBand } from "./relevance.js";
 import { snippetFor } from "./snippet.js";
 
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
-/** Longer queries are cut before analysis: bounded work whatever a model sends. */
-export const MAX_QUERY_CHARS = 4_000;
-
 /** A search named a collection outside what this engine (or the bot) may search. */
-export class UnknownCollectionError extends Error {
+export class UnknownCollectionError extends SecondLookError {
   constructor(
     readonly collection: string,
     readonly available: readonly string[],
   ) {
     // Huginn's adapter wording, so a model sees the same text whichever backend answered.
-    super(`Collection '${collection}' is not available. Available: ${available.join(", ")}`);
+    super(
+      "knowledge",
+      "unknown-collection",
+      `Collection '${collection}' is not available. Available: ${available.join(", ")}`,
+    );
     this.name = "UnknownCollectionError";
   }
 }
@@ -70,8 +72,8 @@ export class KnowledgeEngine implements KnowledgeBackend {
   }
 
   searchSync(request: SearchRequest): SearchResponse {
-    const query = typeof request.query === "string" ? request.query.slice(0, MAX_QUERY_CHARS) : "";
-    const limit = clampLimit(request.limit);
+    const query = typeof request.query === "string" ? request.query.slice(0, SEARCH_LIMITS.queryChars) : "";
+    const limit = clampHitLimit(request.limit);
     const brief = request.brief === true;
     // Huginn's default: rerank unless brief (a brief call is the quick overview).
     const rerank = request.rerank ?? !brief;
@@ -101,7 +103,9 @@ export class KnowledgeEngine implements KnowledgeBackend {
     const minRelevance = typeof request.minRelevance === "number" ? request.minRelevance : undefined;
     const results = top
       .map((f) => f.hit)
-      .filter((h) => minRelevance === undefined || h.relevance >= minRelevance);
+      .filter((h) => minRelevance === undefined || h.relevance >= minRelevance)
+      // Full mode spends the body text on the leading hits (context-budget.ts).
+      .map((h, rank) => (brief ? h : withinBudget(h, bodyBudgetAt(rank))));
 
     const response: SearchResponse = { query, results, bestScore, reranked };
     if (!results.length) response.noConfidentResults = true;
@@ -174,11 +178,6 @@ export class KnowledgeEngine implements KnowledgeBackend {
     }
     return hit;
   }
-}
-
-function clampLimit(limit: unknown): number {
-  if (typeof limit !== "number" || !Number.isFinite(limit)) return DEFAULT_LIMIT;
-  return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
 }
 
 /** A stored document as `get_document` returns it (shared with the database backends). */

@@ -5,8 +5,13 @@
 // is leased from the shared pool, so inside a running bot it is the bot's own runtime process;
 // the SDK is loaded on first use only, so a process that never grades through Copilot never
 // loads it.
+
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
+import { untilAborted } from "../deadline.js";
+import { errorMessage } from "../errors.js";
+import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
+import { oneLine } from "../text-clip.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
 import { runtimeEnvironment, runtimeLocation } from "./copilot-runtime/runtime-environment.js";
@@ -122,7 +127,9 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       meter.call();
       return withChatSpan(model, async () => {
         const timeoutMs =
-          positive(request.timeoutMs) ?? positive(options.timeoutMs) ?? DEFAULT_COPILOT_TIMEOUT_MS;
+          positiveOrUndefined(request.timeoutMs) ??
+          positiveOrUndefined(options.timeoutMs) ??
+          DEFAULT_COPILOT_TIMEOUT_MS;
         try {
           const response = await withCallDeadline(PROVIDER, timeoutMs, request.signal, (signal) =>
             run(request, model, signal),
@@ -136,9 +143,9 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
             error.message = scrubSecrets(error.message, secrets);
             throw error;
           }
-          const message = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
+          const message = scrubSecrets(errorMessage(error), secrets);
           log.debug({ err: message }, "llm: copilot session failed");
-          throw new LlmError(PROVIDER, "protocol", `session failed: ${clip(message)}`);
+          throw new LlmError(PROVIDER, "protocol", `session failed: ${oneLine(message, 300)}`);
         }
       });
     },
@@ -173,7 +180,7 @@ function turn(session: CopilotSession, prompt: string): Promise<ChatResponse> {
         }
         case "session.error":
           unsubscribe();
-          reject(new LlmError(PROVIDER, "protocol", `session error: ${clip(event.data.message)}`));
+          reject(new LlmError(PROVIDER, "protocol", `session error: ${oneLine(event.data.message, 300)}`));
           break;
       }
     });
@@ -191,24 +198,6 @@ function promptOf(messages: readonly ChatMessage[]): string {
 }
 
 /** `work`, or the signal's reason as soon as it fires (the work itself is left to settle). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 function withGrace(work: Promise<unknown>): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise((resolve) => {
@@ -220,13 +209,4 @@ function withGrace(work: Promise<unknown>): Promise<unknown> {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function positive(n: number | undefined): number | undefined {
-  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-function clip(text: string): string {
-  const line = String(text).replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -8,6 +8,7 @@
 // Azure: the key goes in an `api-key` header. The base URL is the resource root (the model is
 // then the deployment name), a `/openai/deployments/<name>` URL, or the `/openai/v1` API; the
 // first two get `api-version` unless the URL already carries one.
+import { oneLine } from "../text-clip.js";
 import type { ChatWire, WireRequest } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
@@ -122,7 +123,7 @@ export function openAiWire(options: OpenAiWireOptions): ChatWire {
           throw new LlmError(
             provider,
             "protocol",
-            `stream error: ${clip(String(chunk.error.message ?? "unknown"))}`,
+            `stream error: ${oneLine(String(chunk.error.message ?? "unknown"), 300)}`,
           );
         }
         if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
@@ -178,9 +179,4 @@ function contentText(content: unknown): string {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function clip(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

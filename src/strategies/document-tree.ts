@@ -63,10 +63,6 @@ export function buildView(tree: DocumentTree): SectionView[] {
   return out;
 }
 
-export function findSection(tree: DocumentTree, id: string): TreeSection | undefined {
-  return buildView(tree).find((v) => v.id === id)?.section;
-}
-
 /** Sum of the leaves' tokens (auto routing's size measure). */
 export function leafTokens(tree: DocumentTree): number {
   return buildView(tree).reduce(

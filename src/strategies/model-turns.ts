@@ -2,6 +2,7 @@
 // the run's deadline, the run's abort signal, and its tokens are counted against the run's
 // token budget. When time or tokens run out the run stops asking (callers return what they
 // have); a transport failure is a StrategyError carrying the usage spent so far.
+import { errorMessage, SecondLookError } from "../errors.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "../llm/llm-client.js";
 import { addUsage, type StrategyUsage, zeroUsage } from "./usage.js";
 
@@ -24,13 +25,13 @@ export const DEFAULT_MAX_TOTAL_TOKENS = 200_000;
 export type StopReason = "time" | "tokens" | "aborted";
 
 /** A model call failed (transport, timeout of the call, provider error). */
-export class StrategyError extends Error {
+export class StrategyError extends SecondLookError {
   constructor(
     message: string,
     readonly usage: StrategyUsage,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super("strategies", "model-turn", message, options);
     this.name = "StrategyError";
   }
 }
@@ -72,11 +73,7 @@ export class ModelTurns {
         ...(this.limits.signal ? { signal: this.limits.signal } : {}),
       });
     } catch (error) {
-      throw new StrategyError(
-        `${label}: ${(error as Error)?.message ?? String(error)}`,
-        { ...this.usage },
-        { cause: error },
-      );
+      throw new StrategyError(`${label}: ${errorMessage(error)}`, { ...this.usage }, { cause: error });
     }
     const input = nonNegative(response?.usage?.inputTokens);
     const output = nonNegative(response?.usage?.outputTokens);

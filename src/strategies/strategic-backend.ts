@@ -26,7 +26,10 @@ export interface RetrievalSettings {
   rerankStrategy: "lexical" | "single-pass";
   planning: boolean;
   answerSpans: boolean;
-  /** Deep fallback on weak re-queries (default "auto": treewalk for paged documents, else agentic). */
+  /**
+   * Deep fallback on weak re-queries: "auto" reads paged documents with treewalk, others with
+   * agentic. Default "off", as in a bot's config: each deep read costs several model calls.
+   */
   deepFallback?: "auto" | "treewalk" | "agentic" | "off";
 }
 
@@ -56,7 +59,7 @@ export function strategiesActive(settings: RetrievalSettings): boolean {
 }
 
 function deepFallbackOn(settings: RetrievalSettings): boolean {
-  return (settings.deepFallback ?? "auto") !== "off";
+  return (settings.deepFallback ?? "off") !== "off";
 }
 
 export function strategicBackend(
@@ -150,7 +153,7 @@ export function strategicBackend(
       const doc = await getDocument(hit.collection, hit.id);
       if (!doc) continue;
       const tree = treeFromDoc(doc);
-      const mode = settings.deepFallback ?? "auto";
+      const mode = settings.deepFallback ?? "off";
       const strategy =
         mode === "treewalk" || (mode === "auto" && hasPages(tree))
           ? new TreeWalkStrategy(llm)

@@ -1,5 +1,3 @@
-// One interface for every selection strategy (reference §4.1–4.2).
-import type { LlmClient } from "../llm/llm-client.js";
 import type { DocumentTree } from "./document-tree.js";
 import type { RunLimits, StopReason } from "./model-turns.js";
 import type { StrategyUsage } from "./usage.js";
@@ -65,10 +63,6 @@ export interface Strategy {
     budget?: ContextBudget,
     options?: SelectOptions,
   ): Promise<StrategyResult>;
-}
-
-export interface StrategyDeps {
-  llm: LlmClient;
 }
 
 export function emptyResult(usage?: StrategyUsage): StrategyResult {

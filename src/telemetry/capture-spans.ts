@@ -43,10 +43,7 @@ export async function captureSpans(options: CaptureOptions = {}): Promise<SpanCa
       processors.push(new sdk.BatchSpanProcessor(new OTLPTraceExporter()));
       otlp = true;
     } catch (error) {
-      options.log?.warn(
-        { err: String(error) },
-        "OTLP trace export unavailable; spans are only captured locally",
-      );
+      options.log?.warn({ err: error }, "OTLP trace export unavailable; spans are only captured locally");
     }
   }
   const provider = new sdk.BasicTracerProvider({ spanProcessors: processors });

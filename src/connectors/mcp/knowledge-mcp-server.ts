@@ -1,21 +1,24 @@
 // A bot's knowledge as an MCP server (design §8): `search_knowledge`, `get_document` and
 // `list_collections`, with the corrective pass run inside the search tool, so MCP-only clients
 // (Claude Code, Claude Desktop, other agents) get the corrected text a Copilot session gets.
-// The search goes through the same binding as the Copilot connector (bindSearchTool): the same
+// The search goes through the same binding as the Copilot connector (assembleBot): the same
 // span, the same remembered structured response for the signal grader, and the corrective
 // settings resolved per call (correctorPerCall), so the kill-switch needs no restart.
 //
-// Every call is independent and bounded (callDeadline); every failure becomes a tool error
+// Every call is independent and bounded (deadlineSignal); every failure becomes a tool error
 // result with a clear text (Huginn's adapter wording for Huginn failures), never an exception
 // out of a handler; a corrective pass that fails or overruns leaves the search's own text.
+
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
+import { deadlineSignal, settleBy } from "../../deadline.js";
+import { errorMessage } from "../../errors.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
-import { type Logger, logger } from "../../telemetry/logger.js";
-import type { Doc, KnowledgeBackend } from "../../types.js";
+import { positiveOrUndefined } from "../../limits.js";
+import { type DocWithMetadata, renderDocument } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
   type GetDocumentArgs,
@@ -25,13 +28,13 @@ import {
   type SearchKnowledgeArgs,
   searchKnowledgeShape,
   toSearchRequest,
-} from "../knowledge-tool-params.js";
-import { bindSearchTool } from "../search-tool-binding.js";
-import { callDeadline, settleBy } from "./call-deadline.js";
+} from "../../protocol/tool-arguments.js";
+import { type Logger, logger } from "../../telemetry/logger.js";
+import type { Doc, KnowledgeBackend } from "../../types.js";
+import { assembleBot } from "../assemble-bot.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
 import { renderCollections } from "./render-collections.js";
-import { type DocWithMetadata, renderDocument } from "./render-document.js";
 import {
   getDocumentDescription,
   listCollectionsDescription,
@@ -55,7 +58,7 @@ type DocumentFetcher = (
 export interface KnowledgeMcpServerOptions {
   /** The bot's folder, when known, is where a Copilot-backed model grader keeps its state. */
   bot: Pick<BotDefinition, "name" | "config"> & Partial<Pick<BotDefinition, "dir">>;
-  /** The bot's backend (the server searches it through bindSearchTool). */
+  /** The bot's backend (the server searches it through assembleBot). */
   backend: KnowledgeBackend;
   /** Where the corrective settings and the kill-switch are read, per call (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -67,8 +70,8 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   const { bot, backend } = options;
   const env = options.env ?? process.env;
   const log = options.log ?? logger();
-  const callTimeoutMs = positive(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
-  const binding = bindSearchTool(bot, backend, env);
+  const callTimeoutMs = positiveOrUndefined(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
+  const binding = assembleBot(bot, backend, env);
   const correctFor = correctorPerCall(bot, binding, env);
   const allowed = binding.backend.collections();
   const described = {
@@ -86,7 +89,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
     SEARCH_KNOWLEDGE_TOOL,
     { description: searchDescription(described), inputSchema: searchKnowledgeShape },
     async (args: SearchKnowledgeArgs, extra): Promise<CallToolResult> => {
-      const deadline = callDeadline(extra.signal, callTimeoutMs);
+      const deadline = deadlineSignal(extra.signal, callTimeoutMs);
       const started = performance.now();
       if (args.collection && !allowed.includes(args.collection)) {
         return failure(new UnknownCollectionError(args.collection, allowed).message);
@@ -117,7 +120,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
         deadline.signal,
         null,
       ).catch((error: unknown) => {
-        log.warn({ err: String(error) }, "mcp: corrective pass failed; original result kept");
+        log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
         return null;
       });
       log.debug(
@@ -139,7 +142,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
       GET_DOCUMENT_TOOL,
       { description: getDocumentDescription(), inputSchema: getDocumentShape },
       async (args: GetDocumentArgs, extra): Promise<CallToolResult> => {
-        const deadline = callDeadline(extra.signal, callTimeoutMs);
+        const deadline = deadlineSignal(extra.signal, callTimeoutMs);
         const { collection, doc_id } = args;
         if (!allowed.includes(collection)) {
           return failure(new UnknownCollectionError(collection, allowed).message);
@@ -163,7 +166,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
     LIST_COLLECTIONS_TOOL,
     { description: listCollectionsDescription() },
     async (extra): Promise<CallToolResult> => {
-      const deadline = callDeadline(extra.signal, callTimeoutMs);
+      const deadline = deadlineSignal(extra.signal, callTimeoutMs);
       try {
         const listing = await settleBy(
           collectionSummaries(backend, deadline.signal),
@@ -187,11 +190,11 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
  * Huginn's failures and the allow-list refusal are already the text a model should read (the
  * adapter's wording); a stopped call says why; anything else is named as this tool's failure.
  */
-function failureText(tool: string, error: unknown, deadline: ReturnType<typeof callDeadline>): string {
+function failureText(tool: string, error: unknown, deadline: ReturnType<typeof deadlineSignal>): string {
   if (deadline.expired()) return `${tool} did not finish within ${deadline.timeoutMs} ms.`;
   if (deadline.signal.aborted) return `${tool} was cancelled.`;
   if (error instanceof HuginnError || error instanceof UnknownCollectionError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return `${tool} failed: ${message.length > 500 ? `${message.slice(0, 500)}…` : message}`;
 }
 
@@ -201,8 +204,4 @@ function success(text: string): CallToolResult {
 
 function failure(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
-}
-
-function positive(value: number | undefined): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }

@@ -1,6 +1,7 @@
 import type pg from "pg";
+import { SEARCH_LIMITS } from "../../limits.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
-import { KnowledgeEngine, MAX_QUERY_CHARS, toDoc, UnknownCollectionError } from "../engine.js";
+import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
 import { ANALYZER_VERSION, analyze } from "../index/analyzer.js";
 import { DEFAULT_BM25, idf } from "../index/bm25.js";
 import {
@@ -135,7 +136,7 @@ export class PostgresBackend implements KnowledgeBackend {
   async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchResponse> {
     options.signal?.throwIfAborted();
     const names = this.resolveCollections(request.collections);
-    const query = typeof request.query === "string" ? request.query.slice(0, MAX_QUERY_CHARS) : "";
+    const query = typeof request.query === "string" ? request.query.slice(0, SEARCH_LIMITS.queryChars) : "";
     const queryTerms = analyze(query);
     // The engine's rule: rerank unless asked not to or brief.
     const rerank = request.rerank ?? request.brief !== true;

@@ -1,11 +1,12 @@
-// How a bot's `search_knowledge` tool is wired to the corrective pass, whatever the connector:
-// searches run inside an `execute_tool search_knowledge` span, each rendered text remembers the
-// structured response and span it came from (so the signal grader reads the response, not the
-// text, and the corrective spans become the tool span's children), and the corrective pass is
-// resolved from the bot's config and the environment each time a session asks for it. With
-// grader "haiku" or "auto" the model grader is built here too: on `graderProvider` when the
-// bot sets one, else on the bot's own provider, else through Copilot (the bot's runtime and
-// sign-in, so a Copilot bot needs no second key).
+// The composition root: the one place a bot is assembled from its parts. Its backend is wrapped
+// in the retrieval strategies when the bot has a model and turns one on; each search runs inside
+// an `execute_tool search_knowledge` span, and each rendered text remembers the structured
+// response and span it came from (so the signal grader reads the response, not the text, and the
+// corrective spans become the tool span's children); the corrective pass is resolved from the
+// bot's config and the environment each time a session asks for it, with the model grader built
+// on `graderProvider` when the bot sets one, else on the bot's own provider, else through Copilot
+// (the bot's runtime and sign-in, so a Copilot bot needs no second key).
+
 import { type Context, context } from "@opentelemetry/api";
 import type { BotDefinition } from "../bots/discovery.js";
 import { botCollections } from "../bots/discovery.js";
@@ -13,6 +14,7 @@ import { correctToolResult } from "../corrective/correct-tool-result.js";
 import { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "../corrective/corrective-config.js";
 import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
 import type { GradeFn } from "../corrective/llm-grade.js";
+import { errorMessage } from "../errors.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { renderSearchResponse } from "../protocol/render.js";
@@ -35,7 +37,7 @@ interface Rendered {
   traceContext?: Context;
 }
 
-export interface SearchToolBinding {
+export interface AssembledBot {
   /** The backend the tools search: the bot's, each search inside an `execute_tool` span. */
   backend: KnowledgeBackend;
   renderResult: RenderResult;
@@ -48,11 +50,11 @@ export interface SearchToolBinding {
 /** What the binding needs of a bot: its config, and its folder for a Copilot-backed grader. */
 export type BindableBot = Pick<BotDefinition, "config"> & Partial<Pick<BotDefinition, "dir">>;
 
-export function bindSearchTool(
+export function assembleBot(
   bot: BindableBot,
   rawBackend: KnowledgeBackend,
   env: NodeJS.ProcessEnv = process.env,
-): SearchToolBinding {
+): AssembledBot {
   const warned = new Set<string>();
   // With a model and a strategy switched on, every search of this bot (the model's and the
   // corrective re-queries) goes through the strategies (design §7); else the lexical engine.
@@ -149,7 +151,7 @@ function modelGrader(
       collections: botCollections(bot.config),
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (!warned.has(message)) {
       warned.add(message);
       logger().warn(
@@ -189,7 +191,7 @@ function withStrategies(
       useWireModel: true,
     });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (!warned.has(message)) {
       warned.add(message);
       logger().warn(
@@ -204,7 +206,7 @@ function withStrategies(
     settings,
     ...(settings.planning ? { planner: new Planner(llm) } : {}),
     onError: (step, error) =>
-      logger().warn({ step, err: String(error) }, `strategy ${step} failed; the lexical result stands`),
+      logger().warn({ step, err: error }, `strategy ${step} failed; the lexical result stands`),
   });
 }
 
