@@ -9,7 +9,7 @@ import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderPageRange } from "../protocol/page-range.js";
-import { answerWithCitations, type CitedAnswer } from "../strategies/cited-answer.js";
+import { answerWithCitations, type CitedAnswer } from "../strategies/answer/cited-answer.js";
 import { captureSpans, renderSpanTree, type SpanCapture } from "../telemetry/span-tree.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
