@@ -45,8 +45,10 @@ export interface RefreshOptions {
   /** Bounds for the pool made when none is given. */
   limits?: IngestLimits;
   /**
-   * Stops the refresh: no further file is started, files in flight are withdrawn from their
-   * parser threads, and every file not done keeps its stored version.
+   * Stops the refresh of a collection that has a stored index: no further file is started, files
+   * in flight are withdrawn from their parser threads, and every file not done keeps its stored
+   * version. A collection with no stored index has nothing to answer from, so its first refresh
+   * runs to the end (each file still under its own bounds).
    */
   signal?: AbortSignal;
 }
@@ -78,6 +80,7 @@ export async function refreshCollection(
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);
   const previouslySkipped = new Map(found.state === "loaded" ? found.skipped.map((s) => [s.path, s]) : []);
   const stored = found.state === "loaded";
+  const signal = stored ? options.signal : undefined;
   const report: RefreshReport = {
     collection: source.name,
     files: 0,
@@ -111,10 +114,10 @@ export async function refreshCollection(
     limits,
     report,
     pool,
-    signal: options.signal,
+    signal,
   };
   const worker = async () => {
-    while (next < files.length && !options.signal?.aborted) {
+    while (next < files.length && !signal?.aborted) {
       const i = next++;
       documents[i] = await refreshFile(files[i]!, context);
       done++;
