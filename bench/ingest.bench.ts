@@ -5,7 +5,8 @@
  * side by side with the previous one (parsing in the main thread, one JSON file), in the same run.
  * Every measurement is a fresh process (bench/ingest/ingest-run.ts), so each peak RSS is its own.
  * Corpora are generated (seeded pseudo-words with a skewed frequency), never committed.
- * BENCH_INGEST_SCALE (default 1) scales every corpus, for a quick check of the bench itself.
+ * BENCH_INGEST_SCALE (default 1) scales every corpus, for a quick check of the bench itself;
+ * BENCH_INGEST_ONLY=files|large runs only the many-small-files or the large-file corpora.
  */
 import { fork } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -82,7 +83,8 @@ function textOf(bytes: number, next: () => number): string {
     length += word.length + 1;
     if (++sentence % 14 === 0) words.push(sentence % 98 === 0 ? ".\n\n" : ".");
   }
-  return words.join(" ");
+  // Cut to size: a file over the loader's 10 MB limit would be skipped, not ingested.
+  return words.join(" ").slice(0, bytes);
 }
 
 async function generate(dir: string, corpus: Corpus): Promise<void> {
@@ -131,13 +133,18 @@ function row(corpus: Corpus, format: string, f: IngestFigures | string, sizeMb: 
   return `| ${corpus.label} | ${format} | ${f.error ? "—" : docsPerSecond.toLocaleString("en")} | ${f.error ? "—" : mbPerSecond} | ${f.peakRssMb.toLocaleString("en")} | ${f.error ? "—" : (f.ingestMs / 1000).toFixed(1)} | ${f.error ? "—" : (f.loadMs / 1000).toFixed(2)} | ${f.error ? `fails: ${f.error}` : `${f.documents.toLocaleString("en")} docs, index ${(f.indexBytes / MB).toFixed(0)} MB`} |`;
 }
 
+const ONLY = process.env.BENCH_INGEST_ONLY;
+
 export async function run() {
   const started = performance.now();
   const root = await mkdtemp(join(tmpdir(), "second-look-ingest-bench-"));
-  const figures: Record<string, unknown> = { scale: SCALE };
+  const figures: Record<string, unknown> = { scale: SCALE, only: ONLY ?? "all" };
   const rows: string[] = [];
   try {
-    for (const corpus of CORPORA) {
+    const selected = CORPORA.filter(
+      (c) => !ONLY || (ONLY === "large" ? c.extension === "txt" : c.extension === "md"),
+    );
+    for (const corpus of selected) {
       const dir = join(root, corpus.label.replace(/[^a-z0-9]+/gi, "-"));
       process.stderr.write(`ingest bench: generating ${corpus.label}\n`);
       await generate(dir, corpus);

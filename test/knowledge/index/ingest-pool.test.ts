@@ -1,0 +1,61 @@
+// The parser threads' bounds, each shown on a file that passes it.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
+import { hostileText } from "../../support/hostile-files.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "second-look-pool-"));
+  const paragraph = "Plain words in a paragraph with *some emphasis* and a [link](x).\n\n";
+  await writeFile(join(dir, "big.md"), paragraph.repeat(Math.floor((4 * 1024 * 1024) / paragraph.length)));
+  await writeFile(join(dir, "emphasis.md"), hostileText.emphasis());
+  await writeFile(join(dir, "ok.md"), "# Title\n\nSome text.\n");
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe("IngestPool", () => {
+  it("stops a parse that needs more memory than its bound, naming the bound, and goes on", async () => {
+    const pool = new IngestPool({ fileTimeoutMs: 120_000, fileMemoryMb: 64, workers: 1 });
+    try {
+      const big = await pool.ingest({ absPath: join(dir, "big.md"), id: "big.md" });
+      expect(big).toEqual({ ok: false, reason: "parsing needed more than the 64 MB memory limit per file" });
+      const ok = await pool.ingest({ absPath: join(dir, "ok.md"), id: "ok.md" });
+      expect(ok.ok).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("stops a parse that never yields at its deadline", async () => {
+    const pool = new IngestPool({ fileTimeoutMs: 1_000, fileMemoryMb: 256, workers: 1 });
+    try {
+      const started = performance.now();
+      const slow = await pool.ingest({ absPath: join(dir, "emphasis.md"), id: "emphasis.md" });
+      expect(slow).toEqual({ ok: false, reason: "parsing took longer than the 1 s limit per file" });
+      // The deadline counts from when the thread had its file (its start-up is not charged).
+      expect(performance.now() - started).toBeLessThan(35_000);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("a withdrawn file comes back stopped, whether queued or running", async () => {
+    const pool = new IngestPool({ fileTimeoutMs: 60_000, fileMemoryMb: 256, workers: 1 });
+    try {
+      const stop = new AbortController();
+      const running = pool.ingest(
+        { absPath: join(dir, "emphasis.md"), id: "emphasis.md" },
+        { signal: stop.signal },
+      );
+      const queued = pool.ingest({ absPath: join(dir, "ok.md"), id: "ok.md" }, { signal: stop.signal });
+      setTimeout(() => stop.abort(), 500);
+      expect(await running).toMatchObject({ ok: false, stopped: true });
+      expect(await queued).toMatchObject({ ok: false, stopped: true });
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
