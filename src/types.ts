@@ -1,4 +1,4 @@
-// The contract between the parts (design §2). Names are the contract; fields may be added.
+// The contract between the parts (docs/design.md §2). Names are the contract; fields may be added.
 
 /** The knowledge tools' names, as Huginn's adapter names them (a model prompted for Huginn works unchanged). */
 export const SEARCH_KNOWLEDGE_TOOL = "search_knowledge";

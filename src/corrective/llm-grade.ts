@@ -1,6 +1,6 @@
 // The seam for a model-backed grader (haiku, arriving separately): the orchestrator calls an
 // injected function and treats every failure of it (a throw, a timeout, output that is not a
-// grade) as `correct`. The feature must never make a search worse (design §5).
+// grade) as `correct`. The feature must never make a search worse (docs/design.md §5).
 
 import { withDeadline } from "../deadline.js";
 import { SEARCH_LIMITS } from "../limits.js";

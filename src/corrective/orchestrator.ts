@@ -1,7 +1,7 @@
-// The corrective pass for one knowledge-search result (design §5, muninn §6): grade → pick a
+// The corrective pass for one knowledge-search result (docs/design.md §5, docs/reference/muninn-corrective-retrieval.md §6): grade → pick a
 // re-query → search inside the bot's allow-list with rerank → merge the new hits → grade the
 // merged set while the budget lasts. A loop, never recursive; every awaited step is bounded;
-// every failure leaves the text as it was. Where muninn went wrong (its §10), this fixes:
+// every failure leaves the text as it was. Where muninn went wrong (docs/reference/muninn-corrective-retrieval.md §10), this fixes:
 // the re-query stays in the allow-list (8), carries limit/brief/minRelevance (9), sees a weak
 // result without hints (10, via the signal grader), does not leave a rescued "No results"
 // search insufficient (11), makes no grader call after the last re-query (12), records one

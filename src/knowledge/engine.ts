@@ -198,7 +198,8 @@ function vocabularyOf(targets: readonly CollectionIndex[]): TermVocabulary {
   };
 }
 
-function toDoc(collection: string, doc: AnalyzedDocument): Doc {
+/** A stored document as `get_document` returns it (shared with the database backends). */
+export function toDoc(collection: string, doc: AnalyzedDocument): Doc {
   const out: Doc = {
     collection,
     id: doc.id,

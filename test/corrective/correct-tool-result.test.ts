@@ -1,4 +1,4 @@
-// correctToolResult, the entry point hooks, MCP and the CLI call: muninn §9 scenarios 54–60
+// correctToolResult, the entry point hooks, MCP and the CLI call: docs/reference/muninn-corrective-retrieval.md §9 scenarios 54–60
 // (the hook's behaviour), trace markers, defensive argument handling and bounded work.
 import { describe, expect, it } from "vitest";
 import { type CorrectiveContext, correctToolResult } from "../../src/corrective/correct-tool-result.js";

@@ -1,5 +1,5 @@
-// runCorrectiveRetrieval: muninn §9 scenarios 1–15 adapted to our API, then the limitations of
-// muninn §10 that the orchestrator fixes.
+// runCorrectiveRetrieval: docs/reference/muninn-corrective-retrieval.md §9 scenarios 1–15 adapted to our API, then the limitations of
+// docs/reference/muninn-corrective-retrieval.md §10 that the orchestrator fixes.
 import { describe, expect, it } from "vitest";
 import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
 import { REASON_CONFIDENT, REASON_EMPTY, REASON_WEAK } from "../../src/corrective/signal-grader.js";
@@ -132,7 +132,7 @@ describe("runCorrectiveRetrieval — model grader (muninn 1–11)", () => {
     expect(out.changed).toBe(false);
     expect(out.text).toBe(oldDocText);
     expect(out.metadata).toMatchObject({ retries: 1, queriesTried: ["rephrased"], newHits: [0] });
-    // One verdict per pass, always retries + 1 (muninn limitation 13).
+    // One verdict per pass, always retries + 1 (docs/reference/muninn-corrective-retrieval.md limitation 13).
     expect(out.metadata.verdicts).toEqual(["ambiguous", "ambiguous"]);
     expect(out.metadata.reasons[1]).toContain("added no new results");
   });
@@ -500,7 +500,7 @@ describe("runCorrectiveRetrieval — grader 'auto'", () => {
     expect(out.metadata.graderMode).toBe("signal");
   });
 
-  it("asks the model for a weak result, with hits or with none (issue 4: weak is borderline)", async () => {
+  it("asks the model for a weak result, with hits or with none (weak counts as borderline)", async () => {
     for (const originalText of [textC, oldDocText]) {
       const grade = scriptedGrader({ verdict: "correct", reason: "fine after all" });
       const out = await run({ backend: never(), grader: "auto", grade, originalText });

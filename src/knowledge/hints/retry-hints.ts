@@ -7,7 +7,7 @@ import type { RescuePlan } from "./rescue-candidates.js";
 export const MAX_RESCUE_QUERIES_SHOWN = 6;
 
 /**
- * The hints a weak response carries (design §3): a broader query, our corpus-derived narrower
+ * The hints a weak response carries (docs/design.md §3): a broader query, our corpus-derived narrower
  * query and related terms, and — when the index was consulted — every rescue candidate and the
  * query words no document contains. The broader query is the first rescue candidate when there
  * is one (it never drops the query's most informative word), else Huginn's lexical rule.
