@@ -9,6 +9,7 @@ import { bindSearchTool } from "../connectors/search-tool-binding.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderPageRange } from "../protocol/page-range.js";
 import { answerWithCitations, type CitedAnswer } from "../strategies/cited-answer.js";
+import { zeroUsage } from "../strategies/usage.js";
 import { captureSpans, renderSpanTree, type SpanCapture } from "../telemetry/span-tree.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
@@ -97,7 +98,35 @@ async function answerWithQuotes(
   const reporter = progressReporter(progress);
   const { backend } = await openBotBackend(bot, { onProgress: reporter.update });
   reporter.stop();
-  return answerWithCitations(llm, bindSearchTool(bot, backend).backend, question);
+  // The whole question is bounded by session.timeoutMs, as a session with the model is.
+  const timeoutMs = bot.config.session.timeoutMs;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  let cited: CitedAnswer;
+  try {
+    cited = await answerWithCitations(llm, bindSearchTool(bot, backend).backend, question, {
+      timeoutMs,
+      signal: deadline,
+    });
+  } catch (error) {
+    if (!deadline.aborted) throw error;
+    cited = { question, answer: "", citations: [], usage: zeroUsage(), failure: "the search was aborted" };
+  }
+  if (cited.failure === undefined) return cited;
+  const model = `${bot.config.model} (${bot.config.provider ? `${bot.config.provider.type} at ${bot.config.provider.baseUrl}` : "GitHub Copilot"})`;
+  if (deadline.aborted) {
+    throw new CliError(
+      `no answer from the model ${model} within ${timeoutMs} ms (session.timeoutMs in ${bot.dir}/config.json)`,
+    );
+  }
+  throw new CliError(`the model ${model} did not answer: ${cited.failure} — ${whatToCheck(bot)}`);
+}
+
+/** What a user can check when the bot's model fails. */
+function whatToCheck(bot: BotDefinition): string {
+  const provider = bot.config.provider;
+  if (!provider) return "check the Copilot sign-in (COPILOT_GITHUB_TOKEN / GH_TOKEN / GITHUB_TOKEN)";
+  const key = provider.apiKeyEnv ? ` and the key in $${provider.apiKeyEnv}` : "";
+  return `check provider.baseUrl${key} in ${bot.dir}/config.json`;
 }
 
 function citedText(cited: CitedAnswer): string {
