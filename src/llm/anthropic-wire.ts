@@ -6,7 +6,7 @@
 import type { ChatWire, WireRequest } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
-import { secretHeaderValues } from "./secret-scrub.js";
+import { quoteScrubbed, secretHeaderValues } from "./secret-scrub.js";
 import type { SseEvent } from "./sse-events.js";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -21,11 +21,12 @@ export interface AnthropicWireOptions {
 }
 
 export function anthropicWire(options: AnthropicWireOptions): ChatWire {
+  const secrets = [options.apiKey ?? "", ...secretHeaderValues(options.headers)];
   const base = options.baseUrl.replace(/\/+$/, "");
   const url = /\/v1$/.test(base) ? `${base}/messages` : `${base}/v1/messages`;
   return {
     provider: PROVIDER,
-    secrets: [options.apiKey ?? "", ...secretHeaderValues(options.headers)],
+    secrets,
     build(request: ChatRequest, model: string, stream: boolean): WireRequest {
       const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION, ...options.headers };
       if (options.apiKey) headers["x-api-key"] = options.apiKey;
@@ -83,7 +84,7 @@ export function anthropicWire(options: AnthropicWireOptions): ChatWire {
           throw new LlmError(
             PROVIDER,
             "protocol",
-            `stream error: ${clip(String(error.message ?? "unknown"))}`,
+            `stream error: ${quoteScrubbed(String(error.message ?? "unknown"), secrets)}`,
             {
               // Anthropic reports overload mid-stream as an event, not a status.
               retryable: error.type === "overloaded_error" || error.type === "api_error",
@@ -136,9 +137,4 @@ function count(value: unknown): number {
 
 function positiveInt(value: number | undefined): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= 1 ? Math.floor(value) : undefined;
-}
-
-function clip(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -13,7 +13,7 @@ import { runtimeEnvironment, runtimeLocation } from "./copilot-runtime/runtime-e
 import type { ClientLease, ClientSpec } from "./copilot-runtime/shared-client.js";
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
-import { scrubSecrets } from "./secret-scrub.js";
+import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
 import { UsageMeter } from "./usage-meter.js";
 
 const PROVIDER = "copilot";
@@ -133,12 +133,13 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
           meter.failed();
           if (error instanceof LlmError) {
             // A session error quotes the runtime, which may quote the BYOK endpoint's reply.
-            error.message = scrubSecrets(error.message, secrets);
+            // Scrubbed before it is cut (quoteScrubbed), so no part of a key survives the cut.
+            error.message = quoteScrubbed(error.message, secrets, 2 * MAX_QUOTED_CHARS);
             throw error;
           }
           const message = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
           log.debug({ err: message }, "llm: copilot session failed");
-          throw new LlmError(PROVIDER, "protocol", `session failed: ${clip(message)}`);
+          throw new LlmError(PROVIDER, "protocol", `session failed: ${quoteScrubbed(message, secrets)}`);
         }
       });
     },
@@ -173,7 +174,7 @@ function turn(session: CopilotSession, prompt: string): Promise<ChatResponse> {
         }
         case "session.error":
           unsubscribe();
-          reject(new LlmError(PROVIDER, "protocol", `session error: ${clip(event.data.message)}`));
+          reject(new LlmError(PROVIDER, "protocol", `session error: ${String(event.data.message)}`));
           break;
       }
     });
@@ -224,9 +225,4 @@ function count(value: unknown): number {
 
 function positive(n: number | undefined): number | undefined {
   return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-function clip(text: string): string {
-  const line = String(text).replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

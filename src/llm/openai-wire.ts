@@ -11,7 +11,7 @@
 import type { ChatWire, WireRequest } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
-import { secretHeaderValues } from "./secret-scrub.js";
+import { quoteScrubbed, secretHeaderValues } from "./secret-scrub.js";
 import type { SseEvent } from "./sse-events.js";
 
 export const AZURE_API_VERSION = "2024-10-21";
@@ -33,10 +33,11 @@ export interface OpenAiWireOptions {
 }
 
 export function openAiWire(options: OpenAiWireOptions): ChatWire {
+  const secrets = [options.apiKey ?? "", ...secretHeaderValues(options.headers)];
   const provider = options.type;
   return {
     provider,
-    secrets: [options.apiKey ?? "", ...secretHeaderValues(options.headers)],
+    secrets,
     build(
       request: ChatRequest,
       model: string,
@@ -122,7 +123,7 @@ export function openAiWire(options: OpenAiWireOptions): ChatWire {
           throw new LlmError(
             provider,
             "protocol",
-            `stream error: ${clip(String(chunk.error.message ?? "unknown"))}`,
+            `stream error: ${quoteScrubbed(String(chunk.error.message ?? "unknown"), secrets)}`,
           );
         }
         if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;
@@ -178,9 +179,4 @@ function contentText(content: unknown): string {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function clip(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

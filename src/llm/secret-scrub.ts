@@ -30,3 +30,20 @@ export function secretHeaderValues(headers: Record<string, string> | undefined):
   }
   return values;
 }
+
+/** How much of a provider's own words an error message quotes. */
+export const MAX_QUOTED_CHARS = 300;
+
+/**
+ * Text from a provider (an error body, a stream error, a session error) as one line fit to
+ * quote in an error: secrets scrubbed FIRST, then whitespace collapsed and the line cut. Cutting
+ * first would let a key straddling the cut survive as a prefix no longer equal to the key.
+ */
+export function quoteScrubbed(
+  text: string,
+  secrets: readonly (string | undefined)[],
+  maxChars = MAX_QUOTED_CHARS,
+): string {
+  const line = scrubSecrets(String(text), secrets).replace(/\s+/g, " ").trim();
+  return line.length > maxChars ? `${line.slice(0, maxChars)}…` : line;
+}
