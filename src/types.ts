@@ -1,5 +1,10 @@
 // The contract between the parts (design §2). Names are the contract; fields may be added.
 
+/** The knowledge tools' names, as Huginn's adapter names them (a model prompted for Huginn works unchanged). */
+export const SEARCH_KNOWLEDGE_TOOL = "search_knowledge";
+export const GET_DOCUMENT_TOOL = "get_document";
+export const LIST_COLLECTIONS_TOOL = "list_collections";
+
 export type Band = "high" | "medium" | "low";
 
 export interface SearchRequest {

@@ -3,11 +3,12 @@
 // runs the corrective pass and fails soft: any error, odd input or abort means "nothing to
 // say" (null), and the caller passes the original text through untouched. The caller decides
 // which tools are knowledge searches (isKnowledgeSearchTool in the connector).
+
+import { parseSearchArgs } from "../protocol/tool-arguments.js";
 import { peelTraceMarker } from "../protocol/trace-marker.js";
 import { logger } from "../telemetry/logger.js";
 import type { CorrectiveOutcome, SearchResponse } from "../types.js";
 import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "./orchestrator.js";
-import { parseSearchArgs } from "./tool-args.js";
 
 /** Larger results are passed through unexamined: the merge would have to copy them. */
 export const MAX_RESULT_CHARS = 16 * 1024 * 1024;

@@ -7,10 +7,12 @@
 //
 // Linear in the input: one pass over its lines, each line clipped before it is examined. The
 // input is the orchestrator's bounded view (at most 256 KB), never the whole result.
+
 import { CORRECTIVE_NOTE_START } from "../protocol/corrective-note.js";
 import { parseDocIdLine } from "../protocol/doc-id-line.js";
 import { extractTrailingFooter } from "../protocol/footer.js";
 import { isHitHeaderStart } from "../protocol/relevance-text.js";
+import { clipText } from "../text-clip.js";
 
 /** The whole digest, footer included, is at most this long. */
 export const MAX_DIGEST_CHARS = 4_000;
@@ -156,5 +158,5 @@ function collapse(text: string): string {
 }
 
 function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+  return clipText(text, max - 1);
 }

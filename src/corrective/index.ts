@@ -1,4 +1,6 @@
 // Corrective retrieval (design §5): what hooks, the MCP tool and the CLI use.
+
+export { parseSearchArgs, type SearchArgs } from "../protocol/tool-arguments.js";
 export {
   type CorrectedToolResult,
   type CorrectiveContext,
@@ -20,4 +22,3 @@ export {
   runCorrectiveRetrieval,
 } from "./orchestrator.js";
 export { gradeFromResponse, gradeFromText } from "./signal-grader.js";
-export { parseSearchArgs, type SearchArgs } from "./tool-args.js";

@@ -6,11 +6,12 @@
 // bot's allow-list and ignores it outside). A failed or slow call rejects, and gradeWithModel
 // turns that into `correct`; an unusable reply is `correct` here already.
 
+import { withDeadline } from "../deadline.js";
+import { positiveOrUndefined } from "../limits.js";
 import type { ChatRequest, LlmClient } from "../llm/llm-client.js";
 import { extractJsonObject } from "../llm/tolerant-json.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import type { Grade } from "../types.js";
-import { boundedCall } from "./bounded-call.js";
 import { digestResults } from "./grader-digest.js";
 import { type GradeFn, normalizeGrade, REASON_GRADER_UNPARSEABLE } from "./llm-grade.js";
 
@@ -52,7 +53,7 @@ export interface KnowledgeGraderOptions {
 
 /** A GradeFn asking `client` for one grade per pass. */
 export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGraderOptions = {}): GradeFn {
-  const timeoutMs = positive(options.timeoutMs) ?? DEFAULT_KNOWLEDGE_GRADER_TIMEOUT_MS;
+  const timeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEFAULT_KNOWLEDGE_GRADER_TIMEOUT_MS;
   const log = options.log ?? processLogger();
   return async (input) => {
     const request = graderRequest(input.question, input.digestSource ?? input.text, options.collections);
@@ -60,7 +61,7 @@ export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGrade
     request.timeoutMs = timeoutMs;
     // Bounded here too, not only by the caller: a client that ignores its signal cannot hold
     // the grade past the time bound or the caller's abort.
-    const reply = await boundedCall("grader call", timeoutMs, input.signal, (signal) =>
+    const reply = await withDeadline("grader call", timeoutMs, input.signal, (signal) =>
       client.chat({ ...request, signal }),
     );
     return parseGraderReply(reply.text, log);
@@ -141,8 +142,4 @@ function oneLine(text: string): string {
 function stripQuotes(query: string): string {
   const m = /^["'“‘](.*)["'”’]$/.exec(query);
   return m ? m[1]!.trim() : query;
-}
-
-function positive(n: number | undefined): number | undefined {
-  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
 }

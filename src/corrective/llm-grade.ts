@@ -1,9 +1,11 @@
 // The seam for a model-backed grader (haiku, arriving separately): the orchestrator calls an
 // injected function and treats every failure of it (a throw, a timeout, output that is not a
 // grade) as `correct`. The feature must never make a search worse (design §5).
+
+import { withDeadline } from "../deadline.js";
+import { SEARCH_LIMITS } from "../limits.js";
 import type { Logger } from "../telemetry/logger.js";
 import type { Grade, Verdict } from "../types.js";
-import { boundedCall } from "./bounded-call.js";
 
 export interface GradeInput {
   /** The user's question (or the tool's query when the question is unknown). */
@@ -22,8 +24,6 @@ export const REASON_GRADER_UNAVAILABLE = "grader unavailable";
 export const REASON_GRADER_UNPARSEABLE = "grader output unparseable";
 const DEFAULT_REASON_CORRECT = "results cover the question";
 const DEFAULT_REASON_OTHER = "results do not clearly cover the question";
-/** The engine ignores query text past this; a longer "query" from a model is not one. */
-export const MAX_QUERY_CHARS = 4_000;
 const MAX_COLLECTION_CHARS = 256;
 const MAX_REASON_CHARS = 500;
 const VERDICTS: readonly Verdict[] = ["correct", "ambiguous", "insufficient"];
@@ -36,7 +36,7 @@ export async function gradeWithModel(
 ): Promise<Grade> {
   let raw: unknown;
   try {
-    raw = await boundedCall("grader", options.timeoutMs, options.signal, (signal) =>
+    raw = await withDeadline("grader", options.timeoutMs, options.signal, (signal) =>
       grade({ ...input, signal }),
     );
   } catch (error) {
@@ -68,7 +68,7 @@ export function normalizeGrade(raw: unknown): Grade {
     reason: text !== "" ? text : v === "correct" ? DEFAULT_REASON_CORRECT : DEFAULT_REASON_OTHER,
   };
   if (v === "correct") return grade;
-  const query = boundedString(rewrittenQuery, MAX_QUERY_CHARS);
+  const query = boundedString(rewrittenQuery, SEARCH_LIMITS.queryChars);
   if (query !== undefined) grade.rewrittenQuery = query;
   const collection = boundedString(suggestedCollection, MAX_COLLECTION_CHARS);
   if (collection !== undefined) grade.suggestedCollection = collection;

@@ -6,13 +6,17 @@
 // result without hints (10, via the signal grader), does not leave a rescued "No results"
 // search insufficient (11), makes no grader call after the last re-query (12), records one
 // verdict per re-query (13) and takes hints from the trailing footer only (14).
+
 import { type Context, context } from "@opentelemetry/api";
+import { withDeadline } from "../deadline.js";
+import { positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
 import { appendCorrection, renderRequeryNote } from "../protocol/corrective-note.js";
 import { docKey, renderDocIdLine } from "../protocol/doc-id-line.js";
 import { scanResultText } from "../protocol/text-signal.js";
 import { isWeak } from "../protocol/weakness.js";
 import { emitGradeSpan, epochMs, startRequerySpan } from "../telemetry/corrective-spans.js";
 import { type Logger, logger } from "../telemetry/logger.js";
+import { clipText } from "../text-clip.js";
 import type {
   CorrectiveMetadata,
   CorrectiveOutcome,
@@ -26,10 +30,9 @@ import type {
   Verdict,
 } from "../types.js";
 import { isBorderline, type SignalEvidence } from "./borderline.js";
-import { boundedCall } from "./bounded-call.js";
 import { boundedView } from "./bounded-view.js";
 import { clampBudget, DEFAULT_GRADER_TIMEOUT_MS } from "./corrective-config.js";
-import { type GradeFn, gradeWithModel, MAX_QUERY_CHARS } from "./llm-grade.js";
+import { type GradeFn, gradeWithModel } from "./llm-grade.js";
 import { renderAddition, selectFreshHits } from "./merge.js";
 import { pickRequery, queryIdentity } from "./requery-choice.js";
 import { requeryScope } from "./requery-scope.js";
@@ -91,8 +94,8 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
   const log = input.log ?? logger();
   const budget = clampBudget(input.budget);
   const setting = input.grader ?? "signal";
-  const graderTimeoutMs = positive(input.graderTimeoutMs) ?? DEFAULT_GRADER_TIMEOUT_MS;
-  const requeryTimeoutMs = positive(input.requeryTimeoutMs) ?? DEFAULT_REQUERY_TIMEOUT_MS;
+  const graderTimeoutMs = positiveOrUndefined(input.graderTimeoutMs) ?? DEFAULT_GRADER_TIMEOUT_MS;
+  const requeryTimeoutMs = positiveOrUndefined(input.requeryTimeoutMs) ?? DEFAULT_REQUERY_TIMEOUT_MS;
   const traceParent = input.traceContext ?? context.active();
   const spanStartMs = epochMs();
   const original = input.originalResponse;
@@ -198,7 +201,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       let fresh: Hit[];
       let nextBody: string | undefined;
       try {
-        response = await boundedCall("re-query", requeryTimeoutMs, input.signal, (signal) =>
+        response = await withDeadline("re-query", requeryTimeoutMs, input.signal, (signal) =>
           context.with(span.context, () => input.backend.search(request, { signal })),
         );
         if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
@@ -318,16 +321,12 @@ function maxRelevance(hits: readonly Hit[]): number {
   return best;
 }
 
-function positive(value: number | undefined): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
 // The grader prompt gets the end of the question (the current turn), bounded.
 function boundedQuestion(question: string, query: string): string {
   const text = typeof question === "string" && question.trim() !== "" ? question.trim() : query;
-  return text.length > MAX_QUERY_CHARS ? text.slice(-MAX_QUERY_CHARS) : text;
+  return text.length > SEARCH_LIMITS.queryChars ? text.slice(-SEARCH_LIMITS.queryChars) : text;
 }
 
 function clipForLog(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return clipText(text, 200);
 }

@@ -1,8 +1,8 @@
 // Which query to re-search with (design §5, muninn §4 pickRetryQuery): the grader's rewrite,
 // then the search's own hints, broader before narrower (a weak search usually missed by being
 // too specific). Never the original query, never one already tried, never garbage.
+import { SEARCH_LIMITS } from "../limits.js";
 import type { RetryHints } from "../types.js";
-import { MAX_QUERY_CHARS } from "./llm-grade.js";
 
 /** Queries that differ only in case or spacing search the same thing. */
 export function queryIdentity(query: string): string {
@@ -22,7 +22,7 @@ export function pickRequery(
   for (const candidate of [rewrittenQuery, hints.broaderQuery, hints.narrowerQuery]) {
     if (typeof candidate !== "string") continue;
     const query = candidate.trim();
-    if (query === "" || query.length > MAX_QUERY_CHARS) continue;
+    if (query === "" || query.length > SEARCH_LIMITS.queryChars) continue;
     if (tried.has(queryIdentity(query))) continue;
     return query;
   }

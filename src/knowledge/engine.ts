@@ -1,3 +1,4 @@
+import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
 import { retryHints } from "./hints/retry-hints.js";
@@ -12,11 +13,6 @@ import { FEEDBACK_DOCUMENTS } from "./index/feedback.js";
 import { type CollectionRanking, rankCollection } from "./index/ranker.js";
 import { bandFor, isWeak, relevanceAndBand } from "./relevance.js";
 import { snippetFor } from "./snippet.js";
-
-export const DEFAULT_LIMIT = 10;
-export const MAX_LIMIT = 100;
-/** Longer queries are cut before analysis: bounded work whatever a model sends. */
-export const MAX_QUERY_CHARS = 4_000;
 
 /** A search named a collection outside what this engine (or the bot) may search. */
 export class UnknownCollectionError extends Error {
@@ -70,8 +66,8 @@ export class KnowledgeEngine implements KnowledgeBackend {
   }
 
   searchSync(request: SearchRequest): SearchResponse {
-    const query = typeof request.query === "string" ? request.query.slice(0, MAX_QUERY_CHARS) : "";
-    const limit = clampLimit(request.limit);
+    const query = typeof request.query === "string" ? request.query.slice(0, SEARCH_LIMITS.queryChars) : "";
+    const limit = clampHitLimit(request.limit);
     const brief = request.brief === true;
     // Huginn's default: rerank unless brief (a brief call is the quick overview).
     const rerank = request.rerank ?? !brief;
@@ -174,11 +170,6 @@ export class KnowledgeEngine implements KnowledgeBackend {
     }
     return hit;
   }
-}
-
-function clampLimit(limit: unknown): number {
-  if (typeof limit !== "number" || !Number.isFinite(limit)) return DEFAULT_LIMIT;
-  return Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
 }
 
 function toDoc(collection: string, doc: AnalyzedDocument): Doc {

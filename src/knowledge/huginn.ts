@@ -3,6 +3,7 @@
 // normalised to our SearchResponse (huginn/huginn-response.ts) without trusting it. All scoping
 // happens here, as in Huginn's adapter: the server has no per-caller scoping of its own.
 import type { Dispatcher } from "undici";
+import { clampHitLimit } from "../limits.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import type { KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { UnknownCollectionError } from "./engine.js";
@@ -10,13 +11,7 @@ import { type CollectionSummary, normalizeCollections } from "./huginn/huginn-co
 import { type HuginnDoc, normalizeDocument } from "./huginn/huginn-document.js";
 import { failedError, HuginnError } from "./huginn/huginn-error.js";
 import { HuginnHttp } from "./huginn/huginn-http.js";
-import {
-  boundedQuery,
-  clampLimit,
-  documentPath,
-  scopedCollections,
-  searchQueryString,
-} from "./huginn/huginn-query.js";
+import { boundedQuery, documentPath, scopedCollections, searchQueryString } from "./huginn/huginn-query.js";
 import { normalizeSearchResponse } from "./huginn/huginn-response.js";
 
 export type { CollectionSummary } from "./huginn/huginn-collections.js";
@@ -74,7 +69,7 @@ export class HuginnBackend implements KnowledgeBackend {
   async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchResponse> {
     const collections = scopedCollections(request.collections, this.allowed);
     const query = boundedQuery(request.query);
-    const limit = clampLimit(request.limit);
+    const limit = clampHitLimit(request.limit);
     const json = await this.http.getJson(
       `/api/search?${searchQueryString(request, query, limit, collections)}`,
       {

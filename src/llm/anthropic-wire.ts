@@ -3,6 +3,8 @@
 // provider (no `/v1`); a base URL that already ends in `/v1` is accepted too. Replies are a
 // message object, or (when streamed) message_start / content_block_delta / message_delta /
 // message_stop events.
+
+import { wholeAtLeastOne } from "../limits.js";
 import type { ChatWire, WireRequest } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
@@ -32,7 +34,7 @@ export function anthropicWire(options: AnthropicWireOptions): ChatWire {
       if (options.apiKey) headers["x-api-key"] = options.apiKey;
       const body: Record<string, unknown> = {
         model,
-        max_tokens: positiveInt(request.maxTokens) ?? DEFAULT_MAX_TOKENS,
+        max_tokens: wholeAtLeastOne(request.maxTokens) ?? DEFAULT_MAX_TOKENS,
         messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
       };
       if (request.system) body.system = request.system;
@@ -133,8 +135,4 @@ function parseEventData(data: string): Record<string, unknown> {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function positiveInt(value: number | undefined): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value >= 1 ? Math.floor(value) : undefined;
 }

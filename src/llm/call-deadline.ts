@@ -1,7 +1,7 @@
-// One model call's bound, the same for every provider: a deadline over the whole call (retries
-// included) and the caller's AbortSignal, merged into one signal for the call's I/O. When either
-// fires, the call fails with an LlmError that says which — never with whatever error the
-// interrupted I/O happened to raise.
+// One model call's bound, the same for every provider: withDeadline over the whole call (retries
+// included) and the caller's AbortSignal. When either fires, the call fails with an LlmError that
+// says which — never with whatever error the interrupted I/O happened to raise.
+import { DeadlineError, withDeadline } from "../deadline.js";
 import { LlmError } from "./llm-error.js";
 
 export async function withCallDeadline<T>(
@@ -10,22 +10,12 @@ export async function withCallDeadline<T>(
   outer: AbortSignal | undefined,
   run: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new LlmError(provider, "timeout", `no reply within ${timeoutMs} ms`)),
-    timeoutMs,
-  );
-  const onAbort = () => controller.abort(new LlmError(provider, "aborted", "the call was cancelled"));
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener("abort", onAbort, { once: true });
   try {
-    return await run(controller.signal);
+    return await withDeadline(`${provider} call`, timeoutMs, outer, run);
   } catch (error) {
-    if (controller.signal.aborted && controller.signal.reason instanceof LlmError)
-      throw controller.signal.reason;
+    if (outer?.aborted) throw new LlmError(provider, "aborted", "the call was cancelled");
+    if (error instanceof DeadlineError)
+      throw new LlmError(provider, "timeout", `no reply within ${timeoutMs} ms`);
     throw error;
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener("abort", onAbort);
   }
 }

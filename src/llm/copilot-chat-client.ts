@@ -5,7 +5,10 @@
 // is leased from the shared pool, so inside a running bot it is the bot's own runtime process;
 // the SDK is loaded on first use only, so a process that never grades through Copilot never
 // loads it.
+
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
+import { untilAborted } from "../deadline.js";
+import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
@@ -122,7 +125,9 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       meter.call();
       return withChatSpan(model, async () => {
         const timeoutMs =
-          positive(request.timeoutMs) ?? positive(options.timeoutMs) ?? DEFAULT_COPILOT_TIMEOUT_MS;
+          positiveOrUndefined(request.timeoutMs) ??
+          positiveOrUndefined(options.timeoutMs) ??
+          DEFAULT_COPILOT_TIMEOUT_MS;
         try {
           const response = await withCallDeadline(PROVIDER, timeoutMs, request.signal, (signal) =>
             run(request, model, signal),
@@ -192,24 +197,6 @@ function promptOf(messages: readonly ChatMessage[]): string {
 }
 
 /** `work`, or the signal's reason as soon as it fires (the work itself is left to settle). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
 function withGrace(work: Promise<unknown>): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const grace = new Promise((resolve) => {
@@ -221,8 +208,4 @@ function withGrace(work: Promise<unknown>): Promise<unknown> {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
-}
-
-function positive(n: number | undefined): number | undefined {
-  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
 }

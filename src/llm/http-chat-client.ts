@@ -3,7 +3,9 @@
 // on 429/5xx honouring Retry-After, a bounded read of the reply (JSON or SSE, whichever the
 // server sent), and a running usage total. Error messages name the provider, the status and
 // the host and path called, and quote at most a scrubbed, clipped part of the provider's reply.
+
 import { type Dispatcher, request as undiciRequest } from "undici";
+import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
@@ -146,7 +148,9 @@ export function createHttpChatClient(options: HttpChatClientOptions): LlmClient 
       meter.call();
       return withChatSpan(model, async () => {
         const timeoutMs =
-          positive(request.timeoutMs) ?? positive(options.timeoutMs) ?? DEFAULT_CHAT_TIMEOUT_MS;
+          positiveOrUndefined(request.timeoutMs) ??
+          positiveOrUndefined(options.timeoutMs) ??
+          DEFAULT_CHAT_TIMEOUT_MS;
         try {
           const response = await withCallDeadline(wire.provider, timeoutMs, request.signal, (signal) =>
             runWithRetries(() => attempt(request, model, signal), {
@@ -220,8 +224,4 @@ function describe(error: unknown): string {
     return typeof code === "string" ? `${code}: ${error.message}` : error.message;
   }
   return String(error);
-}
-
-function positive(n: number | undefined): number | undefined {
-  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : undefined;
 }

@@ -2,6 +2,8 @@
 // but a provider's error body may echo what it was sent (some print the key they rejected), and
 // that body is quoted in the error. Every quoted text is passed through here first.
 
+import { oneLine } from "../text-clip.js";
+
 const REDACTED = "[redacted]";
 /** Values this short are not secrets worth matching (and would blank ordinary words). */
 const MIN_SECRET_CHARS = 6;
@@ -44,6 +46,5 @@ export function quoteScrubbed(
   secrets: readonly (string | undefined)[],
   maxChars = MAX_QUOTED_CHARS,
 ): string {
-  const line = scrubSecrets(String(text), secrets).replace(/\s+/g, " ").trim();
-  return line.length > maxChars ? `${line.slice(0, maxChars)}…` : line;
+  return oneLine(scrubSecrets(String(text), secrets), maxChars);
 }

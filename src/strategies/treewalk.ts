@@ -8,7 +8,10 @@
 // root and every parent whose propagated range overlaps, which cites whole chapters); the
 // structure observation is capped like a page read. Hops: one per turn, plus one for the
 // forced `done` when the hop budget ran out (so maxHops + 1 at most), as in the reference.
+
+import { positiveOrUndefined } from "../limits.js";
 import type { ChatMessage, LlmClient } from "../llm/llm-client.js";
+import { clipText } from "../text-clip.js";
 import { clampRange, DEFAULT_MAX_CITATIONS, overlaps, selectCitedRanges } from "./cited-ranges.js";
 import { buildView, type DocumentTree, type TreeSection } from "./document-tree.js";
 import { ModelTurns } from "./model-turns.js";
@@ -385,12 +388,7 @@ function selectedFor(
 }
 
 function clip(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  // Never cut between the halves of a surrogate pair.
-  let end = limit;
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  return text.slice(0, end);
+  return clipText(text, limit, "");
 }
 
 function oneLine(text: string): string {
@@ -398,5 +396,5 @@ function oneLine(text: string): string {
 }
 
 function positive(value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+  return Math.floor(positiveOrUndefined(value) ?? fallback);
 }

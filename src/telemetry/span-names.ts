@@ -1,10 +1,10 @@
 // Span and attribute names (design §9), in one place so emitters, tests and the span-tree
 // renderer cannot drift apart. `gen_ai.*` names follow the OpenTelemetry GenAI conventions;
 // `corrective.*` are ours.
+import { SEARCH_KNOWLEDGE_TOOL } from "../types.js";
 
 /** The tool call a corrective pass belongs to: `execute_tool <tool>`. */
 export const EXECUTE_TOOL_PREFIX = "execute_tool";
-export const SEARCH_KNOWLEDGE_TOOL = "search_knowledge";
 export const SPAN_EXECUTE_TOOL_SEARCH_KNOWLEDGE = `${EXECUTE_TOOL_PREFIX} ${SEARCH_KNOWLEDGE_TOOL}`;
 /** One per eventful corrective pass: the grading verdicts and the final verdict. */
 export const SPAN_KNOWLEDGE_GRADE = "knowledge_grade";

@@ -1,7 +1,9 @@
 // `second-look ask --trace`: the spans of a run as an indented tree, with durations and the
 // attributes a reader needs to see what the corrective pass did.
+
 import type { AttributeValue, HrTime } from "@opentelemetry/api";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
+import { clipText } from "../text-clip.js";
 import { ATTR } from "./span-names.js";
 
 export { captureSpans, type SpanCapture } from "./capture-spans.js";
@@ -78,8 +80,7 @@ function formatValue(value: AttributeValue): string {
 }
 
 function clip(text: string): string {
-  const single = text.replace(/\s+/g, " ");
-  return single.length > MAX_VALUE_CHARS ? `${single.slice(0, MAX_VALUE_CHARS)}…` : single;
+  return clipText(text.replace(/\s+/g, " "), MAX_VALUE_CHARS);
 }
 
 function formatMs(ms: number): string {

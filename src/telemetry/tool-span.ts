@@ -1,6 +1,8 @@
 // The `execute_tool <tool>` span a caller (MCP tool, CLI, connector) wraps a tool call in. The
 // corrective pass run inside it emits knowledge_grade / knowledge_requery as its children.
+
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { clipText } from "../text-clip.js";
 import { ATTR, EXECUTE_TOOL_PREFIX, executeToolSpanName } from "./span-names.js";
 import { tracer } from "./tracer.js";
 
@@ -66,5 +68,5 @@ function toolAttributes(name: string, args: unknown): Record<string, string | st
 }
 
 export function clip(text: string): string {
-  return text.length > MAX_ATTRIBUTE_CHARS ? `${text.slice(0, MAX_ATTRIBUTE_CHARS)}…` : text;
+  return clipText(text, MAX_ATTRIBUTE_CHARS);
 }

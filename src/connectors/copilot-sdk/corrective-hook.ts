@@ -5,6 +5,8 @@
 // untouched (return undefined), and it never throws into the SDK (which would swallow the error
 // silently anyway).
 
+import { DeadlineError, withDeadline } from "../../deadline.js";
+import { SEARCH_LIMITS } from "../../limits.js";
 import type { Logger } from "../../telemetry/logger.js";
 import type { CorrectFn, CorrectiveRecord, CorrectResult } from "../bot-runtime.js";
 import type { CallMatcher } from "./call-matcher.js";
@@ -41,7 +43,7 @@ export interface CorrectiveHookOptions {
 
 export const DEFAULT_CORRECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESULT_CHARS = 1_000_000;
-export const DEFAULT_MAX_QUERY_CHARS = 4_000;
+export const DEFAULT_MAX_QUERY_CHARS = SEARCH_LIMITS.queryChars;
 
 type Settled =
   | { kind: "ok"; result: CorrectResult | null }
@@ -79,35 +81,15 @@ async function runBounded(
   timeoutMs: number,
   outer: AbortSignal | undefined,
 ): Promise<Settled> {
-  if (outer?.aborted) return { kind: "cancelled" };
-  const controller = new AbortController();
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<Settled>((resolve) => {
-    const timer = setTimeout(() => {
-      controller.abort(new Error(`corrective pass exceeded ${timeoutMs} ms`));
-      resolve({ kind: "timeout" });
-    }, timeoutMs);
-    const onOuter = () => {
-      controller.abort(outer?.reason);
-      resolve({ kind: "cancelled" });
-    };
-    outer?.addEventListener("abort", onOuter, { once: true });
-    onAbort = () => {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", onOuter);
-    };
-  });
   try {
-    // `correct` may throw synchronously or return a non-promise; both are contained here.
-    const running = Promise.resolve()
-      .then(() => correct({ ...call, signal: controller.signal }))
-      .then(
-        (result): Settled => ({ kind: "ok", result }),
-        (error: unknown): Settled => ({ kind: "error", error }),
-      );
-    return await Promise.race([running, stopped]);
-  } finally {
-    onAbort?.();
+    const result = await withDeadline("corrective pass", timeoutMs, outer, (signal) =>
+      correct({ ...call, signal }),
+    );
+    return { kind: "ok", result };
+  } catch (error) {
+    if (outer?.aborted) return { kind: "cancelled" };
+    if (error instanceof DeadlineError) return { kind: "timeout" };
+    return { kind: "error", error };
   }
 }
 

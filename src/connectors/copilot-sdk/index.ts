@@ -6,7 +6,6 @@ export {
   createKnowledgeTools,
   GET_DOCUMENT_TOOL,
   type KnowledgeToolsOptions,
-  renderDocumentPlain,
   SEARCH_KNOWLEDGE_TOOL,
 } from "./knowledge-tools.js";
 export type {

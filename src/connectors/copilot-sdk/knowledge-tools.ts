@@ -6,15 +6,16 @@
 import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } from "@github/copilot-sdk";
 import { type Context, context } from "@opentelemetry/api";
 import { z } from "zod";
-import type { Doc, KnowledgeBackend } from "../../types.js";
-import type { RenderDocument, RenderResult } from "../bot-runtime.js";
+import { renderDocument as renderDocumentText } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
   getDocumentShape,
   SEARCH_KNOWLEDGE_TOOL,
   searchKnowledgeShape,
   toSearchRequest,
-} from "../knowledge-tool-params.js";
+} from "../../protocol/tool-arguments.js";
+import type { Doc, KnowledgeBackend } from "../../types.js";
+import type { RenderDocument, RenderResult } from "../bot-runtime.js";
 
 export { GET_DOCUMENT_TOOL, SEARCH_KNOWLEDGE_TOOL };
 
@@ -47,13 +48,6 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Huginn's get_document layout: title, URL, blank line, full text. */
-export function renderDocumentPlain(doc: Doc): string {
-  const head = [`# ${doc.title}`];
-  if (doc.url) head.push(doc.url);
-  return `${head.join("\n")}\n\n${doc.text}`;
-}
-
 /** The signals a handler's work should stop on, or a reason it should not start at all. */
 function handlerSignal(
   invocation: ToolInvocation,
@@ -73,7 +67,7 @@ function unavailable(collection: string, allowed: readonly string[]): string {
 
 export function createKnowledgeTools(options: KnowledgeToolsOptions): Tool<unknown>[] {
   const { backend, renderResult } = options;
-  const renderDocument = options.renderDocument ?? renderDocumentPlain;
+  const renderDocument = options.renderDocument ?? renderDocumentText;
   const collections = backend.collections();
 
   const search = defineTool<unknown>(SEARCH_KNOWLEDGE_TOOL, {

@@ -5,17 +5,19 @@
 // span, the same remembered structured response for the signal grader, and the corrective
 // settings resolved per call (correctorPerCall), so the kill-switch needs no restart.
 //
-// Every call is independent and bounded (callDeadline); every failure becomes a tool error
+// Every call is independent and bounded (deadlineSignal); every failure becomes a tool error
 // result with a clear text (Huginn's adapter wording for Huginn failures), never an exception
 // out of a handler; a corrective pass that fails or overruns leaves the search's own text.
+
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
+import { deadlineSignal, settleBy } from "../../deadline.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
-import { type Logger, logger } from "../../telemetry/logger.js";
-import type { Doc, KnowledgeBackend } from "../../types.js";
+import { positiveOrUndefined } from "../../limits.js";
+import { type DocWithMetadata, renderDocument } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
   type GetDocumentArgs,
@@ -25,13 +27,13 @@ import {
   type SearchKnowledgeArgs,
   searchKnowledgeShape,
   toSearchRequest,
-} from "../knowledge-tool-params.js";
+} from "../../protocol/tool-arguments.js";
+import { type Logger, logger } from "../../telemetry/logger.js";
+import type { Doc, KnowledgeBackend } from "../../types.js";
 import { bindSearchTool } from "../search-tool-binding.js";
-import { callDeadline, settleBy } from "./call-deadline.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
 import { renderCollections } from "./render-collections.js";
-import { type DocWithMetadata, renderDocument } from "./render-document.js";
 import {
   getDocumentDescription,
   listCollectionsDescription,
@@ -67,7 +69,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   const { bot, backend } = options;
   const env = options.env ?? process.env;
   const log = options.log ?? logger();
-  const callTimeoutMs = positive(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
+  const callTimeoutMs = positiveOrUndefined(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
   const binding = bindSearchTool(bot, backend, env);
   const correctFor = correctorPerCall(bot, binding, env);
   const allowed = binding.backend.collections();
@@ -86,7 +88,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
     SEARCH_KNOWLEDGE_TOOL,
     { description: searchDescription(described), inputSchema: searchKnowledgeShape },
     async (args: SearchKnowledgeArgs, extra): Promise<CallToolResult> => {
-      const deadline = callDeadline(extra.signal, callTimeoutMs);
+      const deadline = deadlineSignal(extra.signal, callTimeoutMs);
       const started = performance.now();
       if (args.collection && !allowed.includes(args.collection)) {
         return failure(new UnknownCollectionError(args.collection, allowed).message);
@@ -139,7 +141,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
       GET_DOCUMENT_TOOL,
       { description: getDocumentDescription(), inputSchema: getDocumentShape },
       async (args: GetDocumentArgs, extra): Promise<CallToolResult> => {
-        const deadline = callDeadline(extra.signal, callTimeoutMs);
+        const deadline = deadlineSignal(extra.signal, callTimeoutMs);
         const { collection, doc_id } = args;
         if (!allowed.includes(collection)) {
           return failure(new UnknownCollectionError(collection, allowed).message);
@@ -163,7 +165,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
     LIST_COLLECTIONS_TOOL,
     { description: listCollectionsDescription() },
     async (extra): Promise<CallToolResult> => {
-      const deadline = callDeadline(extra.signal, callTimeoutMs);
+      const deadline = deadlineSignal(extra.signal, callTimeoutMs);
       try {
         const listing = await settleBy(
           collectionSummaries(backend, deadline.signal),
@@ -187,7 +189,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
  * Huginn's failures and the allow-list refusal are already the text a model should read (the
  * adapter's wording); a stopped call says why; anything else is named as this tool's failure.
  */
-function failureText(tool: string, error: unknown, deadline: ReturnType<typeof callDeadline>): string {
+function failureText(tool: string, error: unknown, deadline: ReturnType<typeof deadlineSignal>): string {
   if (deadline.expired()) return `${tool} did not finish within ${deadline.timeoutMs} ms.`;
   if (deadline.signal.aborted) return `${tool} was cancelled.`;
   if (error instanceof HuginnError || error instanceof UnknownCollectionError) return error.message;
@@ -201,8 +203,4 @@ function success(text: string): CallToolResult {
 
 function failure(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
-}
-
-function positive(value: number | undefined): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : undefined;
 }

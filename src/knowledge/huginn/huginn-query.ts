@@ -2,8 +2,9 @@
 // the encodings its MCP adapter uses: q, limit, brief, max_chunks_per_doc=2, one `collection`
 // per allowed collection, then min_relevance and rerank only when set, booleans as
 // "true"/"false".
+import { clampHitLimit, SEARCH_LIMITS } from "../../limits.js";
 import type { SearchRequest } from "../../types.js";
-import { DEFAULT_LIMIT, MAX_LIMIT, MAX_QUERY_CHARS, UnknownCollectionError } from "../engine.js";
+import { UnknownCollectionError } from "../engine.js";
 
 /** The adapter hard-codes it: two chunks per document keep full-mode results readable. */
 export const MAX_CHUNKS_PER_DOC = 2;
@@ -26,13 +27,8 @@ export function scopedCollections(
   return scope;
 }
 
-export function clampLimit(limit: unknown): number {
-  if (typeof limit !== "number" || !Number.isFinite(limit)) return DEFAULT_LIMIT;
-  return Math.min(MAX_LIMIT, Math.max(1, Math.floor(limit)));
-}
-
 export function boundedQuery(query: unknown): string {
-  return typeof query === "string" ? query.slice(0, MAX_QUERY_CHARS) : "";
+  return typeof query === "string" ? query.slice(0, SEARCH_LIMITS.queryChars) : "";
 }
 
 export function searchQueryString(

@@ -4,13 +4,14 @@
 // cannot be cited (no collection or id) or graded (no relevance), every string and list is
 // bounded, and hits from collections outside the bot's allow-list are dropped, so a server that
 // ignores the `collection` parameter cannot widen the bot's scope.
+import { SEARCH_LIMITS } from "../../limits.js";
 import { bandFor } from "../../protocol/weakness.js";
 import type { Band, Chunk, Hit, RetryHints, SearchResponse, ServerRescue } from "../../types.js";
 import { boundedMetadata, boundedString, boundedStrings, isObject, unitNumber } from "./json-fields.js";
 
 /** Bounds on what one response may put in front of the model. */
 export const RESPONSE_LIMITS = {
-  hits: 100,
+  hits: SEARCH_LIMITS.maxHits,
   chunksPerHit: 10,
   chunkChars: 8_000,
   snippetChars: 2_000,
@@ -21,7 +22,7 @@ export const RESPONSE_LIMITS = {
   metadataEntries: 32,
   graphContextEntries: 10,
   graphAnswerChars: 16_000,
-  queryChars: 4_000,
+  queryChars: SEARCH_LIMITS.queryChars,
   relatedTerms: 16,
   strategyChars: 64,
 } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSearchArgs } from "../../src/corrective/tool-args.js";
+import { parseSearchArgs } from "../../src/protocol/tool-arguments.js";
 
 describe("parseSearchArgs", () => {
   it("reads Huginn's parameters", () => {

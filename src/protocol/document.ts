@@ -2,9 +2,10 @@
 // the work-in-progress banner when the document's metadata says so, the URL, the visible
 // metadata as `**k:** v | …`, a blank line, then the full text. Title, URL and metadata are
 // kept to one line each; the text is the document's own and passes as it is.
-import { HIDDEN_METADATA_KEYS } from "../../protocol/hit.js";
-import { toSingleLine } from "../../protocol/untrusted-text.js";
-import type { Doc } from "../../types.js";
+
+import type { Doc } from "../types.js";
+import { HIDDEN_METADATA_KEYS } from "./hit.js";
+import { toSingleLine } from "./untrusted-text.js";
 
 /** Huginn's banner for a Confluence page marked as work in progress (`metadata.wip === "true"`). */
 export const WIP_BANNER = "**[UNDER ARBEID]** Dette dokumentet er merket som under arbeid i Confluence.";

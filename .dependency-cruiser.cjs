@@ -1,0 +1,79 @@
+// The direction of dependencies between the folders of src/ (docs/architecture.md, "Layers").
+// A folder may import only folders listed before it in LAYERS; `npm test` runs this check, so
+// an import that runs the wrong way fails CI with the rule's name and both files.
+const LAYERS = [
+  "protocol",
+  "telemetry",
+  "llm",
+  "knowledge",
+  "corrective",
+  "strategies",
+  "bots",
+  "connectors",
+  "hosts",
+  "evaluation",
+  "cli",
+];
+
+const folder = (name) => `^src/${name}/`;
+
+const layerRules = LAYERS.map((layer, i) => ({
+  name: `${layer}-imports-only-layers-above-it`,
+  comment: `src/${layer} may import only ${LAYERS.slice(0, i).join(", ") || "src/types.ts"} (and src/types.ts)`,
+  severity: "error",
+  from: { path: folder(layer) },
+  to: { path: `^src/(${LAYERS.slice(i + 1).join("|") || "(?!)"})/` },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: "protocol-and-telemetry-import-only-types",
+      comment:
+        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, errors)",
+      severity: "error",
+      from: { path: "^src/(protocol|telemetry)/" },
+      to: { path: "^src/", pathNot: ["^src/(protocol|telemetry)/", "^src/(types|limits|deadline|text-clip|errors)\\.ts$"] },
+    },
+    {
+      name: "telemetry-and-protocol-are-independent",
+      severity: "error",
+      from: { path: "^src/telemetry/" },
+      to: { path: "^src/protocol/" },
+    },
+    {
+      name: "knowledge-and-llm-are-independent",
+      comment: "the engine never calls a model; model-driven retrieval lives in strategies/",
+      severity: "error",
+      from: { path: "^src/knowledge/" },
+      to: { path: "^src/llm/" },
+    },
+    {
+      name: "corrective-uses-no-concrete-backend",
+      comment: "corrective depends on the KnowledgeBackend interface (src/types.ts), never on an engine",
+      severity: "error",
+      from: { path: "^src/corrective/" },
+      to: { path: "^src/knowledge/" },
+    },
+    {
+      name: "root-modules-import-only-each-other",
+      comment: "src/types.ts and the small shared rules beside it sit below every layer",
+      severity: "error",
+      from: { path: "^src/(types|limits|deadline|text-clip|errors)\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/(types|limits|deadline|text-clip|errors)\\.ts$" },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    includeOnly: "^src/",
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};

@@ -1,0 +1,130 @@
+// The knowledge tools' arguments: one zod shape per tool, the single source of truth for what
+// the model is told (the JSON schema both connectors publish), for the strict validation a tool
+// call of ours gets, and for the lenient reading of a search call we only observe (an external
+// MCP server's `search_knowledge`, whose arguments were validated by someone else, if at all).
+// Parameter names are Huginn's adapter's, so an agent prompted for Huginn works unchanged.
+// `null` is accepted for "not set", as the adapter's Python signature allows and models often send.
+import * as z from "zod";
+import { SEARCH_LIMITS } from "../limits.js";
+import type { SearchRequest } from "../types.js";
+
+export { GET_DOCUMENT_TOOL, LIST_COLLECTIONS_TOOL, SEARCH_KNOWLEDGE_TOOL } from "../types.js";
+
+export const searchKnowledgeShape = {
+  query: z
+    .string()
+    .min(1)
+    .max(SEARCH_LIMITS.queryChars)
+    .describe("What to search for, in the words the documents would use."),
+  collection: z
+    .string()
+    .max(SEARCH_LIMITS.collectionNameChars)
+    .nullish()
+    .describe("Search only this collection (default: all collections of this knowledge base)."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(SEARCH_LIMITS.maxHits)
+    .nullish()
+    .describe(`Maximum number of results (default ${SEARCH_LIMITS.defaultHits}).`),
+  brief: z
+    .boolean()
+    .nullish()
+    .describe(
+      "Titles, URLs and short snippets only (default false); use for an overview, then get_document.",
+    ),
+  min_relevance: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullish()
+    .describe("Drop results whose relevance (0.0-1.0) is below this."),
+  rerank: z.boolean().nullish().describe("Score the top candidates more carefully (default: unless brief)."),
+};
+
+export const getDocumentShape = {
+  collection: z
+    .string()
+    .min(1)
+    .max(SEARCH_LIMITS.collectionNameChars)
+    .describe("The collection named on the result's doc-id line."),
+  doc_id: z
+    .string()
+    .min(1)
+    .max(SEARCH_LIMITS.docIdChars)
+    .describe("The doc_id named on the result's doc-id line."),
+};
+
+export type SearchKnowledgeArgs = z.infer<z.ZodObject<typeof searchKnowledgeShape>>;
+export type GetDocumentArgs = z.infer<z.ZodObject<typeof getDocumentShape>>;
+
+/** The model's validated arguments as the backend's request (absent and null mean "not set"). */
+export function toSearchRequest(args: SearchKnowledgeArgs): SearchRequest {
+  const request: SearchRequest = { query: args.query };
+  if (args.collection) request.collections = [args.collection];
+  if (args.limit != null) request.limit = args.limit;
+  if (args.brief != null) request.brief = args.brief;
+  if (args.min_relevance != null) request.minRelevance = args.min_relevance;
+  if (args.rerank != null) request.rerank = args.rerank;
+  return request;
+}
+
+/** An observed search call's arguments, as the corrective pass uses them. */
+export interface SearchArgs {
+  query: string;
+  /** From `collection` (a string or an array of strings); absent means all the bot may search. */
+  collections?: string[];
+  limit?: number;
+  brief?: boolean;
+  minRelevance?: number;
+}
+
+/**
+ * The lenient reading of search arguments we did not validate ourselves: each field is checked
+ * against its own schema in `searchKnowledgeShape` and dropped when it does not fit, instead of
+ * failing the whole call. Two readings go beyond the shape, both unambiguous: a `limit` above the
+ * maximum means "as many as allowed", and `collection` may be a list (some servers take several).
+ * Undefined when there is no usable query: garbage yields no correction, never an exception.
+ */
+export function parseSearchArgs(args: unknown): SearchArgs | undefined {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return undefined;
+  const raw = args as Record<string, unknown>;
+  // Length first: a 100 KB "query" is not trimmed or copied, just refused.
+  if (!searchKnowledgeShape.query.safeParse(raw.query).success) return undefined;
+  const query = (raw.query as string).trim();
+  if (query === "") return undefined;
+  const parsed: SearchArgs = { query };
+  const collections = readCollections(raw.collection);
+  if (collections) parsed.collections = collections;
+  const limit = field(
+    searchKnowledgeShape.limit,
+    typeof raw.limit === "number" && raw.limit > SEARCH_LIMITS.maxHits ? SEARCH_LIMITS.maxHits : raw.limit,
+    Math.floor,
+  );
+  if (limit != null) parsed.limit = limit;
+  const brief = field(searchKnowledgeShape.brief, raw.brief);
+  if (brief != null) parsed.brief = brief;
+  const minRelevance = field(searchKnowledgeShape.min_relevance, raw.min_relevance ?? raw.minRelevance);
+  if (minRelevance != null) parsed.minRelevance = minRelevance;
+  return parsed;
+}
+
+/** The value when it fits its schema (after `normalize`, for numbers), else undefined. */
+function field<T>(schema: z.ZodType<T>, value: unknown, normalize?: (n: number) => number): T | undefined {
+  const candidate =
+    normalize && typeof value === "number" && Number.isFinite(value) ? normalize(value) : value;
+  const result = schema.safeParse(candidate);
+  return result.success ? result.data : undefined;
+}
+
+function readCollections(value: unknown): string[] | undefined {
+  const entries = Array.isArray(value) ? value.slice(0, SEARCH_LIMITS.collectionsPerCall) : [value];
+  const names: string[] = [];
+  for (const entry of entries) {
+    if (!searchKnowledgeShape.collection.safeParse(entry).success || typeof entry !== "string") continue;
+    const name = entry.trim();
+    if (name !== "" && !names.includes(name)) names.push(name);
+  }
+  return names.length > 0 ? names : undefined;
+}
