@@ -34,7 +34,10 @@ module.exports = {
         "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, errors)",
       severity: "error",
       from: { path: "^src/(protocol|telemetry)/" },
-      to: { path: "^src/", pathNot: ["^src/(protocol|telemetry)/", "^src/(types|limits|deadline|text-clip|errors)\\.ts$"] },
+      to: {
+        path: "^src/",
+        pathNot: ["^src/(protocol|telemetry)/", "^src/(types|limits|deadline|text-clip|errors)\\.ts$"],
+      },
     },
     {
       name: "telemetry-and-protocol-are-independent",

@@ -16,14 +16,13 @@ import { toIndexableDocuments } from "../src/evaluation/eval-documents.js";
 import { evaluateRuns } from "../src/evaluation/metrics.js";
 import { KnowledgeEngine } from "../src/knowledge/engine.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "../src/llm/llm-client.js";
-import { AgenticStrategy } from "../src/strategies/agentic.js";
-import { ChunkedTreeStrategy } from "../src/strategies/chunked-tree.js";
-import type { DocumentTree, TreeSection } from "../src/strategies/document-tree.js";
-import { rerankHitsSinglePass } from "../src/strategies/rerank-hits.js";
-import { SinglePassStrategy } from "../src/strategies/single-pass.js";
+import { AgenticStrategy } from "../src/strategies/select/agentic.js";
+import { rerankHitsSinglePass } from "../src/strategies/select/rerank-hits.js";
+import { SinglePassStrategy } from "../src/strategies/select/single-pass.js";
+import { TreeWalkStrategy } from "../src/strategies/select/treewalk.js";
 import type { ContextBudget, Strategy } from "../src/strategies/strategy.js";
-import { estimateTokens } from "../src/strategies/token-estimate.js";
-import { TreeWalkStrategy } from "../src/strategies/treewalk.js";
+import type { DocumentTree, TreeSection } from "../src/strategies/tree/document-tree.js";
+import { estimateTokens } from "../src/strategies/tree/token-estimate.js";
 
 export const name = "strategies";
 export const timeoutMs = 300_000;
@@ -107,20 +106,6 @@ async function tokenRows(): Promise<TokenRow[]> {
       setting: "one call over the whole outline",
       make: (l) => new SinglePassStrategy(l),
       reply: () => pick,
-    },
-    {
-      strategy: "chunked-tree",
-      setting: "100k context (fits one slice)",
-      make: (l) => new ChunkedTreeStrategy(l),
-      reply: (r) => (r.messages[0]!.content.includes(`[${target}]`) ? pick : '{"picks":[]}'),
-    },
-    {
-      strategy: "chunked-tree",
-      setting: "8k context (sliced)",
-      make: (l) => new ChunkedTreeStrategy(l),
-      reply: (r) =>
-        r.messages[0]!.content.split("Peripheral")[0]!.includes(`[${target}]`) ? pick : '{"picks":[]}',
-      budget: { maxTokens: 8_000, reservedForPrompt: 2_000 },
     },
     {
       strategy: "agentic",

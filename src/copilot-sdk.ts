@@ -1,6 +1,14 @@
-// Public API of the Copilot SDK connector (`second-look/copilot-sdk`): re-exports only.
-export type * from "./connectors/bot-runtime.js";
+// `second-look/copilot-sdk`: a bot as a Copilot SDK runtime (openBotRuntime), or the parts for
+// your own sessions: the knowledge tools and the onPostToolUse hook that corrects their results.
+
+export type { AskOptions, AskResult, BotRuntime } from "./connectors/bot-runtime.js";
 export { BotRuntimeError } from "./connectors/bot-runtime.js";
-export * from "./connectors/copilot-sdk/index.js";
-export { describeForRuntime, hasModel, openBotRuntime } from "./connectors/open-bot-runtime.js";
-export { bindSearchTool, type SearchToolBinding } from "./connectors/search-tool-binding.js";
+export {
+  type CorrectiveHookOptions,
+  createCorrectiveHook,
+} from "./connectors/copilot-sdk/corrective-hook.js";
+export {
+  createKnowledgeTools,
+  type KnowledgeToolsOptions,
+} from "./connectors/copilot-sdk/knowledge-tools.js";
+export { type OpenedBotRuntime, openBotRuntime } from "./connectors/open-bot-runtime.js";

@@ -3,20 +3,25 @@
 // wall-clock deadline and the caller's AbortSignal, merged into one signal the step can use to
 // cancel its own I/O. The step's promise is *raced* against the deadline, so a callee that ignores
 // its signal still costs at most the deadline. Timers are always cleared and listeners removed.
+import { SecondLookError } from "./errors.js";
 
 /** Why a bounded step stopped before it settled. */
 export type DeadlineStop = "timeout" | "aborted";
 
 /** A step stopped by its deadline (or cancelled by a caller that gave no reason). */
-export class DeadlineError extends Error {
-  readonly code = "deadline" as const;
+export class DeadlineError extends SecondLookError {
   constructor(
     readonly what: string,
     readonly stop: DeadlineStop,
     readonly timeoutMs: number,
     options?: { cause?: unknown },
   ) {
-    super(stop === "timeout" ? `${what} exceeded ${timeoutMs} ms` : `${what} was cancelled`, options);
+    super(
+      "deadline",
+      stop,
+      stop === "timeout" ? `${what} exceeded ${timeoutMs} ms` : `${what} was cancelled`,
+      options,
+    );
     this.name = "DeadlineError";
   }
 }

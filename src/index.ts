@@ -1,17 +1,21 @@
-// Public API: re-exports only. The Copilot SDK connector has its own entry point
-// (`second-look/copilot-sdk`), so using the engine or the corrective pass never loads the SDK.
+// `second-look`: a bot from its folder, its knowledge backend, and the corrective pass over a
+// search tool's result. Narrower entry points: `second-look/engine` (the in-process engine and
+// the Huginn client), `second-look/corrective` (graders and the orchestrator),
+// `second-look/protocol` (the tool-result text and the tools' argument schemas) and
+// `second-look/copilot-sdk` (the Copilot SDK connector; the only entry that loads the SDK).
 
 export { type BotDefinition, discoverBots, loadBot } from "./bots/discovery.js";
-export { openBotBackend } from "./connectors/open-bot-backend.js";
-export * from "./corrective/corrective-config.js";
-export * from "./corrective/index.js";
-export { createKnowledgeGrader } from "./corrective/knowledge-grader.js";
-export { KnowledgeEngine, UnknownCollectionError } from "./knowledge/engine.js";
-export { HuginnBackend } from "./knowledge/huginn.js";
-export type { IndexableDocument, IndexableSection } from "./knowledge/index/collection-index.js";
-export { openEmbeddedEngine } from "./knowledge/open-embedded.js";
-export * from "./llm/index.js";
-export * from "./protocol/index.js";
-export * from "./strategies/index.js";
-export * from "./telemetry/index.js";
+export { type OpenedBackend, openBotBackend } from "./connectors/open-bot-backend.js";
+export {
+  type CorrectedToolResult,
+  type CorrectiveContext,
+  correctToolResult,
+  type ToolResultCall,
+} from "./corrective/correct-tool-result.js";
+export { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "./corrective/corrective-config.js";
+export { type ErrorLayer, errorMessage, SecondLookError } from "./errors.js";
+export { type CreateLlmClientOptions, createLlmClient } from "./llm/create-llm-client.js";
+export type { LlmClient } from "./llm/llm-client.js";
+export { LlmError } from "./llm/llm-error.js";
+export { type LogEntry, type LogFunction, setLogFunction, setLogger } from "./telemetry/logger.js";
 export type * from "./types.js";

@@ -5,6 +5,7 @@ import {
   type ResolvedCorrectiveConfig,
   resolveCorrectiveConfig,
 } from "../corrective/corrective-config.js";
+import { errorMessage, SecondLookError } from "../errors.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import type { BotConfig } from "./config-schema.js";
 import { readBotConfig } from "./load-config.js";
@@ -58,8 +59,11 @@ export interface LoadOptions {
 }
 
 /** Not found as a name under the bots folder nor as a path to a bot folder. */
-export class BotNotFoundError extends Error {
+export class BotNotFoundError extends SecondLookError {
   override readonly name = "BotNotFoundError";
+  constructor(message: string) {
+    super("bots", "not-found", message);
+  }
 }
 
 function display(path: string, cwd: string): string {
@@ -101,6 +105,9 @@ export function describeKnowledge(config: BotConfig): string {
   const count = (n: number) => `${n} collection${n === 1 ? "" : "s"}`;
   if (knowledge.backend === "huginn") {
     return `huginn ${knowledge.huginn?.url ?? "?"} (${count(knowledge.huginn?.collections.length ?? 0)})`;
+  }
+  if (knowledge.backend === "postgres") {
+    return `postgres via $${knowledge.postgres?.urlEnv ?? "?"} (${count(Object.keys(knowledge.collections).length)})`;
   }
   return `embedded (${count(Object.keys(knowledge.collections).length)})`;
 }
@@ -170,7 +177,7 @@ export async function discoverBots(
       try {
         return { bot: await loadBotFromDir(dir, env, cwd) };
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         return { failure: { name, dir, error: message } satisfies BotFailure };
       }
     }),

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { errorMessage } from "../errors.js";
 import { BotConfigError } from "./config-error.js";
 import { type BotConfig, BotConfigSchema } from "./config-schema.js";
 import { formatIssues } from "./format-issues.js";
@@ -32,7 +33,7 @@ export async function readBotConfig(path: string, displayName = path): Promise<L
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new BotConfigError(displayName, [`${displayName}: cannot read: ${reason}`]);
   }
   const data = parseJsonText(text, displayName);

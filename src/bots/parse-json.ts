@@ -1,3 +1,4 @@
+import { errorMessage } from "../errors.js";
 import { BotConfigError } from "./config-error.js";
 
 /** 1-based line and column of a character offset. */
@@ -30,7 +31,7 @@ export function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(body);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     const match = /at position (\d+)/.exec(message);
     const offset = match ? Number(match[1]) : body.length;
     const { line, column } = lineAndColumn(body, offset);

@@ -1,5 +1,6 @@
 import { readFile, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve } from "node:path";
+import { errorMessage } from "../errors.js";
 import { BotConfigError } from "./config-error.js";
 import type { BotConfig } from "./config-schema.js";
 
@@ -44,7 +45,7 @@ export async function loadPersona(
     if (error instanceof BotConfigError) throw error;
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     if (missing && !personaConfigured) return defaultPersona(name, config);
-    const reason = missing ? "file not found" : error instanceof Error ? error.message : String(error);
+    const reason = missing ? "file not found" : errorMessage(error);
     throw new BotConfigError(configFile, [
       `${configFile}: persona: cannot read ${JSON.stringify(config.persona)} (${path}): ${reason}`,
     ]);

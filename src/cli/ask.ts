@@ -2,14 +2,14 @@
 // a bot with no model configured, the corrected search results for the question (the offline
 // main job: no server, no API key).
 import { type BotDefinition, loadBot } from "../bots/discovery.js";
+import { assembleBot } from "../connectors/assemble-bot.js";
 import type { AskResult } from "../connectors/bot-runtime.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
-import { bindSearchTool } from "../connectors/search-tool-binding.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderPageRange } from "../protocol/page-range.js";
-import { answerWithCitations, type CitedAnswer } from "../strategies/cited-answer.js";
-import { zeroUsage } from "../strategies/usage.js";
+import { answerWithCitations, type CitedAnswer } from "../strategies/answer/cited-answer.js";
+import { zeroUsage } from "../strategies/select/usage.js";
 import { captureSpans, renderSpanTree, type SpanCapture } from "../telemetry/span-tree.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
@@ -80,7 +80,7 @@ async function askTheModel(
 
 /**
  * `ask --answer`: one answer from the bot's model grounded in the top sources, each citation
- * with its document, pages and a verbatim quote (design §7). Needs a model.
+ * with its document, pages and a verbatim quote (docs/design.md §7). Needs a model.
  */
 async function answerWithQuotes(
   bot: BotDefinition,
@@ -97,20 +97,22 @@ async function answerWithQuotes(
     useWireModel: true,
   });
   const reporter = progressReporter(progress);
-  const { backend } = await openBotBackend(bot, { onProgress: reporter.update });
+  const opened = await openBotBackend(bot, { onProgress: reporter.update });
   reporter.stop();
   // The whole question is bounded by session.timeoutMs, as a session with the model is.
   const timeoutMs = bot.config.session.timeoutMs;
   const deadline = AbortSignal.timeout(timeoutMs);
   let cited: CitedAnswer;
   try {
-    cited = await answerWithCitations(llm, bindSearchTool(bot, backend).backend, question, {
+    cited = await answerWithCitations(llm, assembleBot(bot, opened.backend).backend, question, {
       timeoutMs,
       signal: deadline,
     });
   } catch (error) {
     if (!deadline.aborted) throw error;
     cited = { question, answer: "", citations: [], usage: zeroUsage(), failure: "the search was aborted" };
+  } finally {
+    await opened.close();
   }
   if (cited.failure === undefined) return cited;
   const model = `${bot.config.model} (${bot.config.provider ? `${bot.config.provider.type} at ${bot.config.provider.baseUrl}` : "GitHub Copilot"})`;

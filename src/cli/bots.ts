@@ -1,11 +1,12 @@
 import { botCollections, type DiscoveryResult, discoverBots } from "../bots/discovery.js";
 import { type CorrectiveSource, describeCorrective } from "../corrective/corrective-config.js";
+import { errorMessage } from "../errors.js";
 
 /** One element of `second-look bots --json` (stable: fields are only ever added). */
 export interface BotListingEntry {
   name: string;
   dir: string;
-  backend: "embedded" | "huginn" | null;
+  backend: "embedded" | "huginn" | "postgres" | null;
   collections: string[];
   model: string | null;
   provider: "openai" | "anthropic" | "azure" | null;
@@ -98,7 +99,7 @@ export async function runBots(
     // Quiet: the listing states the same facts the discovery log lines would.
     result = await discoverBots(opts.botsRoot, io.env ?? process.env, { quiet: true });
   } catch (error) {
-    io.stderr.write(`second-look bots: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`second-look bots: ${errorMessage(error)}\n`);
     return 1;
   }
   if (opts.json) {

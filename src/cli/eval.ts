@@ -1,31 +1,189 @@
-// `second-look eval <dir> --format cranfield|beir [--json]`: quality and speed on judged data.
+// `second-look eval <bot> --questions <file.jsonl> [--compare off,signal,...] [--json]`: a bot
+// judged as it runs on its users' questions. `second-look eval <dir> --format cranfield|beir`:
+// the engine on a classic judged collection.
+import { loadBot } from "../bots/discovery.js";
 import { readBeir } from "../evaluation/beir.js";
+import type { BotEvalFigures, Share } from "../evaluation/bot-metrics.js";
 import { readCranfield } from "../evaluation/cranfield.js";
+import {
+  type BotEvalReport,
+  CORRECTIVE_SETTINGS,
+  type CorrectiveSetting,
+  evaluateBot,
+} from "../evaluation/evaluate-bot.js";
+import { JudgedQuestionsError, readJudgedQuestions } from "../evaluation/judged-questions.js";
 import { type EvaluationReport, runEvaluation } from "../evaluation/run-evaluation.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
 
 const FORMATS = ["cranfield", "beir"] as const;
 
+export interface EvalOptions {
+  questions?: string;
+  compare?: string;
+  format?: string;
+  json: boolean;
+}
+
 export async function runEval(
-  dir: string,
-  options: { format: string; json: boolean },
+  target: string,
+  options: EvalOptions,
   io: { stdout: NodeJS.WritableStream },
 ): Promise<number> {
-  if (!(FORMATS as readonly string[]).includes(options.format)) {
-    throw new CliError(`--format must be one of ${FORMATS.join(", ")}, got "${options.format}"`);
+  if (options.questions !== undefined) {
+    if (options.format !== undefined)
+      throw new CliError("--questions judges a bot; --format a collection: give one");
+    return runBotEval(target, options.questions, options, io);
   }
-  const dataset = options.format === "cranfield" ? await readCranfield(dir) : await readBeir(dir);
-  if (!dataset.queries.length) throw new CliError(`${dir}: no judged queries`);
-  const progress = progressReporter(!options.json);
-  const report = runEvaluation(dataset, { onProgress: progress.update });
-  progress.stop();
-  io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : humanReport(dataset.name, report));
+  if (options.compare !== undefined) throw new CliError("--compare needs --questions <file.jsonl>");
+  if (options.format === undefined) {
+    throw new CliError(
+      "give --questions <file.jsonl> to judge a bot, or --format cranfield|beir to judge a collection folder",
+    );
+  }
+  return runCollectionEval(target, options.format, options.json, io);
+}
+
+export function parseSettings(value: string | undefined): CorrectiveSetting[] {
+  if (value === undefined) return ["bot"];
+  const names = value
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  if (!names.length) throw new CliError(`--compare is empty; use some of ${CORRECTIVE_SETTINGS.join(", ")}`);
+  for (const name of names) {
+    if (!(CORRECTIVE_SETTINGS as readonly string[]).includes(name)) {
+      throw new CliError(`--compare: unknown setting "${name}"; use ${CORRECTIVE_SETTINGS.join(", ")}`);
+    }
+  }
+  return [...new Set(names)] as CorrectiveSetting[];
+}
+
+async function runBotEval(
+  botRef: string,
+  questionsFile: string,
+  options: EvalOptions,
+  io: { stdout: NodeJS.WritableStream },
+): Promise<number> {
+  const settings = parseSettings(options.compare);
+  let questions: Awaited<ReturnType<typeof readJudgedQuestions>>;
+  try {
+    questions = await readJudgedQuestions(questionsFile);
+  } catch (error) {
+    if (error instanceof JudgedQuestionsError) throw new CliError(error.message);
+    throw error;
+  }
+  if (!questions.length) throw new CliError(`${questionsFile}: no questions`);
+  const bot = await loadBot(botRef, { quiet: options.json });
+  const indexing = progressReporter(!options.json);
+  const asking = questionProgress(!options.json);
+  const report = await evaluateBot(bot, questions, {
+    settings,
+    questionsFile,
+    onIndexProgress: indexing.update,
+    onProgress: (e) => {
+      indexing.stop();
+      asking.update(e);
+    },
+  });
+  indexing.stop();
+  asking.stop();
+  io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : botReportText(report));
   return 0;
 }
 
-function humanReport(name: string, r: EvaluationReport): string {
-  const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
+/** One bar per compared setting; a question can take seconds with a model grader, so always drawn. */
+function questionProgress(enabled: boolean) {
+  const bar = progressReporter(enabled, process.stderr, { verb: "asking", unit: "questions", minTotal: 1 });
+  return {
+    update: (e: { collection: string; done: number; total: number }) =>
+      bar.update({ collection: `(${e.collection})`, done: e.done, total: e.total }),
+    stop: () => bar.stop(),
+  };
+}
+
+const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
+const ofShare = (s: Share) => `${pct(s.rate)} (${s.count}/${s.of})`;
+const num = (x: number | null) => (x === null ? "–" : x.toLocaleString("en-US"));
+
+/** A table: one row per figure, one column per compared setting. */
+export function botReportText(report: BotEvalReport): string {
+  const columns = report.settings;
+  const first = columns[0]!;
+  const rows: [string, (r: BotEvalFigures) => string][] = [
+    [
+      "search hit@1 / @5 / @10",
+      (r) => `${pct(r.search.hit1)} / ${pct(r.search.hit5)} / ${pct(r.search.hit10)}`,
+    ],
+    ["search MRR@10", (r) => num(r.search.mrr10)],
+    [
+      "final text hit@1 / @5 / @10",
+      (r) => `${pct(r.final.hit1)} / ${pct(r.final.hit5)} / ${pct(r.final.hit10)}`,
+    ],
+    ["final text MRR@10", (r) => num(r.final.mrr10)],
+    ["answer anywhere in final text", (r) => pct(r.final.anywhere)],
+    ["false alarms (flagged, answer in top 5)", (r) => ofShare(r.weak.falseAlarms)],
+    ["misses caught (flagged, no answer in top 5)", (r) => ofShare(r.weak.missesCaught)],
+    ["unanswerable flagged", (r) => ofShare(r.weak.unanswerableFlagged)],
+    ["AUC of bestScore for answer in top 5", (r) => num(r.weak.auc)],
+    [
+      "misses rescued (flagged misses)",
+      (r) => `${r.rescue.rescued}/${r.rescue.misses} (${r.rescue.flagged} flagged)`,
+    ],
+    [
+      "chars added on unanswerable, median / p90",
+      (r) => `${num(r.charsAddedOnUnanswerable.median)} / ${num(r.charsAddedOnUnanswerable.p90)}`,
+    ],
+    ["final text chars, median / p90", (r) => `${num(r.finalChars.median)} / ${num(r.finalChars.p90)}`],
+    ["model calls per 100 searches", (r) => num(r.modelCallsPer100)],
+    ["latency ms, p50 / p95", (r) => `${num(r.latencyMs.p50)} / ${num(r.latencyMs.p95)}`],
+  ];
+  for (const subset of Object.keys(first.subsets)) {
+    rows.push([
+      `${subset}: search / final hit@5, flagged`,
+      (r) => {
+        const s = r.subsets[subset];
+        return s ? `${pct(s.searchHit5)} / ${pct(s.finalHit5)}, ${pct(s.flagged.rate)}` : "–";
+      },
+    ]);
+  }
+  const header = ["", ...columns.map((c) => c.setting)];
+  const body = rows.map(([label, cell]) => [label, ...columns.map((c) => cell(c))]);
+  const widths = header.map((_, i) => Math.max(...[header, ...body].map((row) => row[i]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  return [
+    `${report.bot}: ${first.questions} questions (${first.answerable} answerable, ${first.unanswerable} unanswerable)` +
+      `${report.documents === null ? "" : `, ${report.documents} documents`}, index ready in ${report.indexMs} ms`,
+    "",
+    line(header),
+    ...body.map(line),
+    "",
+  ].join("\n");
+}
+
+async function runCollectionEval(
+  dir: string,
+  format: string,
+  json: boolean,
+  io: { stdout: NodeJS.WritableStream },
+): Promise<number> {
+  if (!(FORMATS as readonly string[]).includes(format)) {
+    throw new CliError(`--format must be one of ${FORMATS.join(", ")}, got "${format}"`);
+  }
+  const dataset = format === "cranfield" ? await readCranfield(dir) : await readBeir(dir);
+  if (!dataset.queries.length) throw new CliError(`${dir}: no judged queries`);
+  const progress = progressReporter(!json);
+  const report = runEvaluation(dataset, { onProgress: progress.update });
+  progress.stop();
+  io.stdout.write(json ? `${JSON.stringify(report)}\n` : collectionReportText(dataset.name, report));
+  return 0;
+}
+
+function collectionReportText(name: string, r: EvaluationReport): string {
   const hint = r.corrective;
   return [
     `${name}: ${r.docs} documents, ${r.queries} judged queries, indexed in ${r.indexMs} ms`,

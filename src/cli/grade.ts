@@ -1,6 +1,8 @@
 // `second-look grade [--json] < result.txt`: the signal grade of a tool-result text. It must
 // start fast (< 300 ms), so it imports only the protocol parsers and the signal grader.
+
 import { gradeFromText, type TextSignalGrade } from "../corrective/signal-grader.js";
+import { errorMessage } from "../errors.js";
 
 /** Larger inputs are refused: no real tool result comes near it, and reading stays bounded. */
 export const MAX_GRADE_INPUT_BYTES = 32 * 1024 * 1024;
@@ -23,7 +25,7 @@ export async function runGrade(options: GradeOptions, io: GradeIo): Promise<numb
   try {
     text = await readCapped(io.stdin, MAX_GRADE_INPUT_BYTES);
   } catch (error) {
-    stderr.write(`second-look grade: ${error instanceof Error ? error.message : String(error)}\n`);
+    stderr.write(`second-look grade: ${errorMessage(error)}\n`);
     return 1;
   }
   const grade = gradeFromText(text);

@@ -125,14 +125,22 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
 
   program
     .command("eval")
-    .description("retrieval quality and speed on a judged collection")
-    .argument("<dir>", "the collection's folder")
-    .requiredOption("--format <format>", "cranfield | beir")
+    .description(
+      "judge a bot on its users' questions (--questions), or the engine on a judged collection (--format)",
+    )
+    .argument("<bot-or-dir>", "a bot (with --questions), or a judged collection's folder (with --format)")
+    .option("--questions <file.jsonl>", "judged questions: id, text, kind, relevant paths (README: eval)")
+    .option(
+      "--compare <settings>",
+      "corrective settings side by side: bot,off,signal,haiku,auto (comma-separated)",
+    )
+    .option("--format <format>", "cranfield | beir (a judged collection instead of a bot)")
     .option("--json", "machine-readable output")
-    .action((dir: string, opts: { format: string; json?: boolean }) =>
-      run("eval", async () =>
-        (await import("./eval.js")).runEval(dir, { format: opts.format, json: !!opts.json }, io),
-      )(),
+    .action(
+      (target: string, opts: { questions?: string; compare?: string; format?: string; json?: boolean }) =>
+        run("eval", async () =>
+          (await import("./eval.js")).runEval(target, { ...opts, json: !!opts.json }, io),
+        )(),
     );
 
   try {

@@ -16,7 +16,7 @@ export async function runMcp(botRef: string): Promise<number> {
   if (refreshed > 0) log.info({ bot: bot.name, collections: refreshed }, "mcp: knowledge index ready");
   // A stray rejection in a library must not take down a server other calls are using.
   const onUnhandled = (reason: unknown) =>
-    log.error({ err: String(reason) }, "mcp: unhandled rejection (the server keeps running)");
+    log.error({ err: reason }, "mcp: unhandled rejection (the server keeps running)");
   process.on("unhandledRejection", onUnhandled);
   try {
     const server = createKnowledgeMcpServer({ bot, backend: opened.backend, log });

@@ -15,20 +15,21 @@ export interface ProgressReporter {
 export function progressReporter(
   enabled: boolean,
   stream: NodeJS.WriteStream = process.stderr,
+  words: { verb: string; unit: string; minTotal?: number } = { verb: "indexing", unit: "files" },
 ): ProgressReporter {
   if (!enabled || !stream.isTTY) return { update() {}, stop() {} };
   let bar: cliProgress.SingleBar | undefined;
   let current = "";
   return {
     update({ collection, done, total }) {
-      if (total < MIN_TOTAL_FOR_BAR) return;
+      if (total < (words.minTotal ?? MIN_TOTAL_FOR_BAR)) return;
       if (collection !== current) {
         bar?.stop();
         current = collection;
         bar = new cliProgress.SingleBar(
           {
             stream,
-            format: `indexing ${collection} [{bar}] {value}/{total} files · {eta_formatted} left`,
+            format: `${words.verb} ${collection} [{bar}] {value}/{total} ${words.unit} · {eta_formatted} left`,
             hideCursor: true,
           },
           cliProgress.Presets.shades_classic,

@@ -1,8 +1,9 @@
 // The seam chat hosts (Slack, Teams, web, the CLI) call, and the injection points a connector
-// needs (design §8). Nothing here names a concrete backend, renderer or corrective engine, so
+// needs (docs/design.md §8). Nothing here names a concrete backend, renderer or corrective engine, so
 // the connector is testable with fakes and the real orchestrator plugs in without changes.
 
-import type { Doc, SearchResponse } from "../types.js";
+import { SecondLookError } from "../errors.js";
+import type { CorrectiveMetadata, Doc, SearchResponse } from "../types.js";
 
 export interface ProviderDescription {
   type: "openai" | "anthropic" | "azure";
@@ -46,13 +47,13 @@ export interface CorrectCall {
 export interface CorrectResult {
   text: string;
   changed: boolean;
-  metadata: unknown;
+  metadata: CorrectiveMetadata;
 }
 
 /** Corrective retrieval for one call; `null` means "nothing to say" (an uneventful check). */
 export type CorrectFn = (call: CorrectCall) => Promise<CorrectResult | null>;
 
-/** The protocol renderer (design §4): a search response as the text the model reads. */
+/** The protocol renderer (docs/design.md §4): a search response as the text the model reads. */
 export type RenderResult = (response: SearchResponse, brief: boolean) => string;
 
 /** Renders a `get_document` result. */
@@ -62,7 +63,7 @@ export type RenderDocument = (doc: Doc) => string;
 export interface CorrectiveRecord {
   /** True when the model received corrected text instead of the original. */
   changed: boolean;
-  metadata: unknown;
+  metadata: CorrectiveMetadata | null;
   /** Set when `correct` threw or overran its time bound; the original text passed through. */
   failure?: "error" | "timeout";
 }
@@ -107,13 +108,13 @@ export type BotRuntimeErrorCode =
   | "session"; // the runtime reported an error for the turn
 
 /** The one error type `ask` rejects with; `message` is a single line fit for a user. */
-export class BotRuntimeError extends Error {
+export class BotRuntimeError extends SecondLookError {
   override readonly name = "BotRuntimeError";
   constructor(
-    readonly code: BotRuntimeErrorCode,
+    override readonly code: BotRuntimeErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super("connectors", code, message, options);
   }
 }

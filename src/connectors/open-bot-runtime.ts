@@ -4,14 +4,14 @@ import type { SessionConfig } from "@github/copilot-sdk";
 import type { BotDefinition } from "../bots/discovery.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
 import type { KnowledgeBackend } from "../types.js";
+import { type AssembledBot, assembleBot } from "./assemble-bot.js";
 import type { BotDescription, BotRuntime } from "./bot-runtime.js";
 import { createCopilotBotRuntime } from "./copilot-sdk/copilot-bot-runtime.js";
 import { openBotBackend } from "./open-bot-backend.js";
-import { bindSearchTool, type SearchToolBinding } from "./search-tool-binding.js";
 
 export interface OpenedBotRuntime {
   runtime: BotRuntime;
-  binding: SearchToolBinding;
+  binding: AssembledBot;
 }
 
 /** Whether the bot names a model to answer with (else `ask` returns corrected results only). */
@@ -46,11 +46,14 @@ export async function openBotRuntime(
   } = {},
 ): Promise<OpenedBotRuntime> {
   const env = options.env ?? process.env;
-  const backend =
-    options.backend ??
-    (await openBotBackend(bot, options.onProgress ? { onProgress: options.onProgress } : {})).backend;
-  const binding = bindSearchTool(bot, backend, env);
-  const runtime = createCopilotBotRuntime({
+  // A backend opened here is this runtime's to close (a Huginn client's connection pool); one
+  // passed in belongs to the caller.
+  const opened = options.backend
+    ? undefined
+    : await openBotBackend(bot, options.onProgress ? { onProgress: options.onProgress } : {});
+  const backend = options.backend ?? opened!.backend;
+  const binding = assembleBot(bot, backend, env);
+  const copilot = createCopilotBotRuntime({
     bot: describeForRuntime(bot),
     backend: binding.backend,
     renderResult: binding.renderResult,
@@ -58,5 +61,15 @@ export async function openBotRuntime(
     env,
     ...(options.onSessionConfig ? { onSessionConfig: options.onSessionConfig } : {}),
   });
+  const runtime: BotRuntime = {
+    ask: (question, askOptions) => copilot.ask(question, askOptions),
+    close: async () => {
+      try {
+        await copilot.close();
+      } finally {
+        await opened?.close();
+      }
+    },
+  };
   return { runtime, binding };
 }

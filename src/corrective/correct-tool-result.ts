@@ -116,7 +116,7 @@ export async function correctToolResult(
     const text = outcome.changed ? outcome.text + marker : resultText;
     return { text, outcome: { ...outcome, text } };
   } catch (error) {
-    log.warn({ tool: safeName(call), err: String(error) }, "corrective: pass failed; original result kept");
+    log.warn({ tool: safeName(call), err: error }, "corrective: pass failed; original result kept");
     return null;
   }
 }

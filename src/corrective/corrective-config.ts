@@ -2,7 +2,7 @@ import type { ProviderConfig } from "../llm/provider-config.js";
 import { logger } from "../telemetry/logger.js";
 import { type CorrectiveGrader, GRADER_MODES } from "./corrective-config-schema.js";
 
-// Resolution of a bot's corrective-retrieval settings (design §6), field by field:
+// Resolution of a bot's corrective-retrieval settings (docs/design.md §6), field by field:
 //   CORRECTIVE_RETRIEVAL_DISABLED   ops kill-switch; "1", "true", "yes" or "on" (any case) turns
 //                                   the feature off for every bot, whatever its config says; any
 //                                   other value but "0"/"false"/"no"/"off" too, with a warning

@@ -1,6 +1,9 @@
+import { SecondLookError } from "../errors.js";
 import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import { bodyBudgetAt, withinBudget } from "./context-budget.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
+import { rescueCandidates, type TermVocabulary } from "./hints/rescue-candidates.js";
 import { retryHints } from "./hints/retry-hints.js";
 import { analyze } from "./index/analyzer.js";
 import {
@@ -15,13 +18,17 @@ import { bandFor, isWeak, relevanceAndBand } from "./relevance.js";
 import { snippetFor } from "./snippet.js";
 
 /** A search named a collection outside what this engine (or the bot) may search. */
-export class UnknownCollectionError extends Error {
+export class UnknownCollectionError extends SecondLookError {
   constructor(
     readonly collection: string,
     readonly available: readonly string[],
   ) {
     // Huginn's adapter wording, so a model sees the same text whichever backend answered.
-    super(`Collection '${collection}' is not available. Available: ${available.join(", ")}`);
+    super(
+      "knowledge",
+      "unknown-collection",
+      `Collection '${collection}' is not available. Available: ${available.join(", ")}`,
+    );
     this.name = "UnknownCollectionError";
   }
 }
@@ -97,12 +104,16 @@ export class KnowledgeEngine implements KnowledgeBackend {
     const minRelevance = typeof request.minRelevance === "number" ? request.minRelevance : undefined;
     const results = top
       .map((f) => f.hit)
-      .filter((h) => minRelevance === undefined || h.relevance >= minRelevance);
+      .filter((h) => minRelevance === undefined || h.relevance >= minRelevance)
+      // Full mode spends the body text on the leading hits (context-budget.ts).
+      .map((h, rank) => (brief ? h : withinBudget(h, bodyBudgetAt(rank))));
 
     const response: SearchResponse = { query, results, bestScore, reranked };
     if (!results.length) response.noConfidentResults = true;
     if (isWeak(response)) {
-      const hints = retryHints(query, this.feedbackFor(top, query));
+      const feedback = this.feedbackFor(top, query);
+      const plan = rescueCandidates(query, vocabularyOf(targets), feedback.relatedTerms);
+      const hints = retryHints(query, feedback, plan);
       if (hints) response.retryHints = hints;
     }
     return response;
@@ -172,7 +183,23 @@ export class KnowledgeEngine implements KnowledgeBackend {
   }
 }
 
-function toDoc(collection: string, doc: AnalyzedDocument): Doc {
+/** What the rescue candidates need to know of the searched collections' vocabulary. */
+function vocabularyOf(targets: readonly CollectionIndex[]): TermVocabulary {
+  return {
+    unitCount: targets.reduce((n, index) => n + index.lexical.unitCount, 0),
+    documentFrequency: (term) => {
+      let df = 0;
+      for (const index of targets) {
+        const id = index.lexical.termId(term);
+        if (id !== undefined) df += index.lexical.documentFrequency(id);
+      }
+      return df;
+    },
+  };
+}
+
+/** A stored document as `get_document` returns it (shared with the database backends). */
+export function toDoc(collection: string, doc: AnalyzedDocument): Doc {
   const out: Doc = {
     collection,
     id: doc.id,

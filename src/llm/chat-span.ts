@@ -1,7 +1,9 @@
-// One `chat <model>` span per model call (design §9), around all of its attempts, with the
+// One `chat <model>` span per model call (docs/design.md §9), around all of its attempts, with the
 // gen_ai request model, token usage and finish reason. A failed call ends the span with an
 // error status; the recorded message is ours (LlmError), so it carries no key.
+
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { errorMessage } from "../errors.js";
 import { ATTR, chatSpanName } from "../telemetry/span-names.js";
 import { tracer } from "../telemetry/tracer.js";
 import type { ChatResponse } from "./llm-client.js";
@@ -20,7 +22,7 @@ export async function withChatSpan(model: string, run: () => Promise<ChatRespons
     if (response.finishReason) span.setAttribute(ATTR.finishReasons, [response.finishReason]);
     return response;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     span.recordException({ name: error instanceof Error ? error.name : "Error", message });
     span.setStatus({ code: SpanStatusCode.ERROR, message });
     throw error;

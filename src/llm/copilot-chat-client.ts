@@ -8,6 +8,7 @@
 
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
 import { untilAborted } from "../deadline.js";
+import { errorMessage } from "../errors.js";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
@@ -142,7 +143,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
             error.message = quoteScrubbed(error.message, secrets, 2 * MAX_QUOTED_CHARS);
             throw error;
           }
-          const message = scrubSecrets(error instanceof Error ? error.message : String(error), secrets);
+          const message = scrubSecrets(errorMessage(error), secrets);
           log.debug({ err: message }, "llm: copilot session failed");
           throw new LlmError(PROVIDER, "protocol", `session failed: ${quoteScrubbed(message, secrets)}`);
         }

@@ -1,3 +1,5 @@
+import { SecondLookError } from "../errors.js";
+
 // The one error type a provider rejects with. Its message is written by us from facts we
 // control (provider, status, the host and path called, a clipped and scrubbed reply), so it is
 // safe to log: it never carries a key, a request header or a URL query string.
@@ -16,7 +18,7 @@ export type LlmErrorKind =
   /** The client cannot be built or used as configured (e.g. the key variable is unset). */
   | "config";
 
-export class LlmError extends Error {
+export class LlmError extends SecondLookError {
   override readonly name = "LlmError";
   readonly provider: string;
   readonly kind: LlmErrorKind;
@@ -32,7 +34,7 @@ export class LlmError extends Error {
     message: string,
     options: { status?: number; retryAfterMs?: number; retryable?: boolean; cause?: unknown } = {},
   ) {
-    super(`${provider}: ${message}`, options.cause !== undefined ? { cause: options.cause } : undefined);
+    super("llm", kind, `${provider}: ${message}`, options);
     this.provider = provider;
     this.kind = kind;
     this.status = options.status;

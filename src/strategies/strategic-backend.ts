@@ -1,4 +1,4 @@
-// The strategies behind a KnowledgeBackend (design §7), so the corrective orchestrator and the
+// The strategies behind a KnowledgeBackend (docs/design.md §7), so the corrective orchestrator and the
 // tools use them without knowing they exist. One wrapper, four switches:
 // - rerankStrategy "single-pass": a search that asks for the careful pass explicitly
 //   (`rerank: true`, which is how the orchestrator re-queries) has its top hits reranked by
@@ -13,20 +13,23 @@
 import type { LlmClient } from "../llm/llm-client.js";
 import { isWeak } from "../protocol/weakness.js";
 import type { Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
-import { AgenticStrategy } from "./agentic.js";
-import { attachAnswerSpans } from "./attach-answer-spans.js";
-import { hasPages, treeFromDoc } from "./document-tree.js";
-import type { RunLimits } from "./model-turns.js";
-import type { Planner } from "./planner.js";
-import { rerankHitsSinglePass } from "./rerank-hits.js";
-import { sectionHit } from "./section-hits.js";
-import { TreeWalkStrategy } from "./treewalk.js";
+import { attachAnswerSpans } from "./answer/attach-answer-spans.js";
+import type { Planner } from "./plan/planner.js";
+import { AgenticStrategy } from "./select/agentic.js";
+import type { RunLimits } from "./select/model-turns.js";
+import { rerankHitsSinglePass } from "./select/rerank-hits.js";
+import { TreeWalkStrategy } from "./select/treewalk.js";
+import { hasPages, treeFromDoc } from "./tree/document-tree.js";
+import { sectionHit } from "./tree/section-hits.js";
 
 export interface RetrievalSettings {
   rerankStrategy: "lexical" | "single-pass";
   planning: boolean;
   answerSpans: boolean;
-  /** Deep fallback on weak re-queries (default "auto": treewalk for paged documents, else agentic). */
+  /**
+   * Deep fallback on weak re-queries: "auto" reads paged documents with treewalk, others with
+   * agentic. Default "off", as in a bot's config: each deep read costs several model calls.
+   */
   deepFallback?: "auto" | "treewalk" | "agentic" | "off";
 }
 
@@ -56,7 +59,7 @@ export function strategiesActive(settings: RetrievalSettings): boolean {
 }
 
 function deepFallbackOn(settings: RetrievalSettings): boolean {
-  return (settings.deepFallback ?? "auto") !== "off";
+  return (settings.deepFallback ?? "off") !== "off";
 }
 
 export function strategicBackend(
@@ -150,7 +153,7 @@ export function strategicBackend(
       const doc = await getDocument(hit.collection, hit.id);
       if (!doc) continue;
       const tree = treeFromDoc(doc);
-      const mode = settings.deepFallback ?? "auto";
+      const mode = settings.deepFallback ?? "off";
       const strategy =
         mode === "treewalk" || (mode === "auto" && hasPages(tree))
           ? new TreeWalkStrategy(llm)

@@ -1,8 +1,6 @@
-// One interface for every selection strategy (reference §4.1–4.2).
-import type { LlmClient } from "../llm/llm-client.js";
-import type { DocumentTree } from "./document-tree.js";
-import type { RunLimits, StopReason } from "./model-turns.js";
-import type { StrategyUsage } from "./usage.js";
+import type { RunLimits, StopReason } from "./select/model-turns.js";
+import type { StrategyUsage } from "./select/usage.js";
+import type { DocumentTree } from "./tree/document-tree.js";
 
 export interface ContextBudget {
   /** The model to ask (the client's default when absent). */
@@ -65,10 +63,6 @@ export interface Strategy {
     budget?: ContextBudget,
     options?: SelectOptions,
   ): Promise<StrategyResult>;
-}
-
-export interface StrategyDeps {
-  llm: LlmClient;
 }
 
 export function emptyResult(usage?: StrategyUsage): StrategyResult {

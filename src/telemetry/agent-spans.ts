@@ -1,7 +1,9 @@
 // Spans for a bot answering a question: `invoke_agent <bot>` around the whole turn, and one
 // `chat <model>` per model call the runtime reports. The Copilot runtime makes the model calls
 // itself, so a chat span is rebuilt from its usage report (end time and duration, tokens).
+
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { errorMessage } from "../errors.js";
 import { ATTR, chatSpanName } from "./span-names.js";
 import { tracer } from "./tracer.js";
 
@@ -31,7 +33,7 @@ export function startAgentSpan(botName: string, parent: Context = context.active
         span.recordException(error instanceof Error ? error : String(error));
         span.setStatus({
           code: SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.message : String(error),
+          message: errorMessage(error),
         });
       }
       span.end();

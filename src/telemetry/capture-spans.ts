@@ -61,7 +61,7 @@ export async function captureSpans(options: CaptureOptions = {}): Promise<SpanCa
       );
       otlp = true;
     } catch (error) {
-      log.warn({ err: String(error) }, "OTLP trace export unavailable; spans are only captured locally");
+      log.warn({ err: error }, "OTLP trace export unavailable; spans are only captured locally");
     }
   }
   const provider = new sdk.BasicTracerProvider({ spanProcessors: processors });

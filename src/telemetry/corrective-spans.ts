@@ -1,8 +1,10 @@
-// The spans a corrective pass emits (design §9), as real children of the tool-call span that is
+// The spans a corrective pass emits (docs/design.md §9), as real children of the tool-call span that is
 // active (or given) when the pass runs. knowledge_grade is written once the pass knows it was
 // eventful (an uneventful signal-mode check emits nothing), with its true start time;
 // knowledge_requery spans are live, so a backend's own spans nest under them.
+
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { errorMessage } from "../errors.js";
 import type { CorrectiveMetadata } from "../types.js";
 import { ATTR, EVALUATION_NAME, SPAN_KNOWLEDGE_GRADE, SPAN_KNOWLEDGE_REQUERY } from "./span-names.js";
 import { clip } from "./tool-span.js";
@@ -73,7 +75,7 @@ export function startRequerySpan(
       span.end();
     },
     failed(error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       span.recordException(error instanceof Error ? error : message);
       span.setStatus({ code: SpanStatusCode.ERROR, message: clip(message) });
       span.end();

@@ -147,3 +147,24 @@ export function logger(): Logger {
 export function setLogger(next: Logger): void {
   shared = next;
 }
+
+/** One log record as a plain object: pino's fields (`level` as a number, `msg`, `time`, …). */
+export type LogEntry = Record<string, unknown> & { level: number; msg?: string };
+export type LogFunction = (entry: LogEntry) => void;
+
+/**
+ * Send the library's logs to a function instead of stderr (a host with its own logging).
+ * Records are redacted as on stderr; a function that throws loses that record, never the work.
+ */
+export function setLogFunction(log: LogFunction, options: { level?: string } = {}): void {
+  const destination = {
+    write(line: string): void {
+      try {
+        log(JSON.parse(line) as LogEntry);
+      } catch {
+        // A log sink must never break the search it reports on.
+      }
+    },
+  };
+  setLogger(createLogger({ ...options, destination: destination as unknown as NodeJS.WritableStream }));
+}

@@ -2,6 +2,7 @@
 // corrective pass run inside it emits knowledge_grade / knowledge_requery as its children.
 
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { errorMessage } from "../errors.js";
 import { clipText } from "../text-clip.js";
 import { ATTR, EXECUTE_TOOL_PREFIX, executeToolSpanName } from "./span-names.js";
 import { tracer } from "./tracer.js";
@@ -40,7 +41,7 @@ export async function withToolSpan<T>(
     span.recordException(error instanceof Error ? error : String(error));
     span.setStatus({
       code: SpanStatusCode.ERROR,
-      message: error instanceof Error ? error.message : String(error),
+      message: errorMessage(error),
     });
     throw error;
   } finally {

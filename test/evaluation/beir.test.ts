@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readBeir, readBeirCorpus } from "../../src/evaluation/beir.js";
 import { readLines } from "../../src/evaluation/line-reader.js";
 
-const fixtures = fileURLToPath(new URL("../../fixtures/eval/", import.meta.url));
+const fixtures = fileURLToPath(new URL("../fixtures/eval/", import.meta.url));
 
 describe("readBeir on a small fixture", () => {
   it("reads corpus, judged queries only, and graded qrels", async () => {

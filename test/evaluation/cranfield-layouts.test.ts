@@ -12,7 +12,7 @@ const dataDir = path.resolve(repoRoot, "../shared/data");
 const haveData =
   existsSync(path.join(dataDir, "cranfield", "cranqrel")) &&
   existsSync(path.join(dataDir, "cranfield-beir", "corpus.jsonl"));
-const fixtures = fileURLToPath(new URL("../../fixtures/eval/", import.meta.url));
+const fixtures = fileURLToPath(new URL("../fixtures/eval/", import.meta.url));
 
 const squash = (s: string) => s.replace(/\s+/g, " ").trim();
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cranfieldGain, readCranfield } from "../../src/evaluation/cranfield.js";
 import { canonicalSmartId, readSmartRecords } from "../../src/evaluation/smart.js";
 
-const fixtures = fileURLToPath(new URL("../../fixtures/eval/", import.meta.url));
+const fixtures = fileURLToPath(new URL("../fixtures/eval/", import.meta.url));
 
 describe("readCranfield on a small SMART fixture", () => {
   it("reads documents: id, title and text with line breaks collapsed, .A/.B ignored", async () => {

@@ -152,7 +152,7 @@ export function createCorrectiveHook(options: CorrectiveHookOptions): PostToolUs
         claim?.settle(record);
       }
     } catch (error) {
-      log?.warn({ err: String(error) }, "corrective hook: unexpected error; original result kept");
+      log?.warn({ err: error }, "corrective hook: unexpected error; original result kept");
       return undefined;
     }
   };

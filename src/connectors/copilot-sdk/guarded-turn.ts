@@ -5,6 +5,7 @@
 
 import type { CopilotSession, SessionEvent } from "@github/copilot-sdk";
 import type { Context } from "@opentelemetry/api";
+import { errorMessage } from "../../errors.js";
 import { emitChatSpan } from "../../telemetry/agent-spans.js";
 import {
   type AskResult,
@@ -167,7 +168,7 @@ export async function runGuardedTurn(
     try {
       await session.send({ prompt });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       throw sessionErrorToBotError(botName, message, error);
     }
     const ending = await ended;

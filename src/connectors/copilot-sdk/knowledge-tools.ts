@@ -6,6 +6,7 @@
 import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } from "@github/copilot-sdk";
 import { type Context, context } from "@opentelemetry/api";
 import { z } from "zod";
+import { errorMessage } from "../../errors.js";
 import { renderDocument as renderDocumentText } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
@@ -14,7 +15,7 @@ import {
   searchKnowledgeShape,
   toSearchRequest,
 } from "../../protocol/tool-arguments.js";
-import type { Doc, KnowledgeBackend } from "../../types.js";
+import type { KnowledgeBackend } from "../../types.js";
 import type { RenderDocument, RenderResult } from "../bot-runtime.js";
 
 export { GET_DOCUMENT_TOOL, SEARCH_KNOWLEDGE_TOOL };
@@ -45,7 +46,7 @@ function issuesText(error: z.ZodError): string {
 }
 
 function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** The signals a handler's work should stop on, or a reason it should not start at all. */

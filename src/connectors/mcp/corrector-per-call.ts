@@ -5,12 +5,12 @@
 
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
+import type { AssembledBot } from "../assemble-bot.js";
 import type { CorrectFn } from "../bot-runtime.js";
-import type { SearchToolBinding } from "../search-tool-binding.js";
 
 export function correctorPerCall(
   bot: Pick<BotDefinition, "config">,
-  binding: Pick<SearchToolBinding, "correctFor">,
+  binding: Pick<AssembledBot, "correctFor">,
   env: NodeJS.ProcessEnv,
 ): () => CorrectFn | undefined {
   let settingsKey: string | undefined;

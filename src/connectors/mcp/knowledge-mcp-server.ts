@@ -1,7 +1,7 @@
-// A bot's knowledge as an MCP server (design §8): `search_knowledge`, `get_document` and
+// A bot's knowledge as an MCP server (docs/design.md §8): `search_knowledge`, `get_document` and
 // `list_collections`, with the corrective pass run inside the search tool, so MCP-only clients
 // (Claude Code, Claude Desktop, other agents) get the corrected text a Copilot session gets.
-// The search goes through the same binding as the Copilot connector (bindSearchTool): the same
+// The search goes through the same binding as the Copilot connector (assembleBot): the same
 // span, the same remembered structured response for the signal grader, and the corrective
 // settings resolved per call (correctorPerCall), so the kill-switch needs no restart.
 //
@@ -14,6 +14,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import { deadlineSignal, settleBy } from "../../deadline.js";
+import { errorMessage } from "../../errors.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
 import { positiveOrUndefined } from "../../limits.js";
@@ -30,7 +31,7 @@ import {
 } from "../../protocol/tool-arguments.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
 import type { Doc, KnowledgeBackend } from "../../types.js";
-import { bindSearchTool } from "../search-tool-binding.js";
+import { assembleBot } from "../assemble-bot.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
 import { renderCollections } from "./render-collections.js";
@@ -57,7 +58,7 @@ type DocumentFetcher = (
 export interface KnowledgeMcpServerOptions {
   /** The bot's folder, when known, is where a Copilot-backed model grader keeps its state. */
   bot: Pick<BotDefinition, "name" | "config"> & Partial<Pick<BotDefinition, "dir">>;
-  /** The bot's backend (the server searches it through bindSearchTool). */
+  /** The bot's backend (the server searches it through assembleBot). */
   backend: KnowledgeBackend;
   /** Where the corrective settings and the kill-switch are read, per call (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -70,7 +71,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   const env = options.env ?? process.env;
   const log = options.log ?? logger();
   const callTimeoutMs = positiveOrUndefined(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
-  const binding = bindSearchTool(bot, backend, env);
+  const binding = assembleBot(bot, backend, env);
   const correctFor = correctorPerCall(bot, binding, env);
   const allowed = binding.backend.collections();
   const described = {
@@ -119,7 +120,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
         deadline.signal,
         null,
       ).catch((error: unknown) => {
-        log.warn({ err: String(error) }, "mcp: corrective pass failed; original result kept");
+        log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
         return null;
       });
       log.debug(
@@ -193,7 +194,7 @@ function failureText(tool: string, error: unknown, deadline: ReturnType<typeof d
   if (deadline.expired()) return `${tool} did not finish within ${deadline.timeoutMs} ms.`;
   if (deadline.signal.aborted) return `${tool} was cancelled.`;
   if (error instanceof HuginnError || error instanceof UnknownCollectionError) return error.message;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return `${tool} failed: ${message.length > 500 ? `${message.slice(0, 500)}…` : message}`;
 }
 

@@ -34,7 +34,7 @@ export async function serveStdio(server: McpServer, log: Logger): Promise<void> 
   process.once("SIGINT", onSigint);
   process.once("SIGTERM", onSigterm);
   transport.onclose = () => finish("transport closed");
-  transport.onerror = (error) => log.warn({ err: String(error) }, "mcp: transport error");
+  transport.onerror = (error) => log.warn({ err: error }, "mcp: transport error");
   try {
     await server.connect(transport);
     const why = await finished;

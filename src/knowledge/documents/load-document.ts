@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import { basename, extname } from "node:path";
+import { errorMessage } from "../../errors.js";
 import { decodeText } from "./decode-text.js";
 import { type DocumentFormat, documentFormatFor } from "./document-format.js";
 import { documentText } from "./document-text.js";
@@ -133,8 +134,4 @@ function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MB`;
   if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${n} bytes`;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

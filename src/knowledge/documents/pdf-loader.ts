@@ -1,8 +1,10 @@
 // PDF → ParsedDocument on pdf.js (legacy build, in-process "fake" worker). Nothing is fetched
 // at run time: standard-font data, CMaps and wasm decoders are read from the installed
 // package, font faces are never installed, and eval is off. The whole parse is bounded in time.
+
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { errorMessage, SecondLookError } from "../../errors.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { headingLevels } from "./pdf-headings.js";
 import { matchOutline, type PdfOutlineEntry } from "./pdf-outline.js";
@@ -20,9 +22,9 @@ export interface PdfParseOptions {
 }
 
 /** A PDF that cannot be read; the message says what is wrong with it. */
-export class PdfParseError extends Error {
+export class PdfParseError extends SecondLookError {
   constructor(message: string) {
-    super(message);
+    super("knowledge", "pdf-parse", message);
     this.name = "PdfParseError";
   }
 }
@@ -121,7 +123,7 @@ function firstTopHeading(rows: readonly PdfRow[], levels: ReadonlyMap<number, nu
   return best ? rows[best.index]!.text : undefined;
 }
 
-/** The Info dictionary's title, unless it is empty or mojibake (reference §2.5). */
+/** The Info dictionary's title, unless it is empty or mojibake (docs/reference/vectorless-strategies.md §2.5). */
 async function metadataTitle(doc: PdfDocument): Promise<string | undefined> {
   const meta = await doc.getMetadata().catch(() => undefined);
   const raw = (meta?.info as { Title?: unknown } | undefined)?.Title;
@@ -179,7 +181,7 @@ function packageAssets(): {
 
 function describe(error: unknown): string {
   const name = (error as { name?: unknown })?.name;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   switch (name) {
     case "InvalidPDFException":
       return `not a valid PDF (${message})`;

@@ -1,14 +1,15 @@
 // Failures of a Huginn call, worded as Huginn's own MCP adapter words them
-// (reference huginn §4 "Error strings"), so a model sees the same text whether it reaches Huginn
+// (docs/reference/huginn-search-contract.md §4 "Error strings"), so a model sees the same text whether it reaches Huginn
 // through the adapter or through second-look. The message is the whole model-facing text; the
 // tools return it as a failure result.
+import { SecondLookError } from "../../errors.js";
 
 export type HuginnErrorKind = "unreachable" | "status" | "failed";
 
 /** Longest server error body quoted in a message: enough for FastAPI's `{"detail": …}`. */
 export const MAX_QUOTED_BODY_CHARS = 500;
 
-export class HuginnError extends Error {
+export class HuginnError extends SecondLookError {
   override readonly name = "HuginnError";
   constructor(
     readonly kind: HuginnErrorKind,
@@ -17,7 +18,7 @@ export class HuginnError extends Error {
     readonly status?: number,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super("knowledge", `huginn-${kind}`, message, options);
   }
 }
 

@@ -1,8 +1,8 @@
-// The query string of Huginn's `GET /api/search` (reference huginn §2), in the order and with
+// The query string of Huginn's `GET /api/search` (docs/reference/huginn-search-contract.md §2), in the order and with
 // the encodings its MCP adapter uses: q, limit, brief, max_chunks_per_doc=2, one `collection`
 // per allowed collection, then min_relevance and rerank only when set, booleans as
 // "true"/"false".
-import { clampHitLimit, SEARCH_LIMITS } from "../../limits.js";
+import { SEARCH_LIMITS } from "../../limits.js";
 import type { SearchRequest } from "../../types.js";
 import { UnknownCollectionError } from "../engine.js";
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import type { CorrectiveRecord } from "../../../src/connectors/bot-runtime.js";
 import { canonicalJson, toolCallKey } from "../../../src/connectors/copilot-sdk/call-key.js";
 import { CallMatcher } from "../../../src/connectors/copilot-sdk/call-matcher.js";
 
-const record = (tag: string) => ({ changed: true, metadata: { tag } });
+// The matcher carries a record without reading it: an opaque tag stands in for real metadata.
+const record = (tag: string) => ({ changed: true, metadata: { tag } }) as unknown as CorrectiveRecord;
 
 describe("CallMatcher", () => {
   it("parallel calls whose hooks run and settle out of order keep their own outcomes", () => {

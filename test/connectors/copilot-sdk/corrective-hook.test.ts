@@ -1,3 +1,4 @@
+import type { CorrectiveMetadata } from "../../../src/types.js";
 // The hook's contract without a runtime: it corrects only well-formed knowledge-search results,
 // passes everything else through (undefined), never throws, and bounds its own time and work.
 
@@ -24,7 +25,7 @@ function input(overrides: Record<string, unknown> = {}): PostToolUseHookInput {
 const changing: CorrectFn = async (call) => ({
   changed: true,
   text: `${call.resultText} + more`,
-  metadata: { n: 1 },
+  metadata: { n: 1 } as unknown as CorrectiveMetadata,
 });
 
 describe("corrective hook", () => {
@@ -192,7 +193,10 @@ describe("corrective hook", () => {
     await hook(input(), invocation);
     await hook(input({ toolArgs: { query: "fails" } }), invocation);
     expect(matcher.recordFor("c1")).toBeUndefined();
-    expect(matcher.recordFor("c2")).toEqual({ changed: true, metadata: { n: 1 } });
+    expect(matcher.recordFor("c2")).toEqual({
+      changed: true,
+      metadata: { n: 1 } as unknown as CorrectiveMetadata,
+    });
     expect(matcher.recordFor("c3")).toEqual({ changed: false, metadata: null, failure: "error" });
   });
 });

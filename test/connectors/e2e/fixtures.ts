@@ -1,3 +1,4 @@
+import type { CorrectiveMetadata } from "../../../src/types.js";
 // Stand-ins for the parts other modules provide (knowledge engine, protocol renderer,
 // corrective orchestrator), small enough that every byte the model should see is predictable,
 // plus a model script driven by directives in the question.
@@ -99,7 +100,11 @@ export function fakeCorrect(
     if (options.behaviour === "throw") throw new Error("grader exploded");
     if (options.behaviour === "hang") await new Promise((r) => setTimeout(r, 60_000).unref());
     if (!call.resultText.includes("*Weak match.*")) return null;
-    return { changed: true, text: correctedText(call.resultText, query), metadata: { query, retries: 1 } };
+    return {
+      changed: true,
+      text: correctedText(call.resultText, query),
+      metadata: { query, retries: 1 } as unknown as CorrectiveMetadata,
+    };
   };
   return Object.assign(fn, { calls });
 }

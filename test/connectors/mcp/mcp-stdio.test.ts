@@ -14,7 +14,7 @@ import { silent } from "./mcp-harness.js";
 import { REPO, type StdioMcp, spawnStdioMcp } from "./stdio-client.js";
 
 /** Weak on the handbook; its broader query finds pages the first search did not show. */
-const WEAK_QUERY = "stock options vesting schedule";
+const WEAK_QUERY = "company car lease policy";
 const DESCRIPTION = "Employee handbook for Brightwater Labs: leave, pay, benefits, travel and IT policies.";
 
 let root: string;

@@ -1,0 +1,145 @@
+// The judged collections the documentation-bot suite decides defaults on, all in one shape:
+// pydocs (a bot built from Debian's Python 3.11 HTML docs by ../shared/data/pydocs/build-bot.sh),
+// the handbook bot's own questions, and Cranfield, CISI and CACM (BEIR layout). Each comes with
+// an engine built the way a bot builds it and the extracted text the peers index.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { readBeir } from "../../src/evaluation/beir.js";
+import type { EvalDoc } from "../../src/evaluation/dataset.js";
+import { toIndexableDocuments } from "../../src/evaluation/eval-documents.js";
+import {
+  type JudgedQuestion,
+  matchesJudgedPath,
+  readJudgedQuestions,
+} from "../../src/evaluation/judged-questions.js";
+import { KnowledgeEngine } from "../../src/knowledge/engine.js";
+import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
+
+export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The shared data sits beside the repository; BENCH_DATA_DIR points elsewhere. */
+export const dataDir = resolve(process.env.BENCH_DATA_DIR ?? resolve(repo, "../shared/data"));
+
+export interface JudgedCollection {
+  name: string;
+  engine: KnowledgeEngine;
+  /** Title and text of every document as the engine indexed it: what the peers index. */
+  docs: EvalDoc[];
+  questions: { id: string; text: string; answerable: boolean; relevant: Set<string> }[];
+}
+
+export const COLLECTION_NAMES = ["pydocs", "handbook", "cranfield", "cisi", "cacm"] as const;
+
+/** The collections whose data is present; `skipped` says why the others are not. */
+export async function loadCollections(
+  names: readonly string[] = COLLECTION_NAMES,
+): Promise<{ collections: JudgedCollection[]; skipped: string[] }> {
+  const collections: JudgedCollection[] = [];
+  const skipped: string[] = [];
+  for (const name of names) {
+    try {
+      if (name === "pydocs") collections.push(await loadPydocs());
+      else if (name === "handbook") collections.push(await loadHandbook());
+      else collections.push(await loadBeirCollection(name));
+    } catch (error) {
+      if (!(error instanceof MissingData)) throw error;
+      skipped.push(`${name}: ${error.message}`);
+    }
+  }
+  return { collections, skipped };
+}
+
+export class MissingData extends Error {}
+
+const run = promisify(execFile);
+
+/** The pydocs bot folder: built once into a cache dir by the data's own script (BENCH_PYDOCS_BOT reuses one). */
+export async function pydocsBotDir(): Promise<string> {
+  const script = join(dataDir, "pydocs", "build-bot.sh");
+  if (!existsSync(script)) throw new MissingData(`${script} not found (../shared/data absent)`);
+  const dir = process.env.BENCH_PYDOCS_BOT ?? join(tmpdir(), "second-look-bench-pydocs");
+  if (!existsSync(join(dir, "docs", "library", "pathlib.html"))) {
+    process.stderr.write(`building the pydocs bot in ${dir} with ${script} …\n`);
+    await run("bash", [script, dir], { maxBuffer: 16 * 1024 * 1024 });
+  }
+  const config = {
+    description: "Python 3.11 documentation (benchmark)",
+    knowledge: { backend: "embedded", collections: { pydocs: { paths: ["docs/**/*.html"] } } },
+    correctiveRetrieval: { enabled: true, grader: "signal" },
+  };
+  await writeFile(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+  return dir;
+}
+
+async function loadPydocs(): Promise<JudgedCollection> {
+  const dir = await pydocsBotDir();
+  const { engine } = await openEmbeddedEngine(dir, { pydocs: { paths: ["docs/**/*.html"] } });
+  const judged = await readJudgedQuestions(join(dataDir, "pydocs", "queries.jsonl"));
+  return fromEngine("pydocs", engine, judged);
+}
+
+async function loadHandbook(): Promise<JudgedCollection> {
+  // A copy: the repository's bot folder never gets an index written into it.
+  const dir = join(tmpdir(), "second-look-bench-handbook");
+  await mkdir(dir, { recursive: true });
+  await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
+  const { engine } = await openEmbeddedEngine(dir, { handbook: { paths: ["docs/**/*.md"] } });
+  const raw = JSON.parse(await readFile(join(repo, "test/fixtures/handbook/questions.json"), "utf8")) as {
+    q: string;
+    doc: string;
+  }[];
+  const judged: JudgedQuestion[] = raw.map((r, i) => ({
+    id: `hb${i + 1}`,
+    text: r.q,
+    kind: "answerable",
+    relevant: [r.doc],
+  }));
+  return fromEngine("handbook", engine, judged);
+}
+
+function fromEngine(
+  name: string,
+  engine: KnowledgeEngine,
+  judged: readonly JudgedQuestion[],
+): JudgedCollection {
+  const index = engine.collectionIndex(engine.collections()[0]!)!;
+  const docs: EvalDoc[] = index.documents.map((d) => ({
+    id: d.id,
+    title: d.title,
+    text: d.sections.map((s) => (s.heading ? `${s.heading}\n${s.content}` : s.content)).join("\n\n"),
+  }));
+  const ids = docs.map((d) => d.id);
+  return {
+    name,
+    engine,
+    docs,
+    questions: judged.map((q) => ({
+      id: q.id,
+      text: q.text,
+      answerable: q.kind === "answerable",
+      relevant: new Set(ids.filter((id) => q.relevant.some((p) => matchesJudgedPath(id, p)))),
+    })),
+  };
+}
+
+async function loadBeirCollection(name: string): Promise<JudgedCollection> {
+  const dir = join(dataDir, `${name}-beir`);
+  if (!existsSync(join(dir, "corpus.jsonl"))) throw new MissingData(`${dir} not found`);
+  const dataset = await readBeir(dir);
+  const engine = KnowledgeEngine.fromDocuments({ [name]: toIndexableDocuments(dataset.docs) });
+  return {
+    name,
+    engine,
+    docs: dataset.docs,
+    questions: dataset.queries.map((q) => ({
+      id: q.id,
+      text: q.text,
+      answerable: true,
+      relevant: new Set([...(dataset.qrels.get(q.id) ?? new Map()).keys()]),
+    })),
+  };
+}

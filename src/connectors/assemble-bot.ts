@@ -1,0 +1,217 @@
+// The composition root: the one place a bot is assembled from its parts. Its backend is wrapped
+// in the retrieval strategies when the bot has a model and turns one on; each search runs inside
+// an `execute_tool search_knowledge` span, and each rendered text remembers the structured
+// response and span it came from (so the signal grader reads the response, not the text, and the
+// corrective spans become the tool span's children); the corrective pass is resolved from the
+// bot's config and the environment each time a session asks for it, with the model grader built
+// on `graderProvider` when the bot sets one, else on the bot's own provider, else through Copilot
+// (the bot's runtime and sign-in, so a Copilot bot needs no second key).
+
+import { type Context, context } from "@opentelemetry/api";
+import type { BotDefinition } from "../bots/discovery.js";
+import { botCollections } from "../bots/discovery.js";
+import { correctToolResult } from "../corrective/correct-tool-result.js";
+import { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "../corrective/corrective-config.js";
+import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
+import type { GradeFn } from "../corrective/llm-grade.js";
+import { errorMessage } from "../errors.js";
+import { createLlmClient } from "../llm/create-llm-client.js";
+import type { LlmClient } from "../llm/llm-client.js";
+import { renderSearchResponse } from "../protocol/render.js";
+import { Planner } from "../strategies/plan/planner.js";
+import {
+  type RetrievalSettings,
+  strategicBackend,
+  strategiesActive,
+} from "../strategies/strategic-backend.js";
+import { logger } from "../telemetry/logger.js";
+import { withToolSpan } from "../telemetry/tool-span.js";
+import type { KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import type { CorrectFn, RenderResult } from "./bot-runtime.js";
+
+/** Rendered texts remembered for the hook; a hook runs right after its tool, so few are needed. */
+const REMEMBERED_RESULTS = 256;
+
+interface Rendered {
+  response: SearchResponse;
+  traceContext?: Context;
+}
+
+export interface AssembledBot {
+  /** The backend the tools search: the bot's, each search inside an `execute_tool` span. */
+  backend: KnowledgeBackend;
+  renderResult: RenderResult;
+  /** The corrective pass for a new session, or undefined when it is off (read from env now). */
+  correctFor: () => CorrectFn | undefined;
+  /** The resolution `correctFor` last used (for logs and `ask --json`). */
+  lastResolution: () => ResolvedCorrectiveConfig | undefined;
+}
+
+/** What the binding needs of a bot: its config, and its folder for a Copilot-backed grader. */
+export type BindableBot = Pick<BotDefinition, "config"> & Partial<Pick<BotDefinition, "dir">>;
+
+export function assembleBot(
+  bot: BindableBot,
+  rawBackend: KnowledgeBackend,
+  env: NodeJS.ProcessEnv = process.env,
+): AssembledBot {
+  const warned = new Set<string>();
+  // With a model and a strategy switched on, every search of this bot (the model's and the
+  // corrective re-queries) goes through the strategies (docs/design.md §7); else the lexical engine.
+  const backend = withStrategies(bot, rawBackend, env, warned);
+  const spans = new WeakMap<SearchResponse, Context>();
+  const rendered = new Map<string, Rendered>();
+  let resolution: ResolvedCorrectiveConfig | undefined;
+
+  const traced: KnowledgeBackend = {
+    collections: () => backend.collections(),
+    search: (request: SearchRequest, options?: { signal?: AbortSignal }) =>
+      withToolSpan("search_knowledge", toolArgs(request), async (_span, toolContext) => {
+        const response = await backend.search(request, options);
+        spans.set(response, toolContext);
+        return response;
+      }),
+  };
+  if (backend.getDocument) traced.getDocument = backend.getDocument.bind(backend);
+
+  const renderResult: RenderResult = (response, brief) => {
+    const text = renderSearchResponse(response, { brief });
+    if (rendered.size >= REMEMBERED_RESULTS) rendered.delete(rendered.keys().next().value!);
+    const traceContext = spans.get(response);
+    rendered.set(text, traceContext ? { response, traceContext } : { response });
+    return text;
+  };
+
+  const correctFor = (): CorrectFn | undefined => {
+    resolution = resolveCorrectiveConfig(bot.config.correctiveRetrieval, env);
+    if (!resolution.enabled) return undefined;
+    const settings = resolution;
+    const modelGrade = settings.grader === "signal" ? undefined : modelGrader(bot, settings, env, warned);
+    return async (call) => {
+      // Only a text this process rendered has a structured twin; an external MCP tool's does not.
+      const twin = rendered.get(call.resultText);
+      if (twin) rendered.delete(call.resultText);
+      // The grader's `chat` span belongs under this tool call, like the re-query spans.
+      const parent = twin?.traceContext;
+      const grade: GradeFn | undefined =
+        modelGrade && parent ? (input) => context.with(parent, () => modelGrade(input)) : modelGrade;
+      const corrected = await correctToolResult(
+        {
+          toolName: call.toolName,
+          toolArgs: call.toolArgs,
+          resultText: call.resultText,
+          signal: call.signal,
+          ...(call.question ? { question: call.question } : {}),
+          ...(twin ? { response: twin.response } : {}),
+        },
+        {
+          // Re-queries go to the raw backend: they are part of this tool call, not new ones.
+          backend,
+          allowedCollections: botCollections(bot.config),
+          budget: settings.retryBudget,
+          grader: settings.grader,
+          ...(grade ? { grade } : {}),
+          graderTimeoutMs: settings.graderTimeoutMs,
+          ...(twin?.traceContext ? { traceContext: twin.traceContext } : {}),
+        },
+      );
+      return (
+        corrected && {
+          text: corrected.text,
+          changed: corrected.outcome.changed,
+          metadata: corrected.outcome.metadata,
+        }
+      );
+    };
+  };
+
+  return { backend: traced, renderResult, correctFor, lastResolution: () => resolution };
+}
+
+/**
+ * The model grader for a session, or undefined (the signal then grades) when it cannot be built,
+ * e.g. the key variable is unset: said once per binding, naming the variable, never its value.
+ */
+function modelGrader(
+  bot: BindableBot,
+  settings: ResolvedCorrectiveConfig,
+  env: NodeJS.ProcessEnv,
+  warned: Set<string>,
+): GradeFn | undefined {
+  const provider = settings.graderProvider ?? bot.config.provider;
+  try {
+    const client = createLlmClient(provider ?? "copilot", settings.graderModel, env, {
+      ...(bot.dir ? { botDir: bot.dir } : {}),
+      timeoutMs: settings.graderTimeoutMs,
+      // The bot's provider's wireModel names the bot's model, not the grader's.
+      useWireModel: settings.graderProvider !== undefined,
+    });
+    return createKnowledgeGrader(client, {
+      timeoutMs: settings.graderTimeoutMs,
+      collections: botCollections(bot.config),
+    });
+  } catch (error) {
+    const message = errorMessage(error);
+    if (!warned.has(message)) {
+      warned.add(message);
+      logger().warn(
+        { grader: settings.grader, err: message },
+        `correctiveRetrieval.grader "${settings.grader}" is unavailable (${message}); the signal grades instead`,
+      );
+    }
+    return undefined;
+  }
+}
+
+/**
+ * The bot's backend behind its retrieval strategies, when it names a model and switches a
+ * strategy on; otherwise the backend as it is. Strategy options without a model are said once,
+ * with what happens instead, rather than silently ignored.
+ */
+function withStrategies(
+  bot: BindableBot,
+  backend: KnowledgeBackend,
+  env: NodeJS.ProcessEnv,
+  warned: Set<string>,
+): KnowledgeBackend {
+  const settings: RetrievalSettings = bot.config.retrieval;
+  if (!strategiesActive(settings)) return backend;
+  if (!bot.config.model) {
+    logger().warn(
+      { retrieval: settings },
+      'retrieval strategies need a model (config.json "model"); the lexical engine answers instead',
+    );
+    return backend;
+  }
+  let llm: LlmClient;
+  try {
+    llm = createLlmClient(bot.config.provider ?? "copilot", bot.config.model, env, {
+      ...(bot.dir ? { botDir: bot.dir } : {}),
+      // The provider's wireModel names the bot's own model, which is the one used here.
+      useWireModel: true,
+    });
+  } catch (error) {
+    const message = errorMessage(error);
+    if (!warned.has(message)) {
+      warned.add(message);
+      logger().warn(
+        { err: message },
+        `retrieval strategies are unavailable (${message}); the lexical engine answers`,
+      );
+    }
+    return backend;
+  }
+  return strategicBackend(backend, {
+    llm,
+    settings,
+    ...(settings.planning ? { planner: new Planner(llm) } : {}),
+    onError: (step, error) =>
+      logger().warn({ step, err: error }, `strategy ${step} failed; the lexical result stands`),
+  });
+}
+
+function toolArgs(request: SearchRequest): Record<string, unknown> {
+  const args: Record<string, unknown> = { query: request.query };
+  if (request.collections?.length) args.collection = request.collections.join(",");
+  return args;
+}

@@ -1,0 +1,169 @@
+// A bot judged as it runs: its loaders and index (openBotBackend), its search tool binding
+// (rendering, strategies, corrective pass and grader settings), one process, on judged
+// questions. Each corrective setting gets its own binding over the same opened backend.
+import type { BotDefinition } from "../bots/discovery.js";
+import { assembleBot } from "../connectors/assemble-bot.js";
+import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
+import { parseDocIdLine } from "../protocol/doc-id-line.js";
+import { isWeak } from "../protocol/weakness.js";
+import type { CorrectiveMetadata } from "../types.js";
+import { type BotEvalFigures, type QuestionOutcome, summarizeOutcomes } from "./bot-metrics.js";
+import { firstAnswerRank, type JudgedQuestion } from "./judged-questions.js";
+
+/** `bot`: the bot's own settings with the environment's overrides, exactly as a session resolves them. */
+export const CORRECTIVE_SETTINGS = ["bot", "off", "signal", "haiku", "auto"] as const;
+export type CorrectiveSetting = (typeof CORRECTIVE_SETTINGS)[number];
+
+/** Bound on one question's corrective pass (a model grader's own timeout is shorter). */
+const CORRECT_TIMEOUT_MS = 60_000;
+
+export interface SettingReport extends BotEvalFigures {
+  setting: CorrectiveSetting;
+  perQuestion: QuestionOutcome[];
+}
+
+/** The stable `eval <bot> --questions --json` shape (README "Judging a bot"). Keys may be added, never renamed. */
+export interface BotEvalReport {
+  bot: string;
+  questionsFile: string;
+  /** Documents in the bot's index, when the backend can say (the embedded engine can). */
+  documents: number | null;
+  indexMs: number;
+  settings: SettingReport[];
+}
+
+export type BotEvalProgress = (event: { collection: string; done: number; total: number }) => void;
+
+export async function evaluateBot(
+  bot: BotDefinition,
+  questions: readonly JudgedQuestion[],
+  options: {
+    settings: readonly CorrectiveSetting[];
+    questionsFile: string;
+    env?: NodeJS.ProcessEnv;
+    onIndexProgress?: BotEvalProgress;
+    onProgress?: BotEvalProgress;
+  },
+): Promise<BotEvalReport> {
+  const env = options.env ?? process.env;
+  const indexStarted = performance.now();
+  const opened = await openBotBackend(
+    bot,
+    options.onIndexProgress ? { onProgress: options.onIndexProgress } : {},
+  );
+  const indexMs = Math.round(performance.now() - indexStarted);
+  try {
+    const settings: SettingReport[] = [];
+    for (const setting of options.settings) {
+      const binding = assembleBot(withSetting(bot, setting), opened.backend, envFor(setting, env));
+      const correct = binding.correctFor();
+      const outcomes: QuestionOutcome[] = [];
+      for (const [i, question] of questions.entries()) {
+        const started = performance.now();
+        const response = await binding.backend.search({ query: question.text });
+        const original = binding.renderResult(response, false);
+        let final = original;
+        let metadata: CorrectiveMetadata | undefined;
+        if (correct) {
+          const corrected = await correct({
+            toolName: "search_knowledge",
+            toolArgs: { query: question.text },
+            resultText: original,
+            question: question.text,
+            signal: AbortSignal.timeout(CORRECT_TIMEOUT_MS),
+          });
+          if (corrected) {
+            final = corrected.text;
+            metadata = corrected.metadata as CorrectiveMetadata;
+          }
+        }
+        const ms = performance.now() - started;
+        const outcome: QuestionOutcome = {
+          id: question.id,
+          kind: question.kind,
+          searchRank: firstAnswerRank(
+            response.results.map((h) => h.id),
+            question.relevant,
+          ),
+          finalRank: firstAnswerRank(docIdsIn(final), question.relevant),
+          bestScore: response.bestScore,
+          flagged: metadata?.verdicts.length ? metadata.verdicts[0] !== "correct" : isWeak(response),
+          originalChars: original.length,
+          finalChars: final.length,
+          modelCalls: modelCallsOf(metadata, binding.lastResolution()?.retryBudget ?? 1),
+          ms: Math.round(ms * 10) / 10,
+        };
+        if (question.style) outcome.style = question.style;
+        if (question.vocab) outcome.vocab = question.vocab;
+        outcomes.push(outcome);
+        options.onProgress?.({ collection: setting, done: i + 1, total: questions.length });
+      }
+      settings.push({ setting, ...summarizeOutcomes(outcomes), perQuestion: outcomes });
+    }
+    return {
+      bot: bot.name,
+      questionsFile: options.questionsFile,
+      documents: documentCount(opened.backend),
+      indexMs,
+      settings,
+    };
+  } finally {
+    await opened.close();
+  }
+}
+
+/** The bot with its corrective block set to one compared setting (`bot` keeps it as written). */
+function withSetting(bot: BotDefinition, setting: CorrectiveSetting): BotDefinition {
+  if (setting === "bot") return bot;
+  const block = { ...(bot.config.correctiveRetrieval ?? {}) };
+  if (setting === "off") block.enabled = false;
+  else Object.assign(block, { enabled: true, grader: setting });
+  return { ...bot, config: { ...bot.config, correctiveRetrieval: block } };
+}
+
+/**
+ * A compared setting is the setting asked for: the corrective variables that would override
+ * the bot's block (kill-switch included) are left out. `bot` sees the environment as it is.
+ */
+function envFor(setting: CorrectiveSetting, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (setting === "bot") return env;
+  const out = { ...env };
+  for (const name of Object.values(CORRECTIVE_ENV)) delete out[name];
+  return out;
+}
+
+/** Doc ids in the order their doc-id lines appear in a rendered text, each once. */
+export function docIdsIn(text: string): string[] {
+  const ids: string[] = [];
+  const seen = new Set<string>();
+  for (const line of text.split("\n")) {
+    const parsed = parseDocIdLine(line);
+    if (!parsed) continue;
+    const key = `${parsed.collection}\u0000${parsed.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ids.push(parsed.id);
+  }
+  return ids;
+}
+
+/**
+ * Model calls of one corrective pass, from its record: a model-graded pass asks the model at
+ * every grading round except the one after the last re-query the budget allows.
+ */
+function modelCallsOf(metadata: CorrectiveMetadata | undefined, budget: number): number {
+  if (metadata?.graderMode !== "haiku") return 0;
+  return Math.max(1, metadata.verdicts.length - (metadata.retries >= budget ? 1 : 0));
+}
+
+function documentCount(backend: unknown): number | null {
+  const engine = backend as { collections?: () => string[]; collectionIndex?: (n: string) => unknown };
+  if (typeof engine.collectionIndex !== "function" || typeof engine.collections !== "function") return null;
+  let total = 0;
+  for (const name of engine.collections()) {
+    const index = engine.collectionIndex(name) as { documentCount?: number } | undefined;
+    total += index?.documentCount ?? 0;
+  }
+  return total;
+}
