@@ -47,7 +47,9 @@ export async function runAsk(
     return 0;
   } finally {
     if (spans) {
-      io.stderr.write(renderSpanTree(spans.spans()));
+      // Its own lines: an error line written after it must not run onto the tree's last line.
+      const tree = renderSpanTree(spans.spans());
+      if (tree !== "") io.stderr.write(tree.endsWith("\n") ? tree : `${tree}\n`);
       await spans.shutdown();
     }
   }

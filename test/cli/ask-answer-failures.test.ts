@@ -72,6 +72,18 @@ describe("ask --answer when the model fails", () => {
     expect(lines[0]).not.toContain("sk-ask-failure-test");
   });
 
+  it("with --trace the error is a line of its own after the span tree", async () => {
+    const server = await startScriptedProviderServer([{ status: 401, body: "{}" }]);
+    servers.push(server);
+    const dir = await botAt("traced", `${server.url}/v1`);
+    const run = await runCli(["ask", dir, "how many vacation days do I get", "--answer", "--trace"]);
+    expect(run.exitCode).toBe(1);
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.at(-1)).toMatch(/^second-look ask: the model answer-model/);
+    expect(lines.slice(0, -1).join("\n")).not.toContain("second-look ask:");
+  });
+
   it("an unreachable model server: exit 1 and one line saying the request failed", async () => {
     const dir = await botAt("unreachable", `http://127.0.0.1:${await closedPort()}/v1`);
     const run = await runCli(["ask", dir, "how many vacation days do I get", "--answer"]);
