@@ -1,4 +1,4 @@
-// The contract between the parts (design §2). Names are the contract; fields may be added.
+// The contract between the parts (docs/design.md §2). Names are the contract; fields may be added.
 
 /** The knowledge tools' names, as Huginn's adapter names them (a model prompted for Huginn works unchanged). */
 export const SEARCH_KNOWLEDGE_TOOL = "search_knowledge";
@@ -61,6 +61,19 @@ export interface RetryHints {
   narrowerQuery?: string;
   narrowerQueryStrategy?: string;
   relatedTerms?: string[];
+  /**
+   * Several re-query candidates derived from the index (the corrective pass runs and fuses them
+   * all); the broader query above is the first of them when the engine produced it.
+   */
+  rescueQueries?: RescueQuery[];
+  /** The query's content words that occur in no document the search could reach. */
+  unmatchedTerms?: string[];
+}
+
+/** One lexical re-query candidate and how it was derived (`drop_unmatched`, …). */
+export interface RescueQuery {
+  query: string;
+  strategy: string;
 }
 
 export interface SearchResponse {
@@ -123,6 +136,10 @@ export interface Grade {
   reason: string;
   rewrittenQuery?: string;
   suggestedCollection?: string;
+  /** Further re-queries in the documents' vocabulary (a model grader; at most 3). */
+  alternativeQueries?: string[];
+  /** A short passage answering the question as the documents might, used as query expansion. */
+  hypotheticalAnswer?: string;
 }
 
 export type GraderMode = "signal" | "haiku";
@@ -138,6 +155,11 @@ export interface CorrectiveMetadata {
   graderMs: number;
   requeryMs: number[];
   newHits: number[];
+  /**
+   * Set when the pass told the model the documents do not appear to cover the question:
+   * the query words no document contains (possibly none, when the grader or the rescue said so).
+   */
+  notCovered?: { terms: string[]; reason: string };
 }
 
 export interface CorrectiveOutcome {

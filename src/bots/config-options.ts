@@ -75,16 +75,17 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   },
   {
     key: "knowledge.backend",
-    type: '"embedded" | "huginn"',
+    type: '"embedded" | "huginn" | "postgres"',
     default: '"embedded"',
-    description: "embedded: in-process index over local files; huginn: a remote Huginn search server.",
+    description:
+      "embedded: in-process index over local files; huginn: a remote Huginn search server; postgres: the collections indexed into a PostgreSQL database shared by every process serving the bot.",
   },
   {
     key: "knowledge.collections",
     type: "object",
     default: "{}",
     description:
-      "Embedded collections by name (lowercase slug: a-z, 0-9, -, _). At least one when backend is embedded.",
+      "Collections by name (lowercase slug: a-z, 0-9, -, _). At least one when backend is embedded or postgres.",
   },
   {
     key: "knowledge.collections.<name>.paths",
@@ -97,6 +98,27 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     type: "string[] (globs)",
     default: "—",
     description: "Globs to leave out of the collection.",
+  },
+  {
+    key: "knowledge.postgres",
+    type: "object",
+    default: "— (required for postgres)",
+    description:
+      "The PostgreSQL database; required when backend is postgres. `second-look index <bot>` fills it.",
+  },
+  {
+    key: "knowledge.postgres.urlEnv",
+    type: "env var name",
+    default: "required",
+    description:
+      "NAME of the environment variable holding the connection string (postgresql://user:pass@host:5432/db); the string itself never goes in config.",
+  },
+  {
+    key: "knowledge.postgres.schema",
+    type: "SQL identifier",
+    default: '"second_look"',
+    description:
+      "Schema holding the tables; created and migrated by second-look. Bots sharing it only see their own collections.",
   },
   {
     key: "knowledge.huginn",

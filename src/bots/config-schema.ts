@@ -1,8 +1,9 @@
 import * as z from "zod";
 import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
-import { httpUrl, nonEmpty, ProviderSchema } from "../llm/provider-config.js";
+import { DEFAULT_SCHEMA, SCHEMA_NAME } from "../knowledge/postgres/pg-schema.js";
+import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema } from "../llm/provider-config.js";
 
-// The schema of `bots/<name>/config.json` (design §6). Every object is strict: an unknown key is
+// The schema of `bots/<name>/config.json` (docs/design.md §6). Every object is strict: an unknown key is
 // an error, because a typo such as `correctiveRetrival` would otherwise silently leave a feature
 // off. Option descriptions for the README live in config-options.ts, kept in step by a test.
 
@@ -25,7 +26,22 @@ export const HuginnSchema = z.strictObject({
 });
 export type HuginnConfig = z.output<typeof HuginnSchema>;
 
-export const KNOWLEDGE_BACKENDS = ["embedded", "huginn"] as const;
+export const PostgresSchema = z.strictObject({
+  // The connection string may carry a password: config names the variable, never the value.
+  urlEnv: z.string().regex(ENV_VAR_NAME, {
+    error:
+      "must be the NAME of the environment variable holding the connection string (e.g. SECOND_LOOK_DATABASE_URL)",
+  }),
+  schema: z
+    .string()
+    .regex(SCHEMA_NAME, {
+      error: "must be a lowercase SQL identifier: a letter or _, then letters, digits or _",
+    })
+    .default(DEFAULT_SCHEMA),
+});
+export type PostgresConfig = z.output<typeof PostgresSchema>;
+
+export const KNOWLEDGE_BACKENDS = ["embedded", "huginn", "postgres"] as const;
 
 export const KnowledgeSchema = z
   .strictObject({
@@ -40,6 +56,7 @@ export const KnowledgeSchema = z
       .default({}),
     // Both blocks may be present so that switching backends is a one-word change.
     huginn: HuginnSchema.optional(),
+    postgres: PostgresSchema.optional(),
   })
   .superRefine((knowledge, ctx) => {
     if (knowledge.backend === "huginn" && knowledge.huginn === undefined) {
@@ -50,13 +67,20 @@ export const KnowledgeSchema = z
         message: 'backend "huginn" needs a knowledge.huginn block with url and collections',
       });
     }
-    if (knowledge.backend === "embedded" && Object.keys(knowledge.collections).length === 0) {
+    if (knowledge.backend === "postgres" && knowledge.postgres === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["postgres"],
+        input: undefined,
+        message: 'backend "postgres" needs a knowledge.postgres block with urlEnv',
+      });
+    }
+    if (knowledge.backend !== "huginn" && Object.keys(knowledge.collections).length === 0) {
       ctx.addIssue({
         code: "custom",
         path: ["collections"],
         input: knowledge.collections,
-        message:
-          'backend "embedded" needs at least one collection, e.g. {"docs": {"paths": ["docs/**/*.md"]}}',
+        message: `backend "${knowledge.backend}" needs at least one collection, e.g. {"docs": {"paths": ["docs/**/*.md"]}}`,
       });
     }
   });
@@ -96,7 +120,7 @@ export const BotConfigSchema = z
     session: SessionSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
-    // The Copilot runtime rejects a BYOK provider without a model name (reference/copilot-sdk.md).
+    // The Copilot runtime rejects a BYOK provider without a model name (docs/reference/copilot-sdk.md).
     if (config.provider !== undefined && config.model === undefined) {
       ctx.addIssue({
         code: "custom",

@@ -106,6 +106,9 @@ export function describeKnowledge(config: BotConfig): string {
   if (knowledge.backend === "huginn") {
     return `huginn ${knowledge.huginn?.url ?? "?"} (${count(knowledge.huginn?.collections.length ?? 0)})`;
   }
+  if (knowledge.backend === "postgres") {
+    return `postgres via $${knowledge.postgres?.urlEnv ?? "?"} (${count(Object.keys(knowledge.collections).length)})`;
+  }
   return `embedded (${count(Object.keys(knowledge.collections).length)})`;
 }
 

@@ -78,7 +78,7 @@ async function askTheModel(
 
 /**
  * `ask --answer`: one answer from the bot's model grounded in the top sources, each citation
- * with its document, pages and a verbatim quote (design §7). Needs a model.
+ * with its document, pages and a verbatim quote (docs/design.md §7). Needs a model.
  */
 async function answerWithQuotes(
   bot: BotDefinition,

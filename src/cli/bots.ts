@@ -6,7 +6,7 @@ import { errorMessage } from "../errors.js";
 export interface BotListingEntry {
   name: string;
   dir: string;
-  backend: "embedded" | "huginn" | null;
+  backend: "embedded" | "huginn" | "postgres" | null;
   collections: string[];
   model: string | null;
   provider: "openai" | "anthropic" | "azure" | null;

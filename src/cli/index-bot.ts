@@ -1,4 +1,4 @@
-// `second-look index <bot>`: build or refresh a bot's embedded index.
+// `second-look index <bot>`: build or refresh a bot's index (embedded, or its PostgreSQL tables).
 import { loadBot } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
@@ -12,8 +12,14 @@ export async function runIndex(
   const bot = await loadBot(botRef, { quiet: options.json });
   const progress = progressReporter(!options.json);
   const started = performance.now();
-  const { reports } = await openBotBackend(bot, { onProgress: progress.update });
-  progress.stop();
+  let opened: Awaited<ReturnType<typeof openBotBackend>>;
+  try {
+    opened = await openBotBackend(bot, { onProgress: progress.update, index: true });
+  } finally {
+    progress.stop();
+  }
+  const { reports } = opened;
+  await opened.close();
   const ms = Math.round(performance.now() - started);
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ bot: bot.name, ms, collections: reports })}\n`);

@@ -57,7 +57,7 @@ export function assembleBot(
 ): AssembledBot {
   const warned = new Set<string>();
   // With a model and a strategy switched on, every search of this bot (the model's and the
-  // corrective re-queries) goes through the strategies (design §7); else the lexical engine.
+  // corrective re-queries) goes through the strategies (docs/design.md §7); else the lexical engine.
   const backend = withStrategies(bot, rawBackend, env, warned);
   const spans = new WeakMap<SearchResponse, Context>();
   const rendered = new Map<string, Rendered>();

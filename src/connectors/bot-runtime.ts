@@ -1,5 +1,5 @@
 // The seam chat hosts (Slack, Teams, web, the CLI) call, and the injection points a connector
-// needs (design §8). Nothing here names a concrete backend, renderer or corrective engine, so
+// needs (docs/design.md §8). Nothing here names a concrete backend, renderer or corrective engine, so
 // the connector is testable with fakes and the real orchestrator plugs in without changes.
 
 import { SecondLookError } from "../errors.js";
@@ -53,7 +53,7 @@ export interface CorrectResult {
 /** Corrective retrieval for one call; `null` means "nothing to say" (an uneventful check). */
 export type CorrectFn = (call: CorrectCall) => Promise<CorrectResult | null>;
 
-/** The protocol renderer (design §4): a search response as the text the model reads. */
+/** The protocol renderer (docs/design.md §4): a search response as the text the model reads. */
 export type RenderResult = (response: SearchResponse, brief: boolean) => string;
 
 /** Renders a `get_document` result. */

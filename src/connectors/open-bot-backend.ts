@@ -1,21 +1,34 @@
+import { basename } from "node:path";
 import type { BotConfig } from "../bots/config-schema.js";
 import { HuginnBackend } from "../knowledge/huginn.js";
 import type { RefreshProgress, RefreshReport } from "../knowledge/index/refresh.js";
 import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
+import { PostgresBackend } from "../knowledge/postgres/postgres-backend.js";
 import type { KnowledgeBackend } from "../types.js";
 
 export interface OpenedBackend {
   backend: KnowledgeBackend;
-  /** What the embedded index refresh did (empty for remote backends). */
+  /** What the index refresh did (empty for remote backends and for postgres unless `index`). */
   reports: RefreshReport[];
   /** Releases what the backend holds (a remote backend's connections); safe to call twice. */
   close: () => Promise<void>;
 }
 
+export interface OpenBackendOptions {
+  onProgress?: RefreshProgress;
+  /**
+   * Bring a shared (postgres) index up to date with the bot's files before returning. The
+   * embedded index is always refreshed; a shared one only when asked (`second-look index`), so
+   * the processes serving a bot do not each re-read its files.
+   */
+  index?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
 /** The knowledge backend a bot's config names, ready to search. */
 export async function openBotBackend(
-  bot: { dir: string; config: Pick<BotConfig, "knowledge"> },
-  options: { onProgress?: RefreshProgress } = {},
+  bot: { name?: string; dir: string; config: Pick<BotConfig, "knowledge"> },
+  options: OpenBackendOptions = {},
 ): Promise<OpenedBackend> {
   const knowledge = bot.config.knowledge;
   if (knowledge.backend === "huginn") {
@@ -32,6 +45,31 @@ export async function openBotBackend(
     // Nothing to refresh: the server owns its index.
     return { backend, reports: [], close: () => (closed ??= backend.close()) };
   }
-  const { engine, reports } = await openEmbeddedEngine(bot.dir, knowledge.collections ?? {}, options);
+  if (knowledge.backend === "postgres") {
+    const postgres = knowledge.postgres;
+    if (!postgres)
+      throw new Error('knowledge.backend "postgres" needs a knowledge.postgres block with urlEnv');
+    const backend = await PostgresBackend.open({
+      bot: bot.name ?? basename(bot.dir),
+      urlEnv: postgres.urlEnv,
+      schema: postgres.schema,
+      collections: knowledge.collections,
+      ...(options.env ? { env: options.env } : {}),
+    });
+    try {
+      const reports = options.index
+        ? await backend.refresh(bot.dir, options.onProgress ? { onProgress: options.onProgress } : {})
+        : [];
+      return { backend, reports, close: () => backend.close() };
+    } catch (error) {
+      await backend.close();
+      throw error;
+    }
+  }
+  const { engine, reports } = await openEmbeddedEngine(
+    bot.dir,
+    knowledge.collections ?? {},
+    options.onProgress ? { onProgress: options.onProgress } : {},
+  );
   return { backend: engine, reports, close: async () => {} };
 }

@@ -13,7 +13,7 @@ export type CorrectiveGrader = (typeof GRADER_MODES)[number];
  */
 export const CorrectiveRetrievalSchema = z.strictObject({
   enabled: z.boolean().optional(),
-  /** Any number is accepted and clamped to 1..2 at resolution (design §5). */
+  /** Any number is accepted and clamped to 1..2 at resolution (docs/design.md §5). */
   retryBudget: z.number().optional(),
   grader: z.enum(GRADER_MODES).optional(),
   graderModel: nonEmpty.optional(),

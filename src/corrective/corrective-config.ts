@@ -1,7 +1,7 @@
 import type { ProviderConfig } from "../llm/provider-config.js";
 import { type CorrectiveGrader, GRADER_MODES } from "./corrective-config-schema.js";
 
-// Resolution of a bot's corrective-retrieval settings (design §6), field by field:
+// Resolution of a bot's corrective-retrieval settings (docs/design.md §6), field by field:
 //   CORRECTIVE_RETRIEVAL_DISABLED   ops kill-switch; "1" or "true" (any case) turns the feature
 //                                   off for every bot, whatever its config says
 //   the bot's correctiveRetrieval block

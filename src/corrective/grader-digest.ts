@@ -1,6 +1,6 @@
 // What the model grader reads of a result: a compact, numbered digest of every hit (title,
 // relevance and band, doc key, a short body prefix) and the trailing footer, bounded whatever
-// the input. Muninn (§5) sent the raw text first (about 11 s a call on a 12 KB prompt), then a
+// the input. Muninn (docs/reference/muninn-corrective-retrieval.md §5) sent the raw text first (about 11 s a call on a 12 KB prompt), then a
 // digest that covered only the hits that fit in 4,000 characters; this one covers all of them
 // by sharing the budget out (the body prefix shrinks before any hit is left out), and always
 // keeps the footer, where the search says what it thinks of itself.

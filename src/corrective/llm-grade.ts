@@ -1,6 +1,6 @@
 // The seam for a model-backed grader (haiku, arriving separately): the orchestrator calls an
 // injected function and treats every failure of it (a throw, a timeout, output that is not a
-// grade) as `correct`. The feature must never make a search worse (design §5).
+// grade) as `correct`. The feature must never make a search worse (docs/design.md §5).
 
 import { withDeadline } from "../deadline.js";
 import { SEARCH_LIMITS } from "../limits.js";
@@ -25,6 +25,10 @@ export const REASON_GRADER_UNPARSEABLE = "grader output unparseable";
 const DEFAULT_REASON_CORRECT = "results cover the question";
 const DEFAULT_REASON_OTHER = "results do not clearly cover the question";
 const MAX_COLLECTION_CHARS = 256;
+/** Alternative queries kept from one grade (the grader is asked for at most 3). */
+export const MAX_ALTERNATIVE_QUERIES = 3;
+/** A hypothetical answer is "a short passage"; longer ones are cut, not dropped (a cut passage still expands). */
+export const MAX_HYPOTHETICAL_ANSWER_CHARS = 800;
 const MAX_REASON_CHARS = 500;
 const VERDICTS: readonly Verdict[] = ["correct", "ambiguous", "insufficient"];
 
@@ -52,13 +56,16 @@ export async function gradeWithModel(
 
 /**
  * A well-formed Grade from whatever a grader returned: an unknown verdict means `correct`
- * (unparseable); a blank reason gets a default; the rewritten query and suggested collection
- * are trimmed, kept only for non-correct verdicts and dropped when blank or oversized.
+ * (unparseable); a blank reason gets a default; the rewritten query, suggested collection and
+ * alternative queries (at most 3, distinct, none equal to the rewrite) are trimmed, kept only for
+ * non-correct verdicts and dropped when blank or oversized; a hypothetical answer is cut to a
+ * short passage.
  */
 export function normalizeGrade(raw: unknown): Grade {
   if (raw === null || typeof raw !== "object")
     return { verdict: "correct", reason: REASON_GRADER_UNPARSEABLE };
-  const { verdict, reason, rewrittenQuery, suggestedCollection } = raw as Record<string, unknown>;
+  const { verdict, reason, rewrittenQuery, suggestedCollection, alternativeQueries, hypotheticalAnswer } =
+    raw as Record<string, unknown>;
   if (!VERDICTS.includes(verdict as Verdict))
     return { verdict: "correct", reason: REASON_GRADER_UNPARSEABLE };
   const v = verdict as Verdict;
@@ -72,6 +79,23 @@ export function normalizeGrade(raw: unknown): Grade {
   if (query !== undefined) grade.rewrittenQuery = query;
   const collection = boundedString(suggestedCollection, MAX_COLLECTION_CHARS);
   if (collection !== undefined) grade.suggestedCollection = collection;
+  if (Array.isArray(alternativeQueries)) {
+    const seen = new Set(query !== undefined ? [query.toLowerCase()] : []);
+    const alternatives: string[] = [];
+    // Bounded before it is walked: a model may send a million-entry array.
+    for (const candidate of alternativeQueries.slice(0, MAX_ALTERNATIVE_QUERIES * 4)) {
+      const alternative = boundedString(candidate, SEARCH_LIMITS.queryChars);
+      if (alternative === undefined || seen.has(alternative.toLowerCase())) continue;
+      seen.add(alternative.toLowerCase());
+      alternatives.push(alternative);
+      if (alternatives.length === MAX_ALTERNATIVE_QUERIES) break;
+    }
+    if (alternatives.length > 0) grade.alternativeQueries = alternatives;
+  }
+  if (typeof hypotheticalAnswer === "string") {
+    const passage = hypotheticalAnswer.trim().slice(0, MAX_HYPOTHETICAL_ANSWER_CHARS).trim();
+    if (passage !== "") grade.hypotheticalAnswer = passage;
+  }
   return grade;
 }
 

@@ -1,4 +1,4 @@
-// Merging a re-query into the result the model will read (design §4/§5): only hits not already
+// Merging a re-query into the result the model will read (docs/design.md §4/§5): only hits not already
 // shown (the original copy wins), rendered like the hits above, with the re-query's own footer
 // when it was weak itself, so the next grading pass sees the latest search's verdict.
 import { docKey } from "../protocol/doc-id-line.js";

@@ -1,7 +1,7 @@
-// The corrective pass for one knowledge-search result (design §5, muninn §6): grade → pick a
+// The corrective pass for one knowledge-search result (docs/design.md §5, docs/reference/muninn-corrective-retrieval.md §6): grade → pick a
 // re-query → search inside the bot's allow-list with rerank → merge the new hits → grade the
 // merged set while the budget lasts. A loop, never recursive; every awaited step is bounded;
-// every failure leaves the text as it was. Where muninn went wrong (its §10), this fixes:
+// every failure leaves the text as it was. Where muninn went wrong (docs/reference/muninn-corrective-retrieval.md §10), this fixes:
 // the re-query stays in the allow-list (8), carries limit/brief/minRelevance (9), sees a weak
 // result without hints (10, via the signal grader), does not leave a rescued "No results"
 // search insufficient (11), makes no grader call after the last re-query (12), records one
@@ -10,10 +10,16 @@
 import { type Context, context } from "@opentelemetry/api";
 import { withDeadline } from "../deadline.js";
 import { positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
-import { appendCorrection, renderRequeryNote } from "../protocol/corrective-note.js";
+import {
+  appendCorrection,
+  appendNote,
+  renderNotCoveredNote,
+  renderRequeryNote,
+} from "../protocol/corrective-note.js";
 import { docKey, renderDocIdLine } from "../protocol/doc-id-line.js";
 import { scanResultText } from "../protocol/text-signal.js";
-import { isWeak } from "../protocol/weakness.js";
+import { HIGH_BAND_MIN, isWeak } from "../protocol/weakness.js";
+import type { RequerySpan } from "../telemetry/corrective-spans.js";
 import { emitGradeSpan, epochMs, startRequerySpan } from "../telemetry/corrective-spans.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import { clipText } from "../text-clip.js";
@@ -32,9 +38,11 @@ import type {
 import { isBorderline, type SignalEvidence } from "./borderline.js";
 import { boundedView } from "./bounded-view.js";
 import { clampBudget, DEFAULT_GRADER_TIMEOUT_MS } from "./corrective-config.js";
+import { fuseRankings } from "./fusion.js";
 import { type GradeFn, gradeWithModel } from "./llm-grade.js";
 import { renderAddition, selectFreshHits } from "./merge.js";
-import { pickRequery, queryIdentity } from "./requery-choice.js";
+import { modelCandidates, signalCandidates } from "./requery-candidates.js";
+import { queryIdentity } from "./requery-choice.js";
 import { requeryScope } from "./requery-scope.js";
 import { countDocIdLines, detectBriefMode } from "./result-shape.js";
 import { gradeFromResponse, gradeFromText } from "./signal-grader.js";
@@ -42,8 +50,24 @@ import { gradeFromResponse, gradeFromText } from "./signal-grader.js";
 /** `auto`: the signal grades, and the model only where the signal is borderline. */
 export type GraderSetting = GraderMode | "auto";
 
-/** Bound on one re-query (the backend call). */
+/** Bound on one re-query (the backend call); a round's candidates run in parallel under it. */
 export const DEFAULT_REQUERY_TIMEOUT_MS = 8_000;
+/** Fused hits appended per round: the best of several rankings, not all of them. */
+export const MAX_FUSED_HITS_APPENDED = 5;
+
+export const REASON_NO_CANDIDATE = "no re-query could be derived from the query";
+export const REASON_RESCUE_NOT_CONFIDENT = "re-queries without those words found no confident match";
+export const REASON_RESCUE_EMPTY = "re-queries found nothing";
+
+/** One candidate's search that answered. */
+interface CandidateResult {
+  query: string;
+  origin: string;
+  response: SearchResponse;
+  span: RequerySpan;
+  /** `collection/id` of its hits, to count what each candidate contributed. */
+  keys: Set<string>;
+}
 
 export interface CorrectiveRetrievalInput {
   /** The user's question, for a model grader; the original query when blank. */
@@ -148,8 +172,45 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
   let currentCollections = input.originalCollections;
   let hints = reading.hints;
 
+  /** One candidate's search, bounded and traced; undefined when it failed (logged). */
+  const runCandidate = async (query: string, collections: string[]): Promise<CandidateResult | undefined> => {
+    const request: SearchRequest = { query, collections, rerank: true };
+    if (input.limit !== undefined) request.limit = input.limit;
+    if (input.brief !== undefined) request.brief = input.brief;
+    if (input.minRelevance !== undefined) request.minRelevance = input.minRelevance;
+    const span = startRequerySpan(traceParent, query, collections);
+    try {
+      const response = await withDeadline("re-query", requeryTimeoutMs, input.signal, (signal) =>
+        context.with(span.context, () => input.backend.search(request, { signal })),
+      );
+      if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
+        throw new Error("backend returned no results array");
+      }
+      const keys = new Set<string>();
+      for (const hit of response.results) {
+        if (
+          hit &&
+          typeof hit === "object" &&
+          typeof hit.collection === "string" &&
+          typeof hit.id === "string"
+        )
+          keys.add(docKey(hit));
+      }
+      return { query, origin: originOf(query), response, span, keys };
+    } catch (error) {
+      span.failed(error);
+      log.warn({ query: clipForLog(query), err: String(error) }, "corrective: re-query failed");
+      return undefined;
+    }
+  };
+  const origins = new Map<string, string>();
+  const originOf = (query: string) => origins.get(query) ?? "query";
+
+  // Whether the grade in hand came from the model (its candidates then lead the round).
+  let gradedByModel = false;
   const gradePass = async (afterLastRequery: boolean): Promise<Grade> => {
     const started = now();
+    gradedByModel = false;
     try {
       const wantModel =
         !afterLastRequery &&
@@ -157,14 +218,25 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
         (setting === "haiku" || (setting === "auto" && isBorderline(reading.evidence())));
       if (!wantModel || !input.grade) return reading.signalGrade;
       usedModel = true;
-      return await gradeWithModel(
+      const graded = await gradeWithModel(
         input.grade,
         { question, text: body, digestSource: view.view },
         { timeoutMs: graderTimeoutMs, ...(input.signal ? { signal: input.signal } : {}), log },
       );
+      // A failed or unusable model grade is `correct` and carries nothing: the text stands.
+      gradedByModel = true;
+      return graded;
     } finally {
       graderMs += now() - started;
     }
+  };
+  // The query words no document contains, as the original search's index reported them.
+  const unmatchedTerms = stringList(reading.hints.unmatchedTerms);
+  let notCovered: CorrectiveMetadata["notCovered"];
+  const sayNotCovered = (reason: string, terms: readonly string[]) => {
+    notCovered = { terms: [...terms], reason };
+    body = appendNote(body, renderNotCoveredNote({ reason, terms }));
+    changed = true;
   };
 
   if (!input.signal?.aborted) {
@@ -173,9 +245,18 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
     reasons.push(grade.reason);
 
     while (grade.verdict !== "correct" && retries < budget && !input.signal?.aborted) {
-      const query = pickRequery(grade.rewrittenQuery, hints, tried);
-      if (query === undefined) {
+      const fromModel = gradedByModel;
+      let candidates = fromModel ? modelCandidates(grade, input.originalQuery, tried) : [];
+      if (fromModel && candidates.length === 0 && grade.verdict === "insufficient") {
+        // The model read the results and judged the documents silent, offering no query: a
+        // re-search on the signal's hints would only append what it already judged off-topic.
+        sayNotCovered(grade.reason, unmatchedTerms);
+        break;
+      }
+      if (candidates.length === 0) candidates = signalCandidates(hints, tried);
+      if (candidates.length === 0) {
         log.debug({ query: clipForLog(input.originalQuery) }, "corrective: no re-query candidate");
+        if (retries === 0 && unmatchedTerms.length > 0) sayNotCovered(REASON_NO_CANDIDATE, unmatchedTerms);
         break;
       }
       const scope = requeryScope(allowed, currentCollections, grade.suggestedCollection);
@@ -189,67 +270,99 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
           "corrective: suggested collection is outside the bot's allow-list; ignored",
         );
       }
-      tried.add(queryIdentity(query));
-      const request: SearchRequest = { query, collections: scope.collections, rerank: true };
-      if (input.limit !== undefined) request.limit = input.limit;
-      if (input.brief !== undefined) request.brief = input.brief;
-      if (input.minRelevance !== undefined) request.minRelevance = input.minRelevance;
+      for (const candidate of candidates) {
+        tried.add(queryIdentity(candidate.query));
+        origins.set(candidate.query, candidate.origin);
+      }
 
-      const span = startRequerySpan(traceParent, query, scope.collections);
       const started = now();
-      let response: SearchResponse;
-      let fresh: Hit[];
-      let nextBody: string | undefined;
-      try {
-        response = await withDeadline("re-query", requeryTimeoutMs, input.signal, (signal) =>
-          context.with(span.context, () => input.backend.search(request, { signal })),
-        );
-        if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
-          throw new Error("backend returned no results array");
-        }
-        fresh = selectFreshHits(response.results, known, alreadyShown);
-        if (fresh.length > 0) {
-          const note = renderRequeryNote({
-            n: retries + 1,
-            verdict: grade.verdict,
-            reason: grade.reason,
-            query,
-            collections: scope.collections,
-            added: fresh.length,
-          });
-          nextBody = appendCorrection(
-            body,
-            note,
-            renderAddition(fresh, response, { brief, startIndex: hitsShown + 1 }),
-          );
-        }
-      } catch (error) {
+      const settled = await Promise.all(
+        candidates.map((candidate) => runCandidate(candidate.query, scope.collections)),
+      );
+      const answered = settled.filter((r): r is CandidateResult => r !== undefined);
+      if (answered.length === 0) {
         // Not counted: nothing was learned, and the text stays exactly as it was.
-        span.failed(error);
-        log.warn({ query: clipForLog(query), err: error }, "corrective: re-query failed; keeping the result");
+        log.warn(
+          { queries: candidates.map((c) => clipForLog(c.query)) },
+          "corrective: every re-query failed; keeping the result",
+        );
         break;
       }
       retries++;
-      queriesTried.push(query);
+      const searched = answered.map((r) => r.query);
+      queriesTried.push(...searched);
       collectionsTried.push(scope.collections);
       requeryMs.push(Math.round(now() - started));
-      newHits.push(fresh.length);
-      span.succeeded(fresh.length);
       currentCollections = scope.collections;
 
-      if (nextBody === undefined) {
-        // Nothing new to show: the text and its grade stand; another hint may still help.
+      const fused = fuseRankings(answered.map((r) => r.response.results));
+      const fresh = selectFreshHits(
+        fused.map((f) => f.hit),
+        known,
+        alreadyShown,
+      ).slice(0, MAX_FUSED_HITS_APPENDED);
+      const confident = answered.some((r) => !isWeak(r.response));
+      // Confident enough to outweigh words no document contains: a shorter query scores higher
+      // on its own scale, so the bar is the high band, not merely "not weak".
+      const clearlyFound = answered.some((r) => r.response.bestScore >= HIGH_BAND_MIN);
+      for (const r of answered) r.span.succeeded(fresh.filter((hit) => r.keys.has(docKey(hit))).length);
+      newHits.push(fresh.length);
+
+      // The signal's rescue for a search whose words some document lacks: unless a candidate
+      // found confident evidence, what it found is more of the same low-relevance text.
+      if (!fromModel && retries === 1 && unmatchedTerms.length > 0 && !clearlyFound) {
+        newHits[newHits.length - 1] = 0;
         verdicts.push(grade.verdict);
-        reasons.push(`re-query "${clipForLog(query)}" added no new results`);
+        reasons.push(REASON_RESCUE_NOT_CONFIDENT);
+        sayNotCovered(REASON_RESCUE_NOT_CONFIDENT, unmatchedTerms);
+        break;
+      }
+      if (fresh.length === 0) {
+        verdicts.push(grade.verdict);
+        if (fused.length === 0 && retries === 1) {
+          // Not one candidate matched anything: nothing in the documents to show.
+          reasons.push(REASON_RESCUE_EMPTY);
+          sayNotCovered(fromModel ? grade.reason : REASON_RESCUE_EMPTY, unmatchedTerms);
+          break;
+        }
+        // Nothing new to show: the text and its grade stand; another round may still help.
+        reasons.push(
+          `re-queries ${searched.map((q) => `"${clipForLog(q)}"`).join(", ")} added no new results`,
+        );
         continue;
       }
-      body = nextBody;
+      const lead = answered[0]!;
+      const note = renderRequeryNote({
+        n: retries,
+        verdict: grade.verdict,
+        reason: grade.reason,
+        query: lead.query,
+        alsoQueries: answered
+          .slice(1)
+          .filter((r) => r.origin !== "hypothetical_answer")
+          .map((r) => r.query),
+        expanded: answered.some((r) => r.origin === "hypothetical_answer"),
+        collections: scope.collections,
+        added: fresh.length,
+      });
+      const fusedResponse: SearchResponse = {
+        query: lead.query,
+        results: fresh,
+        bestScore: confident ? Math.max(...answered.map((r) => r.response.bestScore)) : maxRelevance(fresh),
+        reranked: answered.every((r) => r.response.reranked),
+      };
+      body = appendCorrection(
+        body,
+        note,
+        renderAddition(fresh, fusedResponse, { brief, startIndex: hitsShown + 1 }),
+      );
       changed = true;
       for (const hit of fresh) known.add(docKey(hit));
       hitsShown += fresh.length;
       merged.push(...fresh);
-      // The merged text now ends with the re-query's footer (or none): its hints are current.
-      hints = isWeak(response) ? (response.retryHints ?? {}) : {};
+      // The merged text now ends with the fused addition's footer (or none): its hints are the
+      // lead candidate's, when that search was weak and offered any.
+      hints = isWeak(fusedResponse) && isWeak(lead.response) ? (lead.response.retryHints ?? {}) : {};
       if (original) {
         reading = readResponse({ ...original, results: merged }, maxRelevance(merged));
       } else {
@@ -274,6 +387,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
     requeryMs,
     newHits,
   };
+  if (notCovered) metadata.notCovered = notCovered;
   if (usedModel || verdicts.some((v) => v !== "correct")) {
     emitGradeSpan(traceParent, metadata, { startMs: spanStartMs, endMs: epochMs() });
   }
@@ -291,6 +405,7 @@ function readResponse(response: SearchResponse, bestScore: number): Reading {
       hitCount: response.results.length,
       bestRelevance: bestScore,
       hitsWithoutRelevance: 0,
+      unmatchedTerms: stringList(response.retryHints?.unmatchedTerms).length,
     }),
   };
 }
@@ -310,6 +425,10 @@ function readText(view: string, graded: ReturnType<typeof gradeFromText>): Readi
       };
     },
   };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : [];
 }
 
 function maxRelevance(hits: readonly Hit[]): number {

@@ -1,4 +1,4 @@
-// Which query to re-search with (design §5, muninn §4 pickRetryQuery): the grader's rewrite,
+// Which query to re-search with (docs/design.md §5, docs/reference/muninn-corrective-retrieval.md §4 pickRetryQuery): the grader's rewrite,
 // then the search's own hints, broader before narrower (a weak search usually missed by being
 // too specific). Never the original query, never one already tried, never garbage.
 import { SEARCH_LIMITS } from "../limits.js";

@@ -1,4 +1,4 @@
-// The default grader (design §5): no model call, deterministic, pure. It reads what the search
+// The default grader (docs/design.md §5): no model call, deterministic, pure. It reads what the search
 // said about itself, from the structured response when the search ran in-process, else from
 // the rendered text. It never answers "ambiguous" and never proposes a query of its own; the
 // orchestrator takes re-query candidates from the hints.

@@ -2,8 +2,8 @@
 // (rendering, strategies, corrective pass and grader settings), one process, on judged
 // questions. Each corrective setting gets its own binding over the same opened backend.
 import type { BotDefinition } from "../bots/discovery.js";
+import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
-import { bindSearchTool } from "../connectors/search-tool-binding.js";
 import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { parseDocIdLine } from "../protocol/doc-id-line.js";
 import { isWeak } from "../protocol/weakness.js";
@@ -56,7 +56,7 @@ export async function evaluateBot(
   try {
     const settings: SettingReport[] = [];
     for (const setting of options.settings) {
-      const binding = bindSearchTool(withSetting(bot, setting), opened.backend, envFor(setting, env));
+      const binding = assembleBot(withSetting(bot, setting), opened.backend, envFor(setting, env));
       const correct = binding.correctFor();
       const outcomes: QuestionOutcome[] = [];
       for (const [i, question] of questions.entries()) {

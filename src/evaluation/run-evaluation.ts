@@ -50,7 +50,7 @@ export interface EvaluationReport extends RankingMetrics {
 export type EvaluationProgress = (event: { collection: string; done: number; total: number }) => void;
 
 /**
- * Indexes a judged collection in-process and measures what design §3 and the engine issue ask:
+ * Indexes a judged collection in-process and measures what docs/design.md §3 and the engine issue ask:
  * ranking quality of the default (full-mode, reranked) search and of the first pass, band
  * precision over all top-10 hits, how well the weak flag predicts "no relevant hit in the top
  * 10", and whether the corrective re-query raises recall on the weak queries.

@@ -1,6 +1,6 @@
 // Which documents an answer rests on, for the citation links a chat host shows under it. The
 // model's answer is free text, so the documents come from what the model actually received: the
-// knowledge tools' result texts (design §4: each hit's header, optional URL line and doc-id line;
+// knowledge tools' result texts (docs/design.md §4: each hit's header, optional URL line and doc-id line;
 // `get_document`'s `# title` + URL layout). A document counts as cited when the answer names its
 // URL, title or doc id; when the answer names none, the documents the model opened with
 // `get_document`, else the top hits of its searches, are shown as its sources.

@@ -3,6 +3,7 @@ import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { bodyBudgetAt, withinBudget } from "./context-budget.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
+import { rescueCandidates, type TermVocabulary } from "./hints/rescue-candidates.js";
 import { retryHints } from "./hints/retry-hints.js";
 import { analyze } from "./index/analyzer.js";
 import {
@@ -125,7 +126,9 @@ export class KnowledgeEngine implements KnowledgeBackend {
     const response: SearchResponse = { query, results, bestScore, reranked };
     if (!results.length) response.noConfidentResults = true;
     if (isWeak(response)) {
-      const hints = retryHints(query, this.feedbackFor(top, query));
+      const feedback = this.feedbackFor(top, query);
+      const plan = rescueCandidates(query, vocabularyOf(targets), feedback.relatedTerms);
+      const hints = retryHints(query, feedback, plan);
       if (hints) response.retryHints = hints;
     }
     return response;
@@ -197,7 +200,23 @@ export class KnowledgeEngine implements KnowledgeBackend {
   }
 }
 
-function toDoc(collection: string, doc: AnalyzedDocument): Doc {
+/** What the rescue candidates need to know of the searched collections' vocabulary. */
+function vocabularyOf(targets: readonly CollectionIndex[]): TermVocabulary {
+  return {
+    unitCount: targets.reduce((n, index) => n + index.lexical.unitCount, 0),
+    documentFrequency: (term) => {
+      let df = 0;
+      for (const index of targets) {
+        const id = index.lexical.termId(term);
+        if (id !== undefined) df += index.lexical.documentFrequency(id);
+      }
+      return df;
+    },
+  };
+}
+
+/** A stored document as `get_document` returns it (shared with the database backends). */
+export function toDoc(collection: string, doc: AnalyzedDocument): Doc {
   const out: Doc = {
     collection,
     id: doc.id,

@@ -1,4 +1,4 @@
-// A remote Huginn server as a KnowledgeBackend (design §1, reference huginn §2–§5): searches go
+// A remote Huginn server as a KnowledgeBackend (docs/design.md §1, docs/reference/huginn-search-contract.md §2–§5): searches go
 // to `GET /api/search` over undici, always scoped to the bot's allow-list, and the answer is
 // normalised to our SearchResponse (huginn/huginn-response.ts) without trusting it. All scoping
 // happens here, as in Huginn's adapter: the server has no per-caller scoping of its own.

@@ -1,4 +1,4 @@
-// One `chat <model>` span per model call (design §9), around all of its attempts, with the
+// One `chat <model>` span per model call (docs/design.md §9), around all of its attempts, with the
 // gen_ai request model, token usage and finish reason. A failed call ends the span with an
 // error status; the recorded message is ours (LlmError), so it carries no key.
 

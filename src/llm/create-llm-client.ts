@@ -1,4 +1,4 @@
-// The LlmClient for a provider as a bot config describes it (design §6): `anthropic`,
+// The LlmClient for a provider as a bot config describes it (docs/design.md §6): `anthropic`,
 // `openai` / `azure` (any OpenAI-compatible server), or Copilot when there is no provider. The
 // key is read from the environment variable the config names, here and only here; a missing
 // variable is a configuration error that names it (never its value).

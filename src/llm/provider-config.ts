@@ -4,7 +4,7 @@ import * as z from "zod";
 // It lives with the clients that use it so that llm/ depends on nothing above it.
 
 /** An environment variable name, POSIX style. */
-const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const nonEmpty = z.string().min(1, { error: "must not be empty" });
 export const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });

@@ -1,11 +1,19 @@
-// The text a corrective re-query adds to a result (design §4, muninn §6): a separator, one note
-// line saying what was done and why, then the new hits. The original body stays byte-for-byte.
+// The text a corrective pass adds to a result (docs/design.md §4): a separator, one note line
+// saying what was done and why, then the new hits — or, when the documents do not appear to
+// cover the question, that one line alone. The original body stays byte-for-byte.
 import type { Verdict } from "../types.js";
 import { stripTrailingFooter } from "./footer.js";
 import { toSingleLine } from "./untrusted-text.js";
 
-/** Every note line starts with this; the text-signal scanner looks for it. */
+/** Every re-query note line starts with this; the text-signal scanner looks for it. */
 export const CORRECTIVE_NOTE_START = "[corrective retrieval — re-query #";
+/** The one line saying the documents do not appear to cover the question starts with this. */
+export const NOT_COVERED_NOTE_START = "[corrective retrieval — not covered: ";
+/** Bounds that keep the not-covered line one short line whatever the grader or query says. */
+const MAX_NOTE_REASON_CHARS = 160;
+const MAX_NOTE_TERMS = 5;
+const MAX_NOTE_TERM_CHARS = 40;
+const MAX_NOTE_QUERY_CHARS = 120;
 /** Put between the results above and the note. */
 export const CORRECTION_SEPARATOR = "\n\n---\n";
 
@@ -16,6 +24,10 @@ export interface RequeryNote {
   verdict: Verdict;
   reason: string;
   query: string;
+  /** Further queries run alongside `query` and fused with it (rescue candidates). */
+  alsoQueries?: readonly string[];
+  /** A hypothetical answer passage was searched as well (query expansion). */
+  expanded?: boolean;
   /** The collections searched; empty or absent means all the bot may search. */
   collections?: readonly string[];
   /** New hits appended below (after dedupe against the results above). */
@@ -35,11 +47,50 @@ export function renderRequeryNote(note: RequeryNote): string {
         ? ` in collection ${collections[0]}`
         : ` in collections ${collections.join(", ")}`;
   const noun = note.added === 1 ? "result" : "results";
+  const queries = [note.query, ...(note.alsoQueries ?? [])].map(
+    (q) => `"${clip(toSingleLine(q), note.alsoQueries?.length ? MAX_NOTE_QUERY_CHARS : Infinity)}"`,
+  );
+  const searched =
+    queries.length === 1
+      ? queries[0]!
+      : `${queries.slice(0, -1).join(", ")} and ${queries[queries.length - 1]!}`;
+  const expansion = note.expanded ? " (with a hypothetical answer passage)" : "";
+  const fused = queries.length > 1 || note.expanded ? ", fused" : "";
   return (
     `${CORRECTIVE_NOTE_START}${note.n}: prior results graded "${note.verdict}" (${toSingleLine(note.reason)}); ` +
-    `re-searched "${toSingleLine(note.query)}"${toSingleLine(scope)}; ${note.added} additional ${noun} below, ` +
+    `re-searched ${searched}${expansion}${toSingleLine(scope)}${fused}; ${note.added} additional ${noun} below, ` +
     "deduped against the results above]"
   );
+}
+
+export interface NotCoveredNote {
+  /** Why: the grader's reason, or what the rescue found. */
+  reason: string;
+  /** Query words no document contains (named in the line, the first few). */
+  terms?: readonly string[];
+}
+
+/**
+ * `[corrective retrieval — not covered: the documents do not appear to cover this question
+ * (<reason>); no document contains "a", "b"]`: one line, bounded (about 300 characters at most).
+ */
+export function renderNotCoveredNote(note: NotCoveredNote): string {
+  const terms = (note.terms ?? [])
+    .map((t) => clip(toSingleLine(t), MAX_NOTE_TERM_CHARS))
+    .filter((t) => t !== "")
+    .slice(0, MAX_NOTE_TERMS);
+  const missing = terms.length > 0 ? `; no document contains ${terms.map((t) => `"${t}"`).join(", ")}` : "";
+  const reason = clip(toSingleLine(note.reason), MAX_NOTE_REASON_CHARS);
+  return `${NOT_COVERED_NOTE_START}the documents do not appear to cover this question (${reason})${missing}]`;
+}
+
+/** `currentBody` (its stale weak footer stripped, right-trimmed) + `\n\n---\n` + the note line. */
+export function appendNote(currentBody: string, note: string): string {
+  return `${stripTrailingFooter(currentBody)}${CORRECTION_SEPARATOR}${note}`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /**

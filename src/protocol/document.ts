@@ -1,4 +1,4 @@
-// A `get_document` result as Huginn's adapter renders it (reference huginn §4): `# <title>`,
+// A `get_document` result as Huginn's adapter renders it (docs/reference/huginn-search-contract.md §4): `# <title>`,
 // the work-in-progress banner when the document's metadata says so, the URL, the visible
 // metadata as `**k:** v | …`, a blank line, then the full text. Title, URL and metadata are
 // kept to one line each; the text is the document's own and passes as it is.

@@ -1,4 +1,4 @@
-// One hit, rendered exactly as Huginn's MCP adapter does (reference huginn §4), in brief or full
+// One hit, rendered exactly as Huginn's MCP adapter does (docs/reference/huginn-search-contract.md §4), in brief or full
 // mode. Document text goes through defuseProtocolLines; single-line fields through toSingleLine.
 import type { Hit } from "../types.js";
 import { renderDocIdLine } from "./doc-id-line.js";

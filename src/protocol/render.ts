@@ -1,4 +1,4 @@
-// The tool-result text of one search (design §4): Huginn's MCP adapter format, so a bot can
+// The tool-result text of one search (docs/design.md §4): Huginn's MCP adapter format, so a bot can
 // switch between the embedded engine and a Huginn server, and the signal grader reads either.
 import type { Hit, SearchResponse } from "../types.js";
 import { renderFooter } from "./footer.js";

@@ -117,14 +117,14 @@ export function scanResultText(body: string): ResultTextScan {
 /**
  * What a result text says about itself, after peeling the trace marker:
  * - "empty": no doc-id line at all and a `No results found for '…'` line. A rescued or merged
- *   text that has hits is not empty (muninn limitation 11).
+ *   text that has hits is not empty (docs/reference/muninn-corrective-retrieval.md limitation 11).
  * - "weak", when any of:
  *   - the trailing footer (last non-blank line) is `*Weak match…*` or `*No confident match…*`
  *     (a rescue marker is not weak);
  *   - the low-confidence banner opens the text and no corrective note has been appended since
  *     (the banner describes the original search; after a merge the merged set speaks);
  *   - hits are present, every hit's header relevance was read, and the best is below 45%
- *     (Huginn renders no footer for a weak response without hints: muninn limitation 10).
+ *     (Huginn renders no footer for a weak response without hints: docs/reference/muninn-corrective-retrieval.md limitation 10).
  * - null otherwise, including for empty input and for error texts.
  */
 export function classifyTextSignal(text: string): TextSignal {

@@ -2,7 +2,7 @@
 // (`huginn-trace-url: <url>` or `huginn-trace-id: <id>`) or a fenced ```huginn-trace block.
 // Correction works on the body and re-appends the marker unchanged, so whatever reads the
 // marker downstream still finds it at the very end. Every form is kept (muninn dropped the id
-// form and unknown origins: its limitation 15).
+// form and unknown origins: limitation 15 in docs/reference/muninn-corrective-retrieval.md).
 
 export interface PeeledTraceMarker {
   /** The text before the marker, without the blank lines that separated them. */

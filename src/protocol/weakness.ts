@@ -1,4 +1,4 @@
-// The signal's thresholds (design §3). They are Huginn's constants, so a band or a weak flag
+// The signal's thresholds (docs/design.md §3). They are Huginn's constants, so a band or a weak flag
 // means the same thing whichever backend produced it.
 import type { Band, SearchResponse } from "../types.js";
 

@@ -1,4 +1,4 @@
-// The agentic loop's action grammar (reference §5.3, §11): outline | expand | read | done.
+// The agentic loop's action grammar (docs/reference/vectorless-strategies.md §5.3, §11): outline | expand | read | done.
 import { clamp01, numberField, readJsonObject, stringField } from "./model-json.js";
 
 export type AgentAction =

@@ -1,4 +1,4 @@
-// agentic (reference §5.3): the model navigates the outline one JSON action per turn
+// agentic (docs/reference/vectorless-strategies.md §5.3): the model navigates the outline one JSON action per turn
 // (outline / expand / read / done) until it picks sections or runs out of hops.
 //
 // Decided: a `read` observation is capped (DEFAULT_READ_CHARS) where the reference has no

@@ -1,4 +1,4 @@
-// Answer spans (reference §6): the shortest verbatim quote from a section that answers the
+// Answer spans (docs/reference/vectorless-strategies.md §6): the shortest verbatim quote from a section that answers the
 // query, located in the section text. The returned text is the section's own characters
 // (content.slice(start, end)) whenever the quote is found, so a citation is verbatim even when
 // the model changed whitespace or composition; a quote that cannot be found comes back with

@@ -1,4 +1,4 @@
-// Page-range arithmetic for treewalk (reference §5.4.2–5.4.3): clamping a requested range to
+// Page-range arithmetic for treewalk (docs/reference/vectorless-strategies.md §5.4.2–5.4.3): clamping a requested range to
 // the document, and the citation gate (clamp, dedup keeping the higher confidence, cap by
 // confidence with ties in emission order, sort by page).
 import type { CitedRange } from "./treewalk-action.js";

@@ -1,4 +1,4 @@
-// The section tree the strategies navigate (reference §1), and its depth-first view. Built
+// The section tree the strategies navigate (docs/reference/vectorless-strategies.md §1), and its depth-first view. Built
 // from a Doc's flattened sections (heading depth → nesting) or written directly in tests.
 import type { Doc } from "../types.js";
 import { estimateTokens } from "./token-estimate.js";
@@ -37,7 +37,7 @@ export interface DocumentTree {
   root: TreeSection | null;
 }
 
-/** One line of the prompt projection (reference §1.3). */
+/** One line of the prompt projection (docs/reference/vectorless-strategies.md §1.3). */
 export interface SectionView {
   id: string;
   parentId?: string;
@@ -80,7 +80,7 @@ export function hasPages(tree: DocumentTree): boolean {
  * level. Ids are `sec_<n>` in reading order, so they are stable for one version of the file
  * and a model cannot be steered by document text into naming an id. Several top-level
  * sections get a synthetic root (id "") titled with the document title. Internal nodes take
- * the union of their descendants' pages (reference §2.4.3).
+ * the union of their descendants' pages (docs/reference/vectorless-strategies.md §2.4.3).
  */
 export function treeFromDoc(doc: Pick<Doc, "id" | "title" | "sections" | "text">): DocumentTree {
   const sections = doc.sections ?? [];

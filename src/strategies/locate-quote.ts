@@ -1,6 +1,6 @@
 // Where a model's quote sits in the section text. Offsets are JavaScript string units
 // (UTF-16), start inclusive and end exclusive, so `content.slice(start, end)` is the quote.
-// Two passes as in the reference (§6): the exact substring, then a match that ignores
+// Two passes as in docs/reference/vectorless-strategies.md §6: the exact substring, then a match that ignores
 // differences of whitespace (runs of space, tab, CR, LF collapse to one space) and of Unicode
 // composition (NFC, so "å" finds "a" + combining ring). Neither → the sentinel -1/-1.
 

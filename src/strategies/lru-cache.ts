@@ -1,4 +1,4 @@
-// A small LRU with a time-to-live (reference §5.6 semantics): get refreshes recency, an
+// A small LRU with a time-to-live (docs/reference/vectorless-strategies.md §5.6 semantics): get refreshes recency, an
 // expired entry is dropped on access and counts as a miss, set evicts the least recent.
 
 export interface CacheStats {

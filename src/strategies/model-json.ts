@@ -1,7 +1,7 @@
-// Reading a JSON object out of model text, with the reference's shared leniency (§11): a
+// Reading a JSON object out of model text, with the shared leniency of docs/reference/vectorless-strategies.md §11: a
 // leading code fence is dropped, prose before the first `{` is cut, and only the first JSON
 // value counts (a model that writes two actions gets the first one). Written here rather than
-// shared with src/llm because these rules are the strategies' contract, tested against §12.
+// shared with src/llm because these rules are the strategies' contract, tested against docs/reference/vectorless-strategies.md §12.
 
 /** Model text beyond this is not read (a strategy reply is at most a few thousand chars). */
 export const MAX_MODEL_TEXT_CHARS = 256 * 1024;

@@ -1,4 +1,4 @@
-// The outline line format shared by single-pass, chunked-tree and agentic (reference §4.3).
+// The outline line format shared by single-pass, chunked-tree and agentic (docs/reference/vectorless-strategies.md §4.3).
 import type { SectionView } from "./document-tree.js";
 
 const QUESTION_MAX = 120;

@@ -1,4 +1,4 @@
-// The query planner (reference §7.1): intent, entities and, for questions that need several
+// The query planner (docs/reference/vectorless-strategies.md §7.1): intent, entities and, for questions that need several
 // answers combined, sub-questions. Plans are cached per (query, model) in an LRU; concurrent
 // identical queries share one in-flight call (per key, so different queries do not wait on
 // each other as they do behind the reference's planner-wide lock).

@@ -1,4 +1,4 @@
-// The selection call shared by single-pass and each chunked-tree slice (reference §4.4–4.5):
+// The selection call shared by single-pass and each chunked-tree slice (docs/reference/vectorless-strategies.md §4.4–4.5):
 // the prompt, the tolerant parse of its reply, and up to two retries on unreadable JSON.
 import type { ChatMessage } from "../llm/llm-client.js";
 import type { SectionView } from "./document-tree.js";

@@ -1,4 +1,4 @@
-// single-pass (reference §5.1): one selection call over the whole outline.
+// single-pass (docs/reference/vectorless-strategies.md §5.1): one selection call over the whole outline.
 import type { LlmClient } from "../llm/llm-client.js";
 import { buildView, type DocumentTree } from "./document-tree.js";
 import { ModelTurns } from "./model-turns.js";

@@ -1,4 +1,4 @@
-// The strategies behind a KnowledgeBackend (design §7), so the corrective orchestrator and the
+// The strategies behind a KnowledgeBackend (docs/design.md §7), so the corrective orchestrator and the
 // tools use them without knowing they exist. One wrapper, four switches:
 // - rerankStrategy "single-pass": a search that asks for the careful pass explicitly
 //   (`rerank: true`, which is how the orchestrator re-queries) has its top hits reranked by

@@ -1,4 +1,4 @@
-// Token estimates without a tokenizer, as the reference does at ingest (§2.5):
+// Token estimates without a tokenizer, as docs/reference/vectorless-strategies.md §2.5 does at ingest:
 // max(words × 1.3, chars / 4), at least 1 for non-empty text. Characters are JavaScript string
 // units (UTF-16), our one convention for every length and offset in the strategies.
 

@@ -1,4 +1,4 @@
-// A stable fingerprint of one selection (reference §9.1): sha256 over the document, its
+// A stable fingerprint of one selection (docs/reference/vectorless-strategies.md §9.1): sha256 over the document, its
 // version, the model and the prompt version, then the ids sorted, all NUL-separated, so the
 // token does not depend on id order and ids containing commas cannot collide.
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// Treewalk's tool-call grammar (reference §5.4, §11): get_document_structure | get_pages | done,
+// Treewalk's tool-call grammar (docs/reference/vectorless-strategies.md §5.4, §11): get_document_structure | get_pages | done,
 // with each field read on its own so one badly typed field does not void the rest.
 import { numberField, readJsonObject, stringField } from "./model-json.js";
 

@@ -1,4 +1,4 @@
-// treewalk (reference §5.4, formerly "pageindex"): page-based navigation. The model reads the
+// treewalk (docs/reference/vectorless-strategies.md §5.4, formerly "pageindex"): page-based navigation. The model reads the
 // structure (titles and page ranges), fetches tight page ranges, and finishes with an answer
 // and the minimal set of page ranges it relied on; the sections overlapping those ranges are
 // the selection.

@@ -1,4 +1,4 @@
-// The spans a corrective pass emits (design §9), as real children of the tool-call span that is
+// The spans a corrective pass emits (docs/design.md §9), as real children of the tool-call span that is
 // active (or given) when the pass runs. knowledge_grade is written once the pass knows it was
 // eventful (an uneventful signal-mode check emits nothing), with its true start time;
 // knowledge_requery spans are live, so a backend's own spans nest under them.

@@ -1,4 +1,4 @@
-// Span and attribute names (design §9), in one place so emitters, tests and the span-tree
+// Span and attribute names (docs/design.md §9), in one place so emitters, tests and the span-tree
 // renderer cannot drift apart. `gen_ai.*` names follow the OpenTelemetry GenAI conventions;
 // `corrective.*` are ours.
 import { SEARCH_KNOWLEDGE_TOOL } from "../types.js";

@@ -3,21 +3,20 @@ import { isBorderline } from "../../src/corrective/borderline.js";
 
 const clear = { weak: false, hitCount: 3, hitsWithoutRelevance: 0 };
 
-describe("isBorderline (grader auto: weak, or the best band is medium)", () => {
+describe("isBorderline (grader auto: weak, unless the index already says which words no document has)", () => {
   it("a weak result is borderline, with hits or none (a 'No results' search)", () => {
     expect(isBorderline({ ...clear, weak: true, bestRelevance: 0.3 })).toBe(true);
     expect(isBorderline({ weak: true, hitCount: 0, hitsWithoutRelevance: 0 })).toBe(true);
+    expect(isBorderline({ ...clear, weak: true, bestRelevance: 0.3, unmatchedTerms: 0 })).toBe(true);
   });
 
-  it("the medium band and unknown relevance are borderline", () => {
-    expect(isBorderline({ ...clear, bestRelevance: 0.4 })).toBe(true);
-    expect(isBorderline({ ...clear, bestRelevance: 0.649 })).toBe(true);
-    expect(isBorderline({ ...clear, bestRelevance: 0.9, hitsWithoutRelevance: 1 })).toBe(true);
-    expect(isBorderline({ ...clear, hitCount: 1 })).toBe(true);
+  it("a weak result whose query holds words no document contains stays with the signal", () => {
+    expect(isBorderline({ ...clear, weak: true, bestRelevance: 0.3, unmatchedTerms: 1 })).toBe(false);
   });
 
-  it("a confident high top hit, and a text that is no search result at all, stay with the signal", () => {
-    expect(isBorderline({ ...clear, bestRelevance: 0.65 })).toBe(false);
+  it("a result the signal does not flag stays with the signal, medium band included", () => {
+    expect(isBorderline({ ...clear, bestRelevance: 0.5 })).toBe(false);
+    expect(isBorderline({ ...clear, bestRelevance: 0.9 })).toBe(false);
     expect(isBorderline({ weak: false, hitCount: 0, hitsWithoutRelevance: 0 })).toBe(false);
   });
 });

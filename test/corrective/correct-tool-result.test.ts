@@ -1,4 +1,4 @@
-// correctToolResult, the entry point hooks, MCP and the CLI call: muninn §9 scenarios 54–60
+// correctToolResult, the entry point hooks, MCP and the CLI call: docs/reference/muninn-corrective-retrieval.md §9 scenarios 54–60
 // (the hook's behaviour), trace markers, defensive argument handling and bounded work.
 import { describe, expect, it } from "vitest";
 import { type CorrectiveContext, correctToolResult } from "../../src/corrective/correct-tool-result.js";
@@ -384,7 +384,14 @@ describe("correctToolResult — with the in-process engine", () => {
 
   it("the re-query never leaves the allow-list, even when the backend has more", async () => {
     const { original, resultText } = await weakWikiSearch();
-    expect(original.retryHints?.broaderQuery).toBe("parental leave");
+    // No word of the query is in the wiki, so the index offers no lexical candidate: the rewrite
+    // comes from a model grader.
+    expect(original.retryHints?.unmatchedTerms).toEqual(["parental", "leave", "contractors"]);
+    const grade = async () => ({
+      verdict: "insufficient" as const,
+      reason: "off-topic",
+      rewrittenQuery: "parental leave",
+    });
     const out = await correctToolResult(
       {
         toolName: "search_knowledge",
@@ -392,7 +399,7 @@ describe("correctToolResult — with the in-process engine", () => {
         resultText,
         response: original,
       },
-      { backend: engine, allowedCollections: ["wiki", "handbook"], log: silent },
+      { backend: engine, allowedCollections: ["wiki", "handbook"], grader: "haiku", grade, log: silent },
     );
     expect(out?.text).toContain("Parental leave policy");
     expect(out?.text).not.toContain("salaries");

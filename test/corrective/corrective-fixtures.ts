@@ -1,5 +1,5 @@
 // Shared builders for the corrective tests: hits, responses, a recording stub backend, a silent
-// logger, and the muninn §3.5 texts taken from the protocol tests' fixtures (one source).
+// logger, and the docs/reference/muninn-corrective-retrieval.md §3.5 texts taken from the protocol tests' fixtures (one source).
 
 import { pino } from "pino";
 import type { Logger } from "../../src/telemetry/logger.js";

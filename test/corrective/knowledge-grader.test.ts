@@ -102,7 +102,7 @@ describe("graderRequest", () => {
     ]);
     expect(request.system).toBe(GRADER_SYSTEM_PROMPT);
     expect(request.system).toContain("Reply with only a JSON object");
-    expect(request).toMatchObject({ json: true, temperature: 0, maxTokens: 300 });
+    expect(request).toMatchObject({ json: true, temperature: 0, maxTokens: 600 });
     const prompt = request.messages[0]!.content;
     expect(prompt).toContain("how many days carry over?");
     expect(prompt.length).toBeLessThan(1_500 + MAX_DIGEST_CHARS + 600);

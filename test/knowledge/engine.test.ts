@@ -85,8 +85,11 @@ describe("KnowledgeEngine.search", () => {
     const weak = await engine.search({ query: "parental leave for contractors abroad" });
     expect(weak.results[0]?.id).toBe("sick.md");
     expect(weak.bestScore).toBeLessThan(WEAK_BEST_SCORE);
-    expect(weak.retryHints?.broaderQuery).toBe("parental leave for contractors");
-    expect(weak.retryHints?.broaderQueryStrategy).toBe("drop_last_word");
+    // The broader query drops the words no document contains and keeps the one that matters.
+    expect(weak.retryHints?.broaderQuery).toBe("leave");
+    expect(weak.retryHints?.broaderQueryStrategy).toBe("drop_unmatched");
+    expect(weak.retryHints?.unmatchedTerms).toEqual(["parental", "contractors", "abroad"]);
+    expect(weak.retryHints?.rescueQueries?.[0]).toEqual({ query: "leave", strategy: "drop_unmatched" });
     expect(weak.retryHints?.narrowerQueryStrategy).toBe("feedback_terms");
     expect(weak.retryHints?.relatedTerms).toContain("sick");
     const strong = await engine.search({ query: "vacation days per calendar year accrued monthly" });

@@ -1,4 +1,4 @@
-// Literal renderings from the references (huginn §4 (a)–(e), muninn §3.5 A–D) and the responses
+// Literal renderings from the references (huginn §4 (a)–(e), docs/reference/muninn-corrective-retrieval.md §3.5 A–D) and the responses
 // that produce them. The literal texts are copied byte-for-byte; do not reformat them.
 import type { Hit, SearchResponse } from "../../src/types.js";
 
@@ -209,7 +209,7 @@ export const bodyE = [
 ].join("\n");
 export const textE = bodyE + traceUrlMarkerE;
 
-// --- muninn §3.5 ---
+// --- docs/reference/muninn-corrective-retrieval.md §3.5 ---
 
 /** A: a confident full-mode hit. */
 export const muninnResponseA: SearchResponse = {

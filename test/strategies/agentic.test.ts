@@ -1,4 +1,4 @@
-// Reference §12.3 (agentic), scripted turn by turn.
+// docs/reference/vectorless-strategies.md §12.3 (agentic), scripted turn by turn.
 import { describe, expect, it } from "vitest";
 import { parseAgentAction } from "../../src/strategies/agent-action.js";
 import { AgenticStrategy } from "../../src/strategies/agentic.js";

@@ -1,4 +1,4 @@
-// Reference §12.6 (span extraction) and issue 5 acceptance 3: quotes and offsets on non-ASCII
+// docs/reference/vectorless-strategies.md §12.6 (span extraction) and quotes and offsets on non-ASCII
 // text. Offsets are JavaScript string units: content.slice(start, end) is the quote.
 import { describe, expect, it } from "vitest";
 import { extractAnswerSpan, parseSpanReply, truncateChars } from "../../src/strategies/answer-span.js";

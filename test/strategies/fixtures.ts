@@ -1,4 +1,4 @@
-// The reference's test trees (§12): T3, AgTree and PagedTree.
+// The test trees of docs/reference/vectorless-strategies.md §12: T3, AgTree and PagedTree.
 import type { DocumentTree, TreeSection } from "../../src/strategies/document-tree.js";
 
 const leaf = (id: string, title: string, extra: Partial<TreeSection> = {}): TreeSection => ({

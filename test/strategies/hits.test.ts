@@ -1,4 +1,4 @@
-// Single-pass rerank of search hits (adapted from reference §12.10) and answer spans on hits.
+// Single-pass rerank of search hits (adapted from docs/reference/vectorless-strategies.md §12.10) and answer spans on hits.
 import { describe, expect, it } from "vitest";
 import { attachAnswerSpans } from "../../src/strategies/attach-answer-spans.js";
 import { rerankHitsSinglePass } from "../../src/strategies/rerank-hits.js";

@@ -1,4 +1,4 @@
-// Reference §12.7 (planner).
+// docs/reference/vectorless-strategies.md §12.7 (planner).
 import { describe, expect, it } from "vitest";
 import { Planner, parsePlan } from "../../src/strategies/planner.js";
 import { ScriptedLlm } from "../support/scripted-llm.js";

@@ -1,4 +1,4 @@
-// Reference §12.1 (single-pass and selection parsing), with a scripted model.
+// docs/reference/vectorless-strategies.md §12.1 (single-pass and selection parsing), with a scripted model.
 import { describe, expect, it } from "vitest";
 import { filterKnownIds, parseSelection } from "../../src/strategies/selection.js";
 import { SinglePassStrategy } from "../../src/strategies/single-pass.js";

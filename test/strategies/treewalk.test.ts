@@ -1,4 +1,4 @@
-// Reference §12.4 (treewalk), scripted turn by turn over PagedTree (max page 9).
+// docs/reference/vectorless-strategies.md §12.4 (treewalk), scripted turn by turn over PagedTree (max page 9).
 import { describe, expect, it } from "vitest";
 import { selectCitedRanges } from "../../src/strategies/cited-ranges.js";
 import type { TreeSection } from "../../src/strategies/document-tree.js";

@@ -1,5 +1,5 @@
 // The corrective spans, captured with the SDK's in-memory exporter: real parent/child links to
-// the tool-call span, the attributes of design §9, and silence for an uneventful signal check.
+// the tool-call span, the attributes of docs/design.md §9, and silence for an uneventful signal check.
 import { context, trace } from "@opentelemetry/api";
 import {
   BasicTracerProvider,

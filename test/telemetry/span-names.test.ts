@@ -8,7 +8,7 @@ import {
   SPAN_KNOWLEDGE_REQUERY,
 } from "../../src/telemetry/span-names.js";
 
-describe("span names (design §9)", () => {
+describe("span names (docs/design.md §9)", () => {
   it("are the contract's strings", () => {
     expect(SPAN_EXECUTE_TOOL_SEARCH_KNOWLEDGE).toBe("execute_tool search_knowledge");
     expect(executeToolSpanName("get_document")).toBe("execute_tool get_document");

@@ -1,6 +1,6 @@
 // Ties each corrective outcome to the tool call it belongs to. The postToolUse hook input has no
 // tool call id, and with parallel calls the hooks need not run in the order the calls started
-// (the runtime hooks each call when its handler finishes), so muninn's positional slots (§7.4)
+// (the runtime hooks each call when its handler finishes), so muninn's positional slots (docs/reference/muninn-corrective-retrieval.md §7.4)
 // can attach one search's metadata to another. Instead, each hook claims the oldest unclaimed
 // call with the same (bare tool name, canonical arguments) key, taken from the
 // `tool.execution_start` events, which carry the id. Identical calls are interchangeable, so

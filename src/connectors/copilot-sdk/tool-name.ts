@@ -1,7 +1,7 @@
 // Tool names arrive in whatever shape the connector that exposed the tool gives them: our own
 // tool is `search_knowledge`, an MCP server's is `<server>-<tool>` in the Copilot runtime,
 // `mcp__<server>__<tool>` in Claude-style hosts, `<server>__<tool>` elsewhere. The corrective
-// hook must recognise all of them (muninn §2, parseToolName).
+// hook must recognise all of them (docs/reference/muninn-corrective-retrieval.md §2, parseToolName).
 
 const KNOWLEDGE_SEARCH_TOOL = "search_knowledge";
 

@@ -1,4 +1,4 @@
-// A bot's knowledge as an MCP server (design §8): `search_knowledge`, `get_document` and
+// A bot's knowledge as an MCP server (docs/design.md §8): `search_knowledge`, `get_document` and
 // `list_collections`, with the corrective pass run inside the search tool, so MCP-only clients
 // (Claude Code, Claude Desktop, other agents) get the corrected text a Copilot session gets.
 // The search goes through the same binding as the Copilot connector (assembleBot): the same

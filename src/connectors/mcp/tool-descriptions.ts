@@ -1,5 +1,5 @@
 // What an MCP client's model reads about the tools. The search description is assembled as
-// Huginn's adapter assembles it (reference huginn §4): a first line, "This knowledge base
+// Huginn's adapter assembles it (docs/reference/huginn-search-contract.md §4): a first line, "This knowledge base
 // contains: <description>" from the bot's description, then the brief/get_document/citing
 // guidance, so a model prompted for Huginn's server behaves the same here. It adds the
 // collection names and one line on the corrective note a model will see in some results.

@@ -1,4 +1,4 @@
-// Which PDF rows are headings when the file has no outline (reference §2.4.3): font sizes
+// Which PDF rows are headings when the file has no outline (docs/reference/vectorless-strategies.md §2.4.3): font sizes
 // clearly above the body size become levels (largest = 1), bold body-size rows sit one level
 // below them, and a numbered prefix ("3.1.2") deepens the level.
 import type { PdfRow } from "./pdf-rows.js";

@@ -123,7 +123,7 @@ function firstTopHeading(rows: readonly PdfRow[], levels: ReadonlyMap<number, nu
   return best ? rows[best.index]!.text : undefined;
 }
 
-/** The Info dictionary's title, unless it is empty or mojibake (reference §2.5). */
+/** The Info dictionary's title, unless it is empty or mojibake (docs/reference/vectorless-strategies.md §2.5). */
 async function metadataTitle(doc: PdfDocument): Promise<string | undefined> {
   const meta = await doc.getMetadata().catch(() => undefined);
   const raw = (meta?.info as { Title?: unknown } | undefined)?.Title;

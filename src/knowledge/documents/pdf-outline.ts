@@ -1,4 +1,4 @@
-// Sections from a PDF's bookmarks (reference §2.4.2): each outline entry is matched to the
+// Sections from a PDF's bookmarks (docs/reference/vectorless-strategies.md §2.4.2): each outline entry is matched to the
 // first row, at or after the previous match, whose text starts with the entry's title.
 import type { PdfRow } from "./pdf-rows.js";
 

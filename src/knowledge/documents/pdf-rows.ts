@@ -1,4 +1,4 @@
-// Text rows of one PDF page, rebuilt from pdf.js text items (reference §2.4.1): items on the
+// Text rows of one PDF page, rebuilt from pdf.js text items (docs/reference/vectorless-strategies.md §2.4.1): items on the
 // same baseline (within 2 pt) form a row, rows run top to bottom and items left to right.
 
 /** One pdf.js text item, reduced to what row building reads. */

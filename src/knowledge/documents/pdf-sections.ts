@@ -19,7 +19,7 @@ interface PagedBucket extends SectionBucket {
 /**
  * Sections for the rows, given each heading row's level (row index → level 1–6). Text before
  * the first heading is a level-0 preamble; a document with no heading at all is one section
- * titled "Document" spanning every page seen (reference §2.4.3).
+ * titled "Document" spanning every page seen (docs/reference/vectorless-strategies.md §2.4.3).
  */
 export function pdfSections(
   title: string,

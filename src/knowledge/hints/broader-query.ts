@@ -1,4 +1,4 @@
-// Huginn's lexical "broader query" rules (reference/huginn-search-contract.md §3,
+// Huginn's lexical "broader query" rules (docs/reference/huginn-search-contract.md §3,
 // `get_retry_hints`). They need no graph and no index, so a weak response from any backend
 // can offer a widened query. The rules, their order and their filters are kept exactly as
 // Huginn applies them so that a hint means the same thing whichever backend produced it;

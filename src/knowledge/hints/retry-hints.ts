@@ -1,15 +1,31 @@
 import type { RetryHints } from "../../types.js";
 import { broaderQuery } from "./broader-query.js";
 import type { FeedbackHints } from "./feedback-hints.js";
+import type { RescuePlan } from "./rescue-candidates.js";
+
+/** Rescue candidates a response carries (the corrective pass fuses them; the footer shows one). */
+export const MAX_RESCUE_QUERIES_SHOWN = 6;
 
 /**
- * The hints a weak response carries (design §3): Huginn's lexical broader query plus our
- * corpus-derived narrower query and related terms. Undefined when there is nothing to offer,
- * so the response then has no `retryHints` key at all (as Huginn omits it).
+ * The hints a weak response carries (docs/design.md §3): a broader query, our corpus-derived narrower
+ * query and related terms, and — when the index was consulted — every rescue candidate and the
+ * query words no document contains. The broader query is the first rescue candidate when there
+ * is one (it never drops the query's most informative word), else Huginn's lexical rule.
+ * Undefined when there is nothing to offer, so the response then has no `retryHints` key at all
+ * (as Huginn omits it).
  */
-export function retryHints(query: string, feedback: FeedbackHints): RetryHints | undefined {
+export function retryHints(
+  query: string,
+  feedback: FeedbackHints,
+  plan?: RescuePlan,
+): RetryHints | undefined {
   const hints: RetryHints = {};
-  const broader = broaderQuery(query);
+  const lead = plan?.candidates.find((c) => c.strategy !== "feedback_terms");
+  const broader = lead
+    ? { query: lead.query, strategy: lead.strategy }
+    : plan
+      ? undefined
+      : broaderQuery(query);
   if (broader) {
     hints.broaderQuery = broader.query;
     hints.broaderQueryStrategy = broader.strategy;
@@ -19,5 +35,11 @@ export function retryHints(query: string, feedback: FeedbackHints): RetryHints |
     hints.narrowerQueryStrategy = feedback.narrowerQueryStrategy;
   }
   if (feedback.relatedTerms?.length) hints.relatedTerms = feedback.relatedTerms;
+  if (plan?.candidates.length) {
+    hints.rescueQueries = plan.candidates
+      .slice(0, MAX_RESCUE_QUERIES_SHOWN)
+      .map((c) => ({ query: c.query, strategy: c.strategy }));
+  }
+  if (plan?.unmatchedTerms.length) hints.unmatchedTerms = [...plan.unmatchedTerms];
   return Object.keys(hints).length ? hints : undefined;
 }

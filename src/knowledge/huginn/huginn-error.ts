@@ -1,5 +1,5 @@
 // Failures of a Huginn call, worded as Huginn's own MCP adapter words them
-// (reference huginn §4 "Error strings"), so a model sees the same text whether it reaches Huginn
+// (docs/reference/huginn-search-contract.md §4 "Error strings"), so a model sees the same text whether it reaches Huginn
 // through the adapter or through second-look. The message is the whole model-facing text; the
 // tools return it as a failure result.
 import { SecondLookError } from "../../errors.js";

@@ -1,4 +1,4 @@
-// The query string of Huginn's `GET /api/search` (reference huginn §2), in the order and with
+// The query string of Huginn's `GET /api/search` (docs/reference/huginn-search-contract.md §2), in the order and with
 // the encodings its MCP adapter uses: q, limit, brief, max_chunks_per_doc=2, one `collection`
 // per allowed collection, then min_relevance and rerank only when set, booleans as
 // "true"/"false".

@@ -1,4 +1,4 @@
-// Huginn's `/api/search` JSON (reference huginn §2) as our SearchResponse. Field names differ
+// Huginn's `/api/search` JSON (docs/reference/huginn-search-contract.md §2) as our SearchResponse. Field names differ
 // (confidenceBand → band, matchedChunks → chunks, graph_answer → graphAnswer, corrective →
 // rescue), and nothing is taken on trust: each hit is checked on its own and dropped when it
 // cannot be cited (no collection or id) or graded (no relevance), every string and list is

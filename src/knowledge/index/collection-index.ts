@@ -1,6 +1,6 @@
 import { analyze } from "./analyzer.js";
 import { type Bm25Params, DEFAULT_BM25 } from "./bm25.js";
-import { LexicalIndex } from "./lexical-index.js";
+import { type CollectionStatistics, LexicalIndex } from "./lexical-index.js";
 
 /** A section as the engine indexes it: the unit of scoring. */
 export interface IndexableSection {
@@ -57,7 +57,13 @@ export class CollectionIndex {
   readonly unitSection: Uint32Array;
   private readonly byId: Map<string, number>;
 
-  constructor(name: string, documents: readonly AnalyzedDocument[], params: Bm25Params = DEFAULT_BM25) {
+  /** `statistics` when `documents` are part of a larger collection (see CollectionStatistics). */
+  constructor(
+    name: string,
+    documents: readonly AnalyzedDocument[],
+    params: Bm25Params = DEFAULT_BM25,
+    statistics?: CollectionStatistics,
+  ) {
     this.name = name;
     this.documents = documents;
     this.byId = new Map(documents.map((d, i) => [d.id, i]));
@@ -73,7 +79,7 @@ export class CollectionIndex {
         units.push({ title: section.titleTerms, body: section.bodyTerms });
       });
     });
-    this.lexical = LexicalIndex.build(units, params);
+    this.lexical = LexicalIndex.build(units, params, statistics);
   }
 
   get documentCount(): number {

@@ -24,11 +24,25 @@ export interface QueryTermStats {
 const NOT_FOUND = -1;
 
 /**
+ * Statistics of the whole collection, for an index built over only part of it (a database
+ * backend's candidate sections): idf and length normalisation then describe the collection, so
+ * a unit scores exactly as it would in an index of every unit.
+ */
+export interface CollectionStatistics {
+  unitCount: number;
+  avgTitleLength: number;
+  avgBodyLength: number;
+  /** Units of the whole collection containing the term (0 when unknown). */
+  documentFrequency: (term: string) => number;
+}
+
+/**
  * An immutable BM25F index over units. Postings are flat typed arrays (unit id, title tf,
  * body tf) addressed by per-term offsets; each unit also keeps its term-id stream, which is the
  * positional forward index used by proximity features and pseudo-relevance feedback.
  */
 export class LexicalIndex {
+  /** Units in the collection (more than this index holds when built over a part of it). */
   readonly unitCount: number;
   readonly params: Bm25Params;
   private readonly termIds: Map<string, number>;
@@ -43,12 +57,17 @@ export class LexicalIndex {
   private readonly avgBodyLength: number;
   private readonly titleStreams: Uint32Array[];
   private readonly bodyStreams: Uint32Array[];
+  /** Collection-wide document frequency per term id, when built with collection statistics. */
+  private readonly collectionDf: Uint32Array | undefined;
   /** Scratch accumulator reused across queries (the index is searched synchronously). */
   private readonly accumulator: Float64Array;
 
-  private constructor(units: readonly UnitTerms[], params: Bm25Params) {
+  private constructor(
+    units: readonly UnitTerms[],
+    params: Bm25Params,
+    private readonly statistics?: CollectionStatistics,
+  ) {
     this.params = params;
-    this.unitCount = units.length;
     this.termIds = new Map();
     this.terms = [];
     this.titleStreams = new Array(units.length);
@@ -81,8 +100,13 @@ export class LexicalIndex {
         }
       }
     }
-    this.avgTitleLength = units.length ? titleTotal / units.length : 0;
-    this.avgBodyLength = units.length ? bodyTotal / units.length : 0;
+    this.avgTitleLength = statistics?.avgTitleLength ?? (units.length ? titleTotal / units.length : 0);
+    this.avgBodyLength = statistics?.avgBodyLength ?? (units.length ? bodyTotal / units.length : 0);
+    // Never below what this index itself holds: stale statistics must not make idf undefined.
+    this.unitCount = Math.max(statistics?.unitCount ?? 0, units.length);
+    this.collectionDf = statistics
+      ? Uint32Array.from(this.terms, (term, t) => Math.max(statistics.documentFrequency(term), df[t]!))
+      : undefined;
 
     // Pass 2: flat postings, in unit order per term.
     const termCount = this.terms.length;
@@ -101,8 +125,12 @@ export class LexicalIndex {
     this.accumulator = new Float64Array(units.length);
   }
 
-  static build(units: readonly UnitTerms[], params: Bm25Params = DEFAULT_BM25): LexicalIndex {
-    return new LexicalIndex(units, params);
+  static build(
+    units: readonly UnitTerms[],
+    params: Bm25Params = DEFAULT_BM25,
+    statistics?: CollectionStatistics,
+  ): LexicalIndex {
+    return new LexicalIndex(units, params, statistics);
   }
 
   private intern(terms: readonly string[], df: number[]): Uint32Array {
@@ -156,7 +184,7 @@ export class LexicalIndex {
   }
 
   documentFrequency(termId: number): number {
-    return this.offsets[termId + 1]! - this.offsets[termId]!;
+    return this.collectionDf?.[termId] ?? this.offsets[termId + 1]! - this.offsets[termId]!;
   }
 
   idf(termId: number): number {
@@ -185,7 +213,10 @@ export class LexicalIndex {
         continue;
       }
       const termId = this.termIds.get(term) ?? NOT_FOUND;
-      const documentFrequency = termId === NOT_FOUND ? 0 : this.documentFrequency(termId);
+      const documentFrequency =
+        termId === NOT_FOUND
+          ? (this.statistics?.documentFrequency(term) ?? 0)
+          : this.documentFrequency(termId);
       byTerm.set(term, {
         term,
         termId,

@@ -63,23 +63,7 @@ export async function refreshCollection(
     ms: 0,
   };
 
-  let files = (
-    await glob([...source.paths], {
-      cwd: botDir,
-      ignore: [...(source.exclude ?? []), ...ALWAYS_EXCLUDED],
-      onlyFiles: true,
-      absolute: true,
-      followSymbolicLinks: false,
-      expandDirectories: false,
-    })
-  ).sort();
-  if (files.length > MAX_FILES_PER_COLLECTION) {
-    logger().warn(
-      { collection: source.name, files: files.length, limit: MAX_FILES_PER_COLLECTION },
-      `collection ${source.name}: more than ${MAX_FILES_PER_COLLECTION} files; the rest are not indexed`,
-    );
-    files = files.slice(0, MAX_FILES_PER_COLLECTION);
-  }
+  const files = await listCollectionFiles(botDir, source);
   report.files = files.length;
 
   const documents: (StoredDocument | undefined)[] = new Array(files.length);
@@ -110,6 +94,31 @@ export async function refreshCollection(
   }
   report.ms = Math.round(performance.now() - started);
   return { documents: kept, report };
+}
+
+/**
+ * A collection's files (absolute paths, sorted) as its globs name them, without our own state
+ * and dependency trees, at most MAX_FILES_PER_COLLECTION (the rest are named in a warning).
+ */
+export async function listCollectionFiles(botDir: string, source: CollectionSource): Promise<string[]> {
+  let files = (
+    await glob([...source.paths], {
+      cwd: botDir,
+      ignore: [...(source.exclude ?? []), ...ALWAYS_EXCLUDED],
+      onlyFiles: true,
+      absolute: true,
+      followSymbolicLinks: false,
+      expandDirectories: false,
+    })
+  ).sort();
+  if (files.length > MAX_FILES_PER_COLLECTION) {
+    logger().warn(
+      { collection: source.name, files: files.length, limit: MAX_FILES_PER_COLLECTION },
+      `collection ${source.name}: more than ${MAX_FILES_PER_COLLECTION} files; the rest are not indexed`,
+    );
+    files = files.slice(0, MAX_FILES_PER_COLLECTION);
+  }
+  return files;
 }
 
 async function refreshFile(

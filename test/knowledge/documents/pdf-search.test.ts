@@ -1,4 +1,4 @@
-// Acceptance 2 (issue 5): a generated three-page PDF with headings; a phrase from page 3 finds
+// A generated three-page PDF with headings; a phrase from page 3 finds
 // that section first, with its pages in `search --json` (`response.results`) and in the text.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -7,7 +7,7 @@ import {
   MAX_BROADER_QUERY_INPUT_CHARS,
 } from "../../../src/knowledge/hints/broader-query.js";
 
-// Cases ported from Huginn's reference (huginn-search-contract.md §3 examples and §6
+// Cases ported from docs/reference/huginn-search-contract.md (§3 examples and §6
 // TestBroadenQuery, TestGetRetryHints, TestDropLastContentWord, TestBroadenQueryStopwordAware,
 // test_broader_strategy_recorded, test_drop_last_word_under_two_tokens_omits_broader), with
 // the hint-level filters applied: a candidate under 2 tokens or equal to the query is no hint.

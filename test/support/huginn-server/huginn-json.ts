@@ -1,4 +1,4 @@
-// Huginn `/api/search` JSON as its formatter emits it (reference huginn §2), overridable field
+// Huginn `/api/search` JSON as its formatter emits it (docs/reference/huginn-search-contract.md §2), overridable field
 // by field, for the loopback server's handlers.
 
 export interface HuginnHitJson {

@@ -1,0 +1,133 @@
+// Corrective rescue on the pydocs bot, through the shared command: `second-look eval <bot>
+// --questions queries.jsonl --compare off,signal,auto,haiku --json`, run in-process. The model
+// grader (auto, haiku) is the real provider code talking to a loopback Anthropic server that
+// replays one strong model's recorded replies (bench/grader-replay.ts): those columns are
+// REPLAYED, not a live model's.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { main } from "../src/cli/main.js";
+import type { BotEvalReport, SettingReport } from "../src/evaluation/evaluate-bot.js";
+import { dataDir, pydocsBotDir } from "./docbots/collections.js";
+import { startGraderReplay } from "./grader-replay.js";
+
+export const name = "rescue";
+export const timeoutMs = 900_000;
+
+const KEY_VARIABLE = "SECOND_LOOK_REPLAY_KEY";
+
+export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
+  const questions = join(dataDir, "pydocs", "queries.jsonl");
+  const replay = await startGraderReplay(join(dataDir, "pydocs", "grader-replies.jsonl"), questions);
+  try {
+    const dir = await pydocsBotDir();
+    const config = {
+      description: "Python 3.11 documentation (benchmark; grader replies replayed)",
+      knowledge: { backend: "embedded", collections: { pydocs: { paths: ["docs/**/*.html"] } } },
+      correctiveRetrieval: {
+        enabled: true,
+        grader: "signal",
+        graderTimeoutMs: 8000,
+        graderProvider: { type: "anthropic", baseUrl: replay.server.url, apiKeyEnv: KEY_VARIABLE },
+      },
+    };
+    await writeFile(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+    process.env[KEY_VARIABLE] = "replay";
+    let out = "";
+    let err = "";
+    const sink = (append: (s: string) => void) =>
+      new Writable({
+        write(chunk, _encoding, done) {
+          append(String(chunk));
+          done();
+        },
+      });
+    process.exitCode = 0;
+    await main(["eval", dir, "--questions", questions, "--compare", "off,signal,auto,haiku", "--json"], {
+      stdout: sink((s) => (out += s)),
+      stderr: sink((s) => (err += s)),
+    });
+    if (Number(process.exitCode ?? 0) !== 0) throw new Error(`eval failed: ${err.trim()}`);
+    process.exitCode = 0;
+    const report = JSON.parse(out) as BotEvalReport;
+    const rows = report.settings.map(row);
+    // The misses haiku's replayed grades rescue, and how many of them auto rescues too.
+    const rescuedBy = (setting: string) =>
+      new Set(
+        report.settings
+          .find((s) => s.setting === setting)
+          ?.perQuestion.filter((o) => o.kind === "answerable" && o.searchRank === 0 && o.finalRank > 0)
+          .map((o) => o.id) ?? [],
+      );
+    const haikuRescued = rescuedBy("haiku");
+    const autoRescued = rescuedBy("auto");
+    const autoOfHaiku = [...haikuRescued].filter((id) => autoRescued.has(id)).length;
+    const markdown = [
+      `pydocs bot (${report.documents ?? "?"} documents), ${report.settings[0]?.questions ?? 0} judged questions; ` +
+        "auto and haiku grade with one strong model's recorded replies, **replayed** through the Anthropic " +
+        "provider code over a loopback server (not a live model).",
+      "",
+      "| setting | hit@5 final | rescued / flagged misses | false alarms | chars added on unanswerable (median) | model calls / 100 searches | p50 / p95 ms |",
+      "|---|---|---|---|---|---|---|",
+      ...rows.map(
+        (r) =>
+          `| ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.finalHit5)} | ${r.rescued} / ${r.flaggedMisses} (${pct(r.rescueRate)}) | ${r.falseAlarms} | ${r.charsAdded ?? "–"} | ${r.modelCallsPer100} | ${r.p50} / ${r.p95} |`,
+      ),
+      "",
+      `Misses (answer in none of the shown hits) that haiku rescues: ${haikuRescued.size}; auto rescues ${autoOfHaiku} of them.`,
+      `Replay requests without a recorded reply: ${replay.unmatched()}.`,
+    ].join("\n");
+    return {
+      title: "Corrective rescue on the pydocs bot (eval --compare; model grader replayed)",
+      figures: {
+        rows,
+        haikuRescued: haikuRescued.size,
+        autoOfHaikuRescued: autoOfHaiku,
+        unmatchedReplays: replay.unmatched(),
+        perQuestion: report.settings.map(perQuestion),
+      },
+      markdown,
+    };
+  } finally {
+    delete process.env[KEY_VARIABLE];
+    await replay.server.close();
+  }
+}
+
+function row(s: SettingReport) {
+  const rescuedFlagged = s.perQuestion.filter(
+    (o) => o.kind === "answerable" && o.searchRank === 0 && o.flagged && o.finalRank > 0,
+  ).length;
+  return {
+    setting: s.setting,
+    replayed: s.setting === "auto" || s.setting === "haiku",
+    finalHit5: s.final.hit5,
+    rescued: rescuedFlagged,
+    flaggedMisses: s.rescue.flagged,
+    rescueRate: s.rescue.flagged ? rescuedFlagged / s.rescue.flagged : null,
+    falseAlarms: `${s.weak.falseAlarms.count}/${s.weak.falseAlarms.of}`,
+    charsAdded: s.charsAddedOnUnanswerable.median,
+    modelCallsPer100: s.modelCallsPer100,
+    p50: s.latencyMs.p50,
+    p95: s.latencyMs.p95,
+  };
+}
+
+function perQuestion(s: SettingReport) {
+  return {
+    setting: s.setting,
+    questions: s.perQuestion.map((o) => ({
+      id: o.id,
+      searchRank: o.searchRank,
+      bestScore: o.bestScore,
+      finalRank: o.finalRank,
+      flagged: o.flagged,
+      added: o.finalChars - o.originalChars,
+      modelCalls: o.modelCalls,
+    })),
+  };
+}
+
+function pct(x: number | null): string {
+  return x === null ? "–" : `${(x * 100).toFixed(1)}%`;
+}

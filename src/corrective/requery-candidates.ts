@@ -1,0 +1,98 @@
+// The re-queries one corrective round runs (in parallel, then fused): a model grader's rewrite,
+// its alternatives and its hypothetical answer passage (query2doc-style expansion: the original
+// query followed by the passage), or — from the signal — the rescue candidates the index derived
+// for a weak search, else the footer's broader and narrower queries. Never the original query,
+// never one already tried, never garbage: every candidate is one line, bounded, and distinct.
+
+import { SEARCH_LIMITS } from "../limits.js";
+import type { Grade, RetryHints } from "../types.js";
+import { queryIdentity } from "./requery-choice.js";
+
+/** How a candidate was derived: a model's field, or the index's strategy name. */
+export type CandidateOrigin = "rewrite" | "alternative" | "hypothetical_answer" | string;
+
+export interface RequeryCandidate {
+  query: string;
+  origin: CandidateOrigin;
+}
+
+/** The rewrite, 3 alternatives and the passage. */
+export const MAX_MODEL_CANDIDATES = 5;
+/** The index's rescue candidates run per round. */
+export const MAX_SIGNAL_CANDIDATES = 6;
+
+/** The model grader's candidates for this round, in the order given (rewrite first). */
+export function modelCandidates(
+  grade: Grade,
+  originalQuery: string,
+  tried: ReadonlySet<string>,
+): RequeryCandidate[] {
+  const out = new Accumulator(tried, MAX_MODEL_CANDIDATES);
+  out.add(grade.rewrittenQuery, "rewrite");
+  for (const alternative of Array.isArray(grade.alternativeQueries)
+    ? grade.alternativeQueries.slice(0, 3)
+    : []) {
+    out.add(alternative, "alternative");
+  }
+  if (typeof grade.hypotheticalAnswer === "string" && grade.hypotheticalAnswer.trim() !== "") {
+    // The query's own words lead, so the passage expands the question rather than replacing it;
+    // the engine bounds the length and the number of distinct terms it reads.
+    const expanded = `${oneLine(originalQuery)} ${oneLine(grade.hypotheticalAnswer)}`.slice(
+      0,
+      SEARCH_LIMITS.queryChars,
+    );
+    out.add(expanded, "hypothetical_answer");
+  }
+  return out.candidates;
+}
+
+/** The signal's candidates: the index's rescue queries when the search carried them, else the footer's. */
+export function signalCandidates(hints: RetryHints, tried: ReadonlySet<string>): RequeryCandidate[] {
+  const out = new Accumulator(tried, MAX_SIGNAL_CANDIDATES);
+  const rescue = Array.isArray(hints.rescueQueries)
+    ? hints.rescueQueries.slice(0, MAX_SIGNAL_CANDIDATES * 2)
+    : [];
+  if (rescue.length > 0) {
+    for (const candidate of rescue) {
+      if (candidate && typeof candidate === "object") {
+        out.add(candidate.query, typeof candidate.strategy === "string" ? candidate.strategy : "index");
+      }
+    }
+    return out.candidates;
+  }
+  // A text-only result (another backend, an MCP tool): the footer's hints, broader first.
+  out.add(hints.broaderQuery, hints.broaderQueryStrategy ?? "broader_query");
+  out.add(hints.narrowerQuery, hints.narrowerQueryStrategy ?? "narrower_query");
+  return out.candidates;
+}
+
+class Accumulator {
+  readonly candidates: RequeryCandidate[] = [];
+  private readonly seen: Set<string>;
+
+  constructor(
+    tried: ReadonlySet<string>,
+    private readonly limit: number,
+  ) {
+    this.seen = new Set(tried);
+  }
+
+  add(value: unknown, origin: CandidateOrigin): void {
+    if (typeof value !== "string" || this.candidates.length >= this.limit) return;
+    // Bounded before it is examined: a multi-megabyte "query" is refused, not scanned.
+    if (value.length > SEARCH_LIMITS.queryChars * 2) return;
+    const query = oneLine(value);
+    if (query === "" || query.length > SEARCH_LIMITS.queryChars) return;
+    const identity = queryIdentity(query);
+    if (this.seen.has(identity)) return;
+    this.seen.add(identity);
+    this.candidates.push({ query, origin });
+  }
+}
+
+function oneLine(text: string): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}

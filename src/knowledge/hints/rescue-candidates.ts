@@ -1,0 +1,147 @@
+// Lexical rescue candidates for a weak search, derived from the index itself: which of the
+// query's words the collection knows, and how informative each one is there. A weak search
+// usually missed because the user's words are not the documents' words: some occur nowhere,
+// some occur everywhere and drown the rest. Each candidate removes a different kind of noise;
+// the corrective pass runs them all and fuses the rankings, and the footer's broader query is
+// the first of them, so the model and the re-query see the same advice.
+//
+// One rule holds for every candidate: the query's most informative word (the rarest word the
+// collection contains) is never dropped. "can I bring my dog to the office" must not become
+// "can I bring my".
+import { termOf, words } from "../index/analyzer.js";
+import { broaderQuery, MAX_BROADER_QUERY_INPUT_CHARS } from "./broader-query.js";
+
+export type RescueStrategy =
+  | "drop_unmatched"
+  | "informative_core"
+  | "drop_common_terms"
+  | "conjunction_split"
+  | "feedback_terms";
+
+export interface RescueCandidate {
+  query: string;
+  strategy: RescueStrategy;
+}
+
+/** What the candidates need of an index: in how many units (sections) an index term occurs. */
+export interface TermVocabulary {
+  /** 0 for a term the collection has never seen. */
+  documentFrequency(term: string): number;
+  /** Units (sections) in the collection. */
+  unitCount: number;
+}
+
+export interface RescuePlan {
+  /** Distinct candidates, none equal to the query, in the order worth trying. */
+  candidates: RescueCandidate[];
+  /** The query's content words that occur in no document, as the user wrote them (lower case). */
+  unmatchedTerms: string[];
+  /** The word every candidate keeps, when the query has one the collection knows. */
+  mostInformative?: string;
+}
+
+/** Candidates offered per weak search: enough to cover the kinds of mismatch, cheap in-process. */
+export const MAX_RESCUE_CANDIDATES = 6;
+/** The informative cores tried: the 2 and the 3 rarest known words. */
+const CORE_SIZES = [3, 2] as const;
+/** A word in more than this share of the units says little about any one of them. */
+const COMMON_TERM_SHARE = 0.05;
+/** Content words examined per query: bounds the work whatever a model sends. */
+const MAX_QUERY_WORDS = 32;
+
+interface QueryWord {
+  word: string;
+  term: string;
+  df: number;
+  position: number;
+}
+
+/**
+ * The rescue candidates for `query` over `vocabulary`. `feedbackTerms` are words the top-ranked
+ * sections use for the query's topic (pseudo-relevance feedback), added to the informative core
+ * as an expansion candidate.
+ */
+export function rescueCandidates(
+  query: string,
+  vocabulary: TermVocabulary,
+  feedbackTerms: readonly string[] = [],
+): RescuePlan {
+  if (typeof query !== "string" || query.length > MAX_BROADER_QUERY_INPUT_CHARS)
+    return { candidates: [], unmatchedTerms: [] };
+  const content = contentWords(query, vocabulary);
+  const unmatched = content.filter((w) => w.df === 0);
+  const known = content.filter((w) => w.df > 0);
+  const plan: RescuePlan = { candidates: [], unmatchedTerms: unmatched.map((w) => w.word) };
+  if (known.length === 0) return plan;
+  // Rarest first; the earlier word wins a tie (users put the topic first more often than not).
+  const byRarity = [...known].sort((a, b) => a.df - b.df || a.position - b.position);
+  const anchor = byRarity[0]!;
+  plan.mostInformative = anchor.word;
+
+  const seen = new Set([identity(query)]);
+  const add = (text: string, strategy: RescueStrategy) => {
+    const candidate = text.trim().replace(/\s+/g, " ");
+    const key = identity(candidate);
+    if (candidate === "" || seen.has(key)) return;
+    if (plan.candidates.length >= MAX_RESCUE_CANDIDATES) return;
+    // The rule every candidate keeps (a conjunct without the anchor is not a rescue of it).
+    if (!analyzedTerms(candidate).has(anchor.term)) return;
+    seen.add(key);
+    plan.candidates.push({ query: candidate, strategy });
+  };
+  const inOrder = (selected: readonly QueryWord[]) =>
+    [...selected]
+      .sort((a, b) => a.position - b.position)
+      .map((w) => w.word)
+      .join(" ");
+
+  // 1. Words no document contains score nothing but still count against every hit.
+  if (unmatched.length > 0) add(inOrder(known), "drop_unmatched");
+  // 2. The rarest known words: the query's topic as the collection can match it.
+  for (const size of CORE_SIZES) {
+    if (known.length > size) add(inOrder(byRarity.slice(0, size)), "informative_core");
+  }
+  // 3. Without the words that occur nearly everywhere ("python", "file", "use").
+  const common = known.filter((w) => w !== anchor && w.df > vocabulary.unitCount * COMMON_TERM_SHARE);
+  if (common.length > 0 && common.length < known.length) {
+    add(inOrder(known.filter((w) => !common.includes(w))), "drop_common_terms");
+  }
+  // 4. "X and Y", "X vs Y": the conjunct that holds the anchor.
+  const split = broaderQuery(query);
+  if (split?.strategy === "conjunction_split") add(split.query, "conjunction_split");
+  // 5. The core plus the words the collection uses for the topic.
+  const extra = feedbackTerms.filter((t) => typeof t === "string" && t !== "").slice(0, 2);
+  if (extra.length > 0) {
+    add(`${inOrder(byRarity.slice(0, Math.min(3, known.length)))} ${extra.join(" ")}`, "feedback_terms");
+  }
+  return plan;
+}
+
+function contentWords(query: string, vocabulary: TermVocabulary): QueryWord[] {
+  const out: QueryWord[] = [];
+  const terms = new Set<string>();
+  let position = 0;
+  for (const word of words(query)) {
+    const term = termOf(word);
+    position++;
+    if (term === undefined || terms.has(term)) continue;
+    terms.add(term);
+    const df = vocabulary.documentFrequency(term);
+    out.push({ word, term, df: Number.isFinite(df) && df > 0 ? df : 0, position });
+    if (out.length === MAX_QUERY_WORDS) break;
+  }
+  return out;
+}
+
+function analyzedTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const word of words(text)) {
+    const term = termOf(word);
+    if (term !== undefined) out.add(term);
+  }
+  return out;
+}
+
+function identity(query: string): string {
+  return query.trim().replace(/\s+/g, " ").toLowerCase();
+}

@@ -1,0 +1,121 @@
+import type pg from "pg";
+
+/** Identifier rule for knowledge.postgres.schema: used in SQL as a quoted identifier. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+export const DEFAULT_SCHEMA = "second_look";
+
+/** Table names of one schema, already quoted for SQL text. */
+export interface Tables {
+  meta: string;
+  collections: string;
+  documents: string;
+  sections: string;
+  terms: string;
+}
+
+export function tablesIn(schema: string): Tables {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
+  const q = `"${schema}"`;
+  return {
+    meta: `${q}.meta`,
+    collections: `${q}.collections`,
+    documents: `${q}.documents`,
+    sections: `${q}.sections`,
+    terms: `${q}.terms`,
+  };
+}
+
+/**
+ * The schema's versions, applied in order and recorded in `meta`. A database at a later version
+ * than this code knows is refused rather than misread.
+ *
+ * - collections: one row per (bot, collection) with the statistics BM25F needs (unit count and
+ *   field length sums), kept in step with `sections` by the writer.
+ * - sections: the scoring units. `tsv` holds the analysed terms as lexemes (title/heading terms
+ *   weight A, body terms weight D, one position per occurrence), so the GIN index finds
+ *   candidates and the term frequencies of both fields can be read back for scoring.
+ * - terms: per collection, how many sections contain each term (BM25's document frequency).
+ */
+const MIGRATIONS: readonly ((t: Tables) => string)[] = [
+  (t) => `
+    CREATE TABLE ${t.collections} (
+      id serial PRIMARY KEY,
+      bot text NOT NULL,
+      name text NOT NULL,
+      unit_count bigint NOT NULL DEFAULT 0,
+      title_length_sum bigint NOT NULL DEFAULT 0,
+      body_length_sum bigint NOT NULL DEFAULT 0,
+      -- The analyzer that produced the stored terms: another one means re-indexing, never misreading.
+      analyzer text NOT NULL DEFAULT '',
+      UNIQUE (bot, name)
+    );
+    CREATE TABLE ${t.documents} (
+      id bigserial PRIMARY KEY,
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      path text NOT NULL,
+      title text NOT NULL,
+      url text,
+      modified_time text,
+      size bigint NOT NULL,
+      mtime_ms double precision NOT NULL,
+      content_hash text NOT NULL,
+      UNIQUE (collection_id, path)
+    );
+    CREATE TABLE ${t.sections} (
+      id bigserial PRIMARY KEY,
+      document_id bigint NOT NULL REFERENCES ${t.documents} (id) ON DELETE CASCADE,
+      collection_id integer NOT NULL,
+      ord integer NOT NULL,
+      heading_path jsonb NOT NULL,
+      heading text,
+      level integer,
+      content text NOT NULL,
+      page_start integer,
+      page_end integer,
+      title_length integer NOT NULL,
+      body_length integer NOT NULL,
+      tsv tsvector NOT NULL
+    );
+    CREATE INDEX ON ${t.sections} (document_id, ord);
+    CREATE INDEX ON ${t.sections} USING gin (tsv);
+    CREATE TABLE ${t.terms} (
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      term text NOT NULL,
+      df bigint NOT NULL,
+      PRIMARY KEY (collection_id, term)
+    );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Creates the schema or brings it to SCHEMA_VERSION; safe when several processes start at once. */
+export async function migrate(client: pg.PoolClient, schema: string): Promise<void> {
+  const t = tablesIn(schema);
+  await client.query("BEGIN");
+  try {
+    // One migrator at a time per schema; the others wait here and then find nothing to do.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`second-look:migrate:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${t.meta} (key text PRIMARY KEY, value text NOT NULL)`);
+    const row = await client.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE key = 'version'`);
+    const current = row.rows[0] ? Number(row.rows[0].value) : 0;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(
+        `schema ${schema} is at version ${current}, newer than this second-look understands (${SCHEMA_VERSION}); upgrade second-look`,
+      );
+    }
+    for (let v = current; v < SCHEMA_VERSION; v++) await client.query(MIGRATIONS[v]!(t));
+    if (current < SCHEMA_VERSION) {
+      await client.query(
+        `INSERT INTO ${t.meta} (key, value) VALUES ('version', $1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [String(SCHEMA_VERSION)],
+      );
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,403 @@
+import type pg from "pg";
+import { SEARCH_LIMITS } from "../../limits.js";
+import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
+import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
+import { ANALYZER_VERSION, analyze } from "../index/analyzer.js";
+import { DEFAULT_BM25, idf } from "../index/bm25.js";
+import {
+  analyzeDocument,
+  CollectionIndex,
+  type IndexableDocument,
+  type IndexableSection,
+} from "../index/collection-index.js";
+import { expandQuery } from "../index/feedback.js";
+import type { CollectionStatistics } from "../index/lexical-index.js";
+import { CANDIDATE_UNITS, MAX_QUERY_TERMS, rankCollection } from "../index/ranker.js";
+import type { CollectionSource, RefreshProgress, RefreshReport } from "../index/refresh.js";
+import {
+  connectionStringFor,
+  describeServer,
+  explainPostgresError,
+  openPool,
+  type PostgresTarget,
+  PostgresUnavailableError,
+} from "./pg-connection.js";
+import { refreshPostgresCollection } from "./pg-indexer.js";
+import { migrate, SCHEMA_VERSION, type Tables, tablesIn } from "./pg-schema.js";
+import { inTransaction } from "./pg-writer.js";
+import { anyTermQuery } from "./tsvector-literal.js";
+
+/**
+ * Sections the database scores per collection and query, at most: candidates come from the
+ * query's rarest terms until their combined document frequency reaches this, so a query's cost
+ * stays bounded however large the collection and however common its other words.
+ */
+export const MATCH_BUDGET = 20_000;
+/**
+ * Candidates handed to the engine's ranker per collection: twice what its first pass keeps, so
+ * the feedback (rerank) pass has room to bring up sections the first pass placed lower.
+ */
+export const CANDIDATE_POOL = 2 * CANDIDATE_UNITS;
+
+interface CollectionRow {
+  id: number;
+  name: string;
+  unit_count: string;
+  title_length_sum: string;
+  body_length_sum: string;
+  analyzer: string;
+}
+
+interface CandidateRow {
+  path: string;
+  title: string;
+  url: string | null;
+  modified_time: string | null;
+  ord: number;
+  heading_path: string[];
+  heading: string | null;
+  level: number | null;
+  content: string;
+  page_start: number | null;
+  page_end: number | null;
+}
+
+export interface PostgresBackendOptions extends PostgresTarget {
+  /** The bot's collections: the only ones its searches may reach. */
+  collections: Record<string, { paths: readonly string[]; exclude?: readonly string[] }>;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * A bot's knowledge in PostgreSQL, shared by every process that serves the bot. Searching asks
+ * the database for candidate sections (a GIN full-text match on the query's rarest terms, scored
+ * in SQL with BM25F from the stored term frequencies), then ranks them with the embedded
+ * engine's own ranker, given the collection's statistics from the database — so relevance,
+ * bands, the weak flag and hints are computed exactly as the embedded engine computes them.
+ * Every query is scoped to this bot's collections and parameterised.
+ */
+export class PostgresBackend implements KnowledgeBackend {
+  private closing: Promise<void> | undefined;
+
+  private constructor(
+    private readonly target: PostgresTarget,
+    private readonly configured: PostgresBackendOptions["collections"],
+    private readonly pool: pg.Pool,
+    private readonly server: string,
+    private readonly t: Tables,
+  ) {}
+
+  /**
+   * Connects (failing with one clear line when the database cannot be used) and creates or
+   * migrates the schema when it is missing or older than this code.
+   */
+  static async open(options: PostgresBackendOptions): Promise<PostgresBackend> {
+    const target: PostgresTarget = { bot: options.bot, urlEnv: options.urlEnv, schema: options.schema };
+    const connectionString = connectionStringFor(target, options.env);
+    const server = describeServer(connectionString)!;
+    const pool = openPool(target, connectionString);
+    const backend = new PostgresBackend(target, options.collections, pool, server, tablesIn(target.schema));
+    try {
+      await backend.run(async (client) => {
+        const version = await client
+          .query<{ value: string }>(`SELECT value FROM ${backend.t.meta} WHERE key = 'version'`)
+          .catch((error: { code?: string }) => {
+            if (error?.code === "42P01") return { rows: [] }; // undefined_table: a new database
+            throw error;
+          });
+        if (Number(version.rows[0]?.value ?? 0) !== SCHEMA_VERSION) await migrate(client, target.schema);
+      });
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
+    }
+    return backend;
+  }
+
+  collections(): string[] {
+    return Object.keys(this.configured);
+  }
+
+  /** Brings every collection up to date with the bot's files (`second-look index`). */
+  async refresh(botDir: string, options: { onProgress?: RefreshProgress } = {}): Promise<RefreshReport[]> {
+    return this.run(async (client) => {
+      const reports: RefreshReport[] = [];
+      for (const [name, config] of Object.entries(this.configured)) {
+        const source: CollectionSource = { name, paths: config.paths };
+        if (config.exclude) source.exclude = config.exclude;
+        reports.push(
+          await refreshPostgresCollection(client, this.t, this.target.bot, botDir, source, options),
+        );
+      }
+      return reports;
+    });
+  }
+
+  async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchResponse> {
+    options.signal?.throwIfAborted();
+    const names = this.resolveCollections(request.collections);
+    const query = typeof request.query === "string" ? request.query.slice(0, SEARCH_LIMITS.queryChars) : "";
+    const queryTerms = analyze(query);
+    // The engine's rule: rerank unless asked not to or brief.
+    const rerank = request.rerank ?? request.brief !== true;
+    const indexes = await this.run((client) =>
+      // One snapshot: statistics and candidates agree even while an indexer commits.
+      inTransaction(
+        client,
+        async () => {
+          const rows = await this.collectionRows(client, names);
+          const out: CollectionIndex[] = [];
+          for (const name of names)
+            out.push(await this.candidates(client, rows.get(name)!, queryTerms, rerank));
+          return out;
+        },
+        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+      ),
+    );
+    options.signal?.throwIfAborted();
+    return new KnowledgeEngine(indexes).searchSync(request);
+  }
+
+  async getDocument(collection: string, id: string): Promise<Doc | undefined> {
+    if (!Object.hasOwn(this.configured, collection)) return undefined;
+    const rows = await this.run(async (client) => {
+      const result = await client.query<CandidateRow>(
+        `SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
+                s.content, s.page_start, s.page_end
+         FROM ${this.t.collections} c
+         JOIN ${this.t.documents} d ON d.collection_id = c.id
+         JOIN ${this.t.sections} s ON s.document_id = d.id
+         WHERE c.bot = $1 AND c.name = $2 AND d.path = $3
+         ORDER BY s.ord`,
+        [this.target.bot, collection, id],
+      );
+      return result.rows;
+    });
+    if (!rows.length) return undefined;
+    const doc = documentsOf(rows)[0]!;
+    return toDoc(collection, {
+      ...doc,
+      sections: doc.sections.map((s) => ({ ...s, titleTerms: [], bodyTerms: [] })),
+    });
+  }
+
+  /** Closes the pool; safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= this.pool.end().catch(() => {});
+    return this.closing;
+  }
+
+  private resolveCollections(requested: readonly string[] | undefined): string[] {
+    if (!requested?.length) return this.collections();
+    const out = [...new Set(requested)];
+    for (const name of out) {
+      if (!Object.hasOwn(this.configured, name)) throw new UnknownCollectionError(name, this.collections());
+    }
+    return out;
+  }
+
+  /** Runs work on a pooled connection; database failures come out as one explained line. */
+  private async run<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw explainPostgresError(this.target, this.server, error);
+    }
+    let broken: Error | undefined;
+    try {
+      return await work(client);
+    } catch (error) {
+      const explained = explainPostgresError(this.target, this.server, error);
+      // A connection that failed at the transport level is not handed out again.
+      if (explained instanceof PostgresUnavailableError) broken = explained;
+      throw explained;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private async collectionRows(client: pg.PoolClient, names: readonly string[]) {
+    const result = await client.query<CollectionRow>(
+      `SELECT id, name, unit_count, title_length_sum, body_length_sum, analyzer
+       FROM ${this.t.collections} WHERE bot = $1 AND name = ANY($2::text[])`,
+      [this.target.bot, names],
+    );
+    const rows = new Map(result.rows.map((r) => [r.name, r]));
+    // Terms from another analyzer would silently match nothing: such a collection needs re-indexing.
+    const missing = names.filter((n) => rows.get(n)?.analyzer !== ANALYZER_VERSION);
+    if (missing.length) {
+      throw new PostgresUnavailableError(
+        `bot ${this.target.bot}: collection ${missing.join(", ")} is not indexed in PostgreSQL at ${this.server}; run second-look index ${this.target.bot}`,
+      );
+    }
+    return rows;
+  }
+
+  /**
+   * The collection's candidate sections for the query, as an index carrying the collection's
+   * statistics: the sections the original query scores highest and, when the ranker will run its
+   * feedback pass, those the expanded query scores highest — the two searches the embedded ranker
+   * runs over the whole collection.
+   */
+  private async candidates(
+    client: pg.PoolClient,
+    row: CollectionRow,
+    queryTerms: readonly string[],
+    rerank: boolean,
+  ): Promise<CollectionIndex> {
+    const unitCount = Number(row.unit_count);
+    const distinct = [...new Set(queryTerms)].slice(0, MAX_QUERY_TERMS);
+    const known = await this.documentFrequencies(client, row.id, distinct);
+    const statistics: CollectionStatistics = {
+      unitCount,
+      avgTitleLength: unitCount ? Number(row.title_length_sum) / unitCount : 0,
+      avgBodyLength: unitCount ? Number(row.body_length_sum) / unitCount : 0,
+      documentFrequency: (term) => known.get(term) ?? 0,
+    };
+    const original = new Map<string, number>();
+    for (const term of queryTerms) {
+      if (!distinct.includes(term) || !known.get(term)) continue;
+      original.set(term, (original.get(term) ?? 0) + idf(unitCount, known.get(term)!));
+    }
+    const rows = new Map<string, CandidateRow>();
+    const indexOf = async (found: readonly CandidateRow[]) => {
+      for (const r of found) rows.set(`${r.ord}\u0000${r.path}`, r);
+      const documents = documentsOf([...rows.values()]).map(analyzeDocument);
+      // The ranker's feedback pass weighs any term of the top candidates: their frequencies too.
+      const vocabulary = new Set<string>();
+      for (const d of documents) {
+        for (const s of d.sections) {
+          for (const term of s.titleTerms) if (!known.has(term)) vocabulary.add(term);
+          for (const term of s.bodyTerms) if (!known.has(term)) vocabulary.add(term);
+        }
+      }
+      for (const [term, df] of await this.documentFrequencies(client, row.id, [...vocabulary]))
+        known.set(term, df);
+      return new CollectionIndex(row.name, documents, DEFAULT_BM25, statistics);
+    };
+    const first = await indexOf(await this.topSections(client, row.id, statistics, known, original));
+    if (!rerank || !original.size) return first;
+    const ranking = rankCollection(first, queryTerms, { rerank: false, limit: 1 });
+    if (!ranking.feedback.length) return first;
+    const expanded = new Map<string, number>();
+    for (const s of expandQuery(first.lexical, ranking.stats, ranking.feedback)) {
+      if (s.documentFrequency > 0) expanded.set(s.term, s.idf * s.queryFrequency);
+    }
+    return indexOf(await this.topSections(client, row.id, statistics, known, expanded));
+  }
+
+  /**
+   * The CANDIDATE_POOL sections scoring highest for a weighted query (term → idf × query
+   * frequency), scored by BM25F in SQL from the term frequencies in `tsv`. The GIN match uses
+   * the rarest terms while their sections fit MATCH_BUDGET: a section matching only common
+   * words scores little and is not looked at, which bounds the work on a large collection.
+   */
+  private async topSections(
+    client: pg.PoolClient,
+    collectionId: number,
+    statistics: CollectionStatistics,
+    known: ReadonlyMap<string, number>,
+    weights: ReadonlyMap<string, number>,
+  ): Promise<CandidateRow[]> {
+    const terms = [...weights.keys()].filter((term) => (known.get(term) ?? 0) > 0);
+    if (!terms.length) return [];
+    const byRarity = [...terms].sort((a, b) => known.get(a)! - known.get(b)! || (a < b ? -1 : 1));
+    const matchTerms: string[] = [];
+    let budget = 0;
+    for (const term of byRarity) {
+      if (matchTerms.length && budget + known.get(term)! > MATCH_BUDGET) break;
+      matchTerms.push(term);
+      budget += known.get(term)!;
+    }
+    const p = DEFAULT_BM25;
+    const result = await client.query<CandidateRow>(
+      `WITH q AS (
+         SELECT * FROM unnest($3::text[], $4::float8[]) AS q(term, weight)
+       ),
+       matched AS (
+         SELECT s.id, s.title_length, s.body_length, s.tsv FROM ${this.t.sections} s
+         WHERE s.collection_id = $1 AND s.tsv @@ $2::tsquery
+         LIMIT $5
+       ),
+       scored AS (
+         SELECT m.id, sum(q.weight * f.pf / ($6::float8 + f.pf)) AS score
+         FROM matched m
+         CROSS JOIN LATERAL unnest(m.tsv) AS u
+         JOIN q ON q.term = u.lexeme
+         CROSS JOIN LATERAL (
+           SELECT $7::float8 * cardinality(array_positions(u.weights, 'A'))
+                    / (1 - $8::float8 + $8::float8 * m.title_length / $9::float8)
+                  + cardinality(array_positions(u.weights, 'D'))
+                    / (1 - $10::float8 + $10::float8 * m.body_length / $11::float8) AS pf
+         ) AS f
+         GROUP BY m.id
+         ORDER BY score DESC, m.id
+         LIMIT $12
+       )
+       SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
+              s.content, s.page_start, s.page_end
+       FROM scored sc
+       JOIN ${this.t.sections} s ON s.id = sc.id
+       JOIN ${this.t.documents} d ON d.id = s.document_id`,
+      [
+        collectionId,
+        anyTermQuery(matchTerms),
+        terms,
+        terms.map((term) => weights.get(term)!),
+        MATCH_BUDGET,
+        p.k1,
+        p.titleWeight,
+        p.bTitle,
+        statistics.avgTitleLength || 1,
+        p.bBody,
+        statistics.avgBodyLength || 1,
+        CANDIDATE_POOL,
+      ],
+    );
+    return result.rows;
+  }
+
+  private async documentFrequencies(
+    client: pg.PoolClient,
+    collectionId: number,
+    terms: readonly string[],
+  ): Promise<Map<string, number>> {
+    if (!terms.length) return new Map();
+    const result = await client.query<{ term: string; df: string }>(
+      `SELECT term, df FROM ${this.t.terms} WHERE collection_id = $1 AND term = ANY($2::text[])`,
+      [collectionId, terms],
+    );
+    return new Map(result.rows.map((r) => [r.term, Number(r.df)]));
+  }
+}
+
+/**
+ * Rows (one per section) grouped into documents, in path order with sections in reading order:
+ * the order the embedded engine indexes them in, so ties break the same way.
+ */
+function documentsOf(rows: readonly CandidateRow[]): IndexableDocument[] {
+  const byPath = new Map<string, { doc: IndexableDocument; sections: [number, IndexableSection][] }>();
+  for (const r of rows) {
+    let entry = byPath.get(r.path);
+    if (!entry) {
+      const doc: IndexableDocument = { id: r.path, title: r.title, sections: [] };
+      if (r.url) doc.url = r.url;
+      if (r.modified_time) doc.modifiedTime = r.modified_time;
+      entry = { doc, sections: [] };
+      byPath.set(r.path, entry);
+    }
+    const section: IndexableSection = { headingPath: r.heading_path, content: r.content };
+    if (r.heading !== null) section.heading = r.heading;
+    if (r.level !== null) section.level = r.level;
+    if (r.page_start !== null && r.page_end !== null)
+      section.pages = { start: r.page_start, end: r.page_end };
+    entry.sections.push([r.ord, section]);
+  }
+  return [...byPath.values()]
+    .sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0))
+    .map(({ doc, sections }) => ({
+      ...doc,
+      sections: sections.sort((a, b) => a[0] - b[0]).map(([, s]) => s),
+    }));
+}
