@@ -1,14 +1,19 @@
 // Fitting the relevance calibration on judged questions: the shipped model (bench/calibrate.ts,
 // leave-one-collection-out over every judged collection) and a bot's own (`second-look calibrate`)
 // share this code, so both are fitted and measured the same way.
+
+import type { KnowledgeEngine } from "../knowledge/engine.js";
 import { analyze } from "../knowledge/index/analyzer.js";
 import { rankCollection } from "../knowledge/index/ranker.js";
-import { type FeatureName, type RelevanceFeatures, relevanceFeatures } from "../knowledge/relevance-features.js";
 import { type CalibrationModel, calibratedRelevance, calibrationInput } from "../knowledge/relevance.js";
-import type { KnowledgeEngine } from "../knowledge/engine.js";
+import {
+  type FeatureName,
+  type RelevanceFeatures,
+  relevanceFeatures,
+} from "../knowledge/relevance-features.js";
 import { bandFor, WEAK_BEST_SCORE } from "../protocol/weakness.js";
-import { rocAuc } from "./metrics.js";
 import { fitLogistic } from "./logistic.js";
+import { rocAuc } from "./metrics.js";
 
 /** Hits per search the model is fitted on (a search shows at most this many by default). */
 export const FIT_DEPTH = 10;
@@ -49,7 +54,12 @@ export function labelledSearches(set: JudgedSearchSet): LabelledSearch[] {
           relevant: question.relevant.has(index.documents[d.document]!.id) ? 1 : 0,
         }));
       };
-      out.push({ set: set.name, answerable: question.answerable, firstPass: pass(false), reranked: pass(true) });
+      out.push({
+        set: set.name,
+        answerable: question.answerable,
+        firstPass: pass(false),
+        reranked: pass(true),
+      });
     }
   }
   return out;
@@ -75,7 +85,11 @@ export function fitCalibration(
     hits.map(({ h }) => h.relevant),
     sampleWeights ? { sampleWeights } : {},
   );
-  return { features: [...features], weights: model.weights.map((w) => round(w, 6)), bias: round(model.bias, 6) };
+  return {
+    features: [...features],
+    weights: model.weights.map((w) => round(w, 6)),
+    bias: round(model.bias, 6),
+  };
 }
 
 /** What the weak flag does on judged searches under a model (the default search, as a bot runs it). */
@@ -93,7 +107,10 @@ export interface WeakSignalFigures {
   bandPrecision: { high: number | null; medium: number | null; low: number | null };
 }
 
-export function weakSignalFigures(searches: readonly LabelledSearch[], model: CalibrationModel): WeakSignalFigures {
+export function weakSignalFigures(
+  searches: readonly LabelledSearch[],
+  model: CalibrationModel,
+): WeakSignalFigures {
   let fa = 0;
   let faOf = 0;
   let mc = 0;

@@ -14,8 +14,14 @@ import {
 } from "./index/collection-index.js";
 import { FEEDBACK_DOCUMENTS } from "./index/feedback.js";
 import { type CollectionRanking, rankCollection } from "./index/ranker.js";
+import {
+  bandFor,
+  type CalibrationModel,
+  DEFAULT_CALIBRATION,
+  isWeak,
+  relevanceAndBand,
+} from "./relevance.js";
 import { relevanceFeatures } from "./relevance-features.js";
-import { bandFor, type CalibrationModel, DEFAULT_CALIBRATION, isWeak, relevanceAndBand } from "./relevance.js";
 import { snippetFor } from "./snippet.js";
 
 /** A search named a collection outside what this engine (or the bot) may search. */

@@ -25,7 +25,11 @@ export interface RelevanceFeatures {
 }
 
 /** The names a calibration model refers to features by. */
-export const FEATURE_NAMES = ["normalizedScore", "rank", "keyTermScore"] as const satisfies readonly (keyof RelevanceFeatures)[];
+export const FEATURE_NAMES = [
+  "normalizedScore",
+  "rank",
+  "keyTermScore",
+] as const satisfies readonly (keyof RelevanceFeatures)[];
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
 /** The features of every hit of a collection's ranking, in ranking order. */

@@ -27,7 +27,10 @@ export function calibrationInput(f: RelevanceFeatures, features: readonly Featur
 }
 
 /** P(relevant | features), rounded to 3 decimals as Huginn rounds its relevance. */
-export function calibratedRelevance(f: RelevanceFeatures, model: CalibrationModel = DEFAULT_CALIBRATION): number {
+export function calibratedRelevance(
+  f: RelevanceFeatures,
+  model: CalibrationModel = DEFAULT_CALIBRATION,
+): number {
   let z = model.bias;
   model.features.forEach((name, i) => {
     z += (model.weights[i] ?? 0) * featureValue(f, name);
