@@ -12,6 +12,7 @@ import {
   relevanceFeatures,
 } from "../knowledge/relevance-features.js";
 import { bandFor, WEAK_BEST_SCORE } from "../protocol/weakness.js";
+import type { Band } from "../types.js";
 import { fitLogistic } from "./logistic.js";
 import { rocAuc } from "./metrics.js";
 
@@ -34,6 +35,8 @@ export interface LabelledHit {
 /** One judged question searched both ways a bot searches: first pass only (brief) and the default. */
 export interface LabelledSearch {
   set: string;
+  /** Position of the question in its set (folds split by question, never inside one). */
+  question: number;
   answerable: boolean;
   firstPass: LabelledHit[];
   reranked: LabelledHit[];
@@ -42,7 +45,7 @@ export interface LabelledSearch {
 /** Every question of the set, searched in every collection of its engine, hits labelled. */
 export function labelledSearches(set: JudgedSearchSet): LabelledSearch[] {
   const out: LabelledSearch[] = [];
-  for (const question of set.questions) {
+  for (const [position, question] of set.questions.entries()) {
     const terms = analyze(question.text);
     for (const name of set.engine.collections()) {
       const index = set.engine.collectionIndex(name)!;
@@ -56,6 +59,7 @@ export function labelledSearches(set: JudgedSearchSet): LabelledSearch[] {
       };
       out.push({
         set: set.name,
+        question: position,
         answerable: question.answerable,
         firstPass: pass(false),
         reranked: pass(true),
@@ -92,6 +96,14 @@ export function fitCalibration(
   };
 }
 
+/** One judged search as the weak flag sees it. */
+export interface WeakOutcome {
+  bestScore: number;
+  answerable: boolean;
+  /** An answer is among the first ANSWER_DEPTH hits. */
+  answered: boolean;
+}
+
 /** What the weak flag does on judged searches under a model (the default search, as a bot runs it). */
 export interface WeakSignalFigures {
   searches: number;
@@ -111,54 +123,66 @@ export function weakSignalFigures(
   searches: readonly LabelledSearch[],
   model: CalibrationModel,
 ): WeakSignalFigures {
+  const outcomes: WeakOutcome[] = [];
+  const bands: Record<Band, [number, number]> = { high: [0, 0], medium: [0, 0], low: [0, 0] };
+  for (const s of searches) {
+    const top = s.reranked[0];
+    outcomes.push({
+      bestScore: top ? calibratedRelevance(top.features, model) : 0,
+      answerable: s.answerable,
+      answered: s.answerable && s.reranked.slice(0, ANSWER_DEPTH).some((h) => h.relevant === 1),
+    });
+    // Relevance is kept non-increasing along a ranking, as the engine keeps it.
+    let ceiling = 1;
+    for (const h of s.reranked) {
+      ceiling = Math.min(ceiling, calibratedRelevance(h.features, model));
+      const counts = bands[bandFor(ceiling)];
+      counts[0]++;
+      counts[1] += h.relevant;
+    }
+  }
+  const precision = ([n, r]: [number, number]) => (n ? round(r / n, 4) : null);
+  return {
+    ...weakFlagFigures(outcomes),
+    bandPrecision: {
+      high: precision(bands.high),
+      medium: precision(bands.medium),
+      low: precision(bands.low),
+    },
+  };
+}
+
+/** The weak flag's figures over judged searches (the threshold is the protocol's). */
+export function weakFlagFigures(outcomes: readonly WeakOutcome[]): Omit<WeakSignalFigures, "bandPrecision"> {
   let fa = 0;
   let faOf = 0;
   let mc = 0;
   let mcOf = 0;
   let uf = 0;
   let ufOf = 0;
-  const best: number[] = [];
-  const labels: boolean[] = [];
-  const bands = { high: [0, 0], medium: [0, 0], low: [0, 0] } as Record<string, [number, number]>;
-  for (const s of searches) {
-    const top = s.reranked[0];
-    const bestScore = top ? calibratedRelevance(top.features, model) : 0;
-    const weak = bestScore < WEAK_BEST_SCORE;
-    const answered = s.answerable && s.reranked.slice(0, ANSWER_DEPTH).some((h) => h.relevant);
-    best.push(bestScore);
-    labels.push(answered);
-    if (!s.answerable) {
+  for (const o of outcomes) {
+    const weak = o.bestScore < WEAK_BEST_SCORE;
+    if (!o.answerable) {
       ufOf++;
       if (weak) uf++;
-    } else if (answered) {
+    } else if (o.answered) {
       faOf++;
       if (weak) fa++;
     } else {
       mcOf++;
       if (weak) mc++;
     }
-    let ceiling = 1;
-    for (const h of s.reranked) {
-      const p = Math.min(ceiling, calibratedRelevance(h.features, model));
-      ceiling = p;
-      const counts = bands[bandFor(p)]!;
-      counts[0]++;
-      counts[1] += h.relevant;
-    }
   }
-  const auc = rocAuc(best, labels);
-  const precision = ([n, r]: [number, number]) => (n ? round(r / n, 4) : null);
+  const auc = rocAuc(
+    outcomes.map((o) => o.bestScore),
+    outcomes.map((o) => o.answered),
+  );
   return {
-    searches: searches.length,
+    searches: outcomes.length,
     falseAlarms: share(fa, faOf),
     missesCaught: share(mc, mcOf),
     unanswerableFlagged: share(uf, ufOf),
     auc: Number.isNaN(auc) ? null : round(auc, 4),
-    bandPrecision: {
-      high: precision(bands.high!),
-      medium: precision(bands.medium!),
-      low: precision(bands.low!),
-    },
   };
 }
 
