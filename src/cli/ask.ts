@@ -8,7 +8,7 @@ import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderPageRange } from "../protocol/page-range.js";
-import { answerWithCitations, type CitedAnswer } from "../strategies/cited-answer.js";
+import { answerWithCitations, type CitedAnswer } from "../strategies/answer/cited-answer.js";
 import { captureSpans, renderSpanTree, type SpanCapture } from "../telemetry/span-tree.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";

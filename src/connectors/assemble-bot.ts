@@ -18,7 +18,7 @@ import { errorMessage } from "../errors.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { renderSearchResponse } from "../protocol/render.js";
-import { Planner } from "../strategies/planner.js";
+import { Planner } from "../strategies/plan/planner.js";
 import {
   type RetrievalSettings,
   strategicBackend,

@@ -7,10 +7,10 @@ import type { BotRuntime } from "../connectors/bot-runtime.js";
 import type { Logger } from "../telemetry/logger.js";
 import { AnswerQueue } from "./answer-queue.js";
 import { type HostPlan, hasPlatform, hostVariables } from "./host-credentials.js";
-import { createSlackApp, type SlackAppOptions } from "./slack-app.js";
-import { attachSlackHost } from "./slack-host.js";
-import { createTeamsApp } from "./teams-app.js";
-import { attachTeamsHost } from "./teams-host.js";
+import { createSlackApp, type SlackAppOptions } from "./slack/app.js";
+import { attachSlackHost } from "./slack/host.js";
+import { createTeamsApp } from "./teams/app.js";
+import { attachTeamsHost } from "./teams/host.js";
 
 export interface HostedBotsOptions {
   /** Questions each bot answers at the same time. */

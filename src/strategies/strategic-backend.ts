@@ -13,14 +13,14 @@
 import type { LlmClient } from "../llm/llm-client.js";
 import { isWeak } from "../protocol/weakness.js";
 import type { Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
-import { AgenticStrategy } from "./agentic.js";
-import { attachAnswerSpans } from "./attach-answer-spans.js";
-import { hasPages, treeFromDoc } from "./document-tree.js";
-import type { RunLimits } from "./model-turns.js";
-import type { Planner } from "./planner.js";
-import { rerankHitsSinglePass } from "./rerank-hits.js";
-import { sectionHit } from "./section-hits.js";
-import { TreeWalkStrategy } from "./treewalk.js";
+import { attachAnswerSpans } from "./answer/attach-answer-spans.js";
+import type { Planner } from "./plan/planner.js";
+import { AgenticStrategy } from "./select/agentic.js";
+import type { RunLimits } from "./select/model-turns.js";
+import { rerankHitsSinglePass } from "./select/rerank-hits.js";
+import { TreeWalkStrategy } from "./select/treewalk.js";
+import { hasPages, treeFromDoc } from "./tree/document-tree.js";
+import { sectionHit } from "./tree/section-hits.js";
 
 export interface RetrievalSettings {
   rerankStrategy: "lexical" | "single-pass";

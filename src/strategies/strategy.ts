@@ -1,6 +1,6 @@
-import type { DocumentTree } from "./document-tree.js";
-import type { RunLimits, StopReason } from "./model-turns.js";
-import type { StrategyUsage } from "./usage.js";
+import type { RunLimits, StopReason } from "./select/model-turns.js";
+import type { StrategyUsage } from "./select/usage.js";
+import type { DocumentTree } from "./tree/document-tree.js";
 
 export interface ContextBudget {
   /** The model to ask (the client's default when absent). */

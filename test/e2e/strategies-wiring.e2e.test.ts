@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SearchJson } from "../../src/cli/search.js";
-import type { CitedAnswer } from "../../src/strategies/cited-answer.js";
+import type { CitedAnswer } from "../../src/strategies/answer/cited-answer.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
 

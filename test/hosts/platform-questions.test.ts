@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkQuestion, SENTENCES } from "../../src/hosts/hosted-answer.js";
-import { plainSlackText, slackQuestion } from "../../src/hosts/slack-question.js";
-import { plainTeamsText, teamsQuestion } from "../../src/hosts/teams-question.js";
+import { plainSlackText, slackQuestion } from "../../src/hosts/slack/question.js";
+import { plainTeamsText, teamsQuestion } from "../../src/hosts/teams/question.js";
 
 describe("Slack questions", () => {
   it("reads Slack markup back as the words the user saw", () => {

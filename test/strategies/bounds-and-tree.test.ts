@@ -1,9 +1,9 @@
 // Every loop is bounded in hops, tokens and time; a Doc becomes a tree with page ranges.
 import { describe, expect, it } from "vitest";
-import { AgenticStrategy } from "../../src/strategies/agentic.js";
-import { buildView, treeFromDoc } from "../../src/strategies/document-tree.js";
-import { ModelTurns } from "../../src/strategies/model-turns.js";
-import { TreeWalkStrategy } from "../../src/strategies/treewalk.js";
+import { AgenticStrategy } from "../../src/strategies/select/agentic.js";
+import { ModelTurns } from "../../src/strategies/select/model-turns.js";
+import { TreeWalkStrategy } from "../../src/strategies/select/treewalk.js";
+import { buildView, treeFromDoc } from "../../src/strategies/tree/document-tree.js";
 import type { Doc } from "../../src/types.js";
 import { ScriptedLlm } from "../support/scripted-llm.js";
 import { agTree, pagedTree } from "./fixtures.js";

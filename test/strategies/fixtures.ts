@@ -1,5 +1,5 @@
 // The test trees of docs/reference/vectorless-strategies.md §12: T3, AgTree and PagedTree.
-import type { DocumentTree, TreeSection } from "../../src/strategies/document-tree.js";
+import type { DocumentTree, TreeSection } from "../../src/strategies/tree/document-tree.js";
 
 const leaf = (id: string, title: string, extra: Partial<TreeSection> = {}): TreeSection => ({
   id,

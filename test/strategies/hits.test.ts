@@ -1,7 +1,7 @@
 // Single-pass rerank of search hits (adapted from docs/reference/vectorless-strategies.md §12.10) and answer spans on hits.
 import { describe, expect, it } from "vitest";
-import { attachAnswerSpans } from "../../src/strategies/attach-answer-spans.js";
-import { rerankHitsSinglePass } from "../../src/strategies/rerank-hits.js";
+import { attachAnswerSpans } from "../../src/strategies/answer/attach-answer-spans.js";
+import { rerankHitsSinglePass } from "../../src/strategies/select/rerank-hits.js";
 import type { Hit } from "../../src/types.js";
 import { ScriptedLlm } from "../support/scripted-llm.js";
 

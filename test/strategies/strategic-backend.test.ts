@@ -1,7 +1,7 @@
 // The wiring seam: rerank on explicit careful searches, deep fallback on weak ones, planning,
 // answer spans — each failing soft to the lexical response.
 import { describe, expect, it } from "vitest";
-import { Planner } from "../../src/strategies/planner.js";
+import { Planner } from "../../src/strategies/plan/planner.js";
 import { strategicBackend, strategiesActive } from "../../src/strategies/strategic-backend.js";
 import type { Doc, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../../src/types.js";
 import { ScriptedLlm } from "../support/scripted-llm.js";
@@ -179,6 +179,15 @@ describe("strategicBackend", () => {
         deepFallback: "off",
       }),
     ).toBe(false);
-    expect(strategiesActive({ rerankStrategy: "lexical", planning: false, answerSpans: false })).toBe(true);
+    // Unset deepFallback means "off", as in a bot's config: no model calls nobody asked for.
+    expect(strategiesActive({ rerankStrategy: "lexical", planning: false, answerSpans: false })).toBe(false);
+    expect(
+      strategiesActive({
+        rerankStrategy: "lexical",
+        planning: false,
+        answerSpans: false,
+        deepFallback: "auto",
+      }),
+    ).toBe(true);
   });
 });

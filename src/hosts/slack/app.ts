@@ -1,0 +1,67 @@
+// A Bolt app for one bot: Socket Mode (an outbound WebSocket; nothing to expose to the
+// internet) when the bot has an app-level token, else the HTTP Events API on its port with
+// Slack's request signatures verified by Bolt. Tests pass their own receiver and point the Web
+// API client at a local fake.
+import { App, type Receiver } from "@slack/bolt";
+import type { Logger } from "../../telemetry/logger.js";
+import type { SlackCredentials } from "../host-credentials.js";
+import { slackLogger } from "./logger.js";
+
+/** Bound on one Web API call; a hung call must not hold an answer slot forever. */
+const WEB_API_TIMEOUT_MS = 15_000;
+
+export interface SlackAppOptions {
+  log: Logger;
+  /** Interface for the HTTP Events API listener (default all interfaces). */
+  host?: string;
+  /** Replaces Socket Mode / HTTP (tests). */
+  receiver?: Receiver;
+  /** Where the Web API lives (tests: a fake on 127.0.0.1); must end in `/`. */
+  slackApiUrl?: string;
+}
+
+export interface SlackApp {
+  app: App;
+  /** Connects (Socket Mode) or starts listening (HTTP). */
+  start(): Promise<void>;
+  /** Stops receiving events; answers in flight can still post. */
+  stop(): Promise<void>;
+  /** `Socket Mode` or `HTTP events on :3000`, for the startup summary. */
+  describe: string;
+}
+
+export function createSlackApp(credentials: SlackCredentials, options: SlackAppOptions): SlackApp {
+  const logger = slackLogger(options.log);
+  const clientOptions = {
+    timeout: WEB_API_TIMEOUT_MS,
+    retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 4_000 },
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+  };
+  const common = { token: credentials.botToken, logger, clientOptions };
+  let app: App;
+  if (options.receiver) {
+    app = new App({ ...common, receiver: options.receiver });
+  } else if (credentials.mode === "socket") {
+    app = new App({ ...common, appToken: credentials.appToken, socketMode: true });
+  } else {
+    app = new App({ ...common, signingSecret: credentials.signingSecret });
+  }
+  const describe =
+    credentials.mode === "socket"
+      ? "Socket Mode"
+      : `HTTP events on ${options.host ?? ""}:${credentials.port}`;
+  return {
+    app,
+    describe,
+    start: async () => {
+      if (!options.receiver && credentials.mode === "http") {
+        await app.start({ port: credentials.port, ...(options.host ? { host: options.host } : {}) });
+      } else {
+        await app.start();
+      }
+    },
+    stop: async () => {
+      await app.stop();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// A Teams app for one bot (@microsoft/teams.apps 2.0.x, the line that runs on Node 20): the Bot
+// Framework messaging endpoint `/api/messages` on the bot's own port, every request's signed
+// token checked by the SDK, and the bot's client credentials for replies. The HTTP server is
+// ours, so its bind address, timeouts and shutdown are too.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { App, ExpressAdapter } from "@microsoft/teams.apps";
+import type { Logger } from "../../telemetry/logger.js";
+import type { TeamsCredentials } from "../host-credentials.js";
+import { teamsLogger } from "./logger.js";
+
+/** Bound on one Bot Connector call. */
+const CONNECTOR_TIMEOUT_MS = 15_000;
+/** The Bot Framework gives up on a request after 15 s; a slow or stalled client gets no longer. */
+const REQUEST_TIMEOUT_MS = 20_000;
+
+export type TeamsAuth =
+  | Pick<TeamsCredentials, "clientId" | "clientSecret" | "tenantId">
+  /** A token source instead of the client secret (tests: no call to Entra ID). */
+  | { clientId: string; tenantId?: string; token: (scope: string | string[], tenantId?: string) => string };
+
+export interface TeamsAppOptions {
+  log: Logger;
+  port: number;
+  /** Interface to listen on (default all interfaces). */
+  host?: string;
+  /**
+   * Tests only: accept activities without the Bot Framework's signed token. Off by default and
+   * never read from the environment here, so a stray variable cannot turn authentication off.
+   */
+  dangerouslyAllowUnauthenticatedRequests?: boolean;
+}
+
+export interface TeamsApp {
+  app: App;
+  start(): Promise<void>;
+  /** Stops accepting activities; answers in flight can still post. */
+  stop(): Promise<void>;
+  /** The port actually bound (useful with port 0). */
+  port(): number | undefined;
+  describe: string;
+}
+
+export function createTeamsApp(auth: TeamsAuth, options: TeamsAppOptions): TeamsApp {
+  const server: Server = createServer();
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  server.headersTimeout = REQUEST_TIMEOUT_MS;
+  const logger = teamsLogger(options.log);
+  const app = new App({
+    clientId: auth.clientId,
+    ...("clientSecret" in auth ? { clientSecret: auth.clientSecret } : { token: auth.token }),
+    ...(auth.tenantId ? { tenantId: auth.tenantId } : {}),
+    logger,
+    client: { timeout: CONNECTOR_TIMEOUT_MS },
+    httpServerAdapter: new ExpressAdapter(server, { logger }),
+    dangerouslyAllowUnauthenticatedRequests: options.dangerouslyAllowUnauthenticatedRequests === true,
+    // The bot's own @mention is not part of the question.
+    activity: { mentions: { stripText: true } },
+  });
+  return {
+    app,
+    describe: `Teams on ${options.host ?? ""}:${options.port}/api/messages`,
+    start: async () => {
+      await app.initialize();
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(options.port, options.host, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+    },
+    stop: async () => {
+      if (!server.listening) return;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections would hold close() open; requests in progress finish first.
+        server.closeIdleConnections();
+      });
+    },
+    port: () => (server.address() as AddressInfo | null)?.port,
+  };
+}
