@@ -97,13 +97,15 @@ export function runEvaluation(
       weakQueries.push({ id: query.id, response });
     }
     // The orchestrator's own rule, on the evidence it reads from an in-process response: hits
-    // shown, and the best relevance (the limit does not change the top hit).
+    // shown, the best relevance (the limit does not change the top hit) and the query words no
+    // document contains (a weak search naming them is the signal's to answer, not the model's).
     if (
       isBorderline({
         weak: isWeak(response),
         hitCount: response.results.length,
         bestRelevance: response.bestScore,
         hitsWithoutRelevance: 0,
+        unmatchedTerms: response.retryHints?.unmatchedTerms?.length ?? 0,
       })
     )
       borderline++;
