@@ -143,6 +143,26 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
         )(),
     );
 
+  program
+    .command("calibrate")
+    .description("refit a bot's relevance calibration on its own judged questions (stored with its index)")
+    .argument("<bot>", "a name under ./bots or a path to a bot folder")
+    .requiredOption(
+      "--questions <file.jsonl>",
+      "judged questions: id, text, kind, relevant paths (README: eval)",
+    )
+    .option("--dry-run", "measure and fit, store nothing")
+    .option("--json", "machine-readable output")
+    .action((bot: string, opts: { questions: string; dryRun?: boolean; json?: boolean }) =>
+      run("calibrate", async () =>
+        (await import("./calibrate.js")).runCalibrate(
+          bot,
+          { questions: opts.questions, dryRun: !!opts.dryRun, json: !!opts.json },
+          io,
+        ),
+      )(),
+    );
+
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {

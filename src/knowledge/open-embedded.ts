@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { logger } from "../telemetry/logger.js";
+import { readBotCalibration } from "./bot-calibration.js";
 import { KnowledgeEngine } from "./engine.js";
 import { CollectionIndex } from "./index/collection-index.js";
 import { IndexStore } from "./index/index-store.js";
@@ -32,13 +33,17 @@ const UNWRITABLE = new Set(["EACCES", "EPERM", "EROFS"]);
 
 /**
  * Opens a bot's embedded knowledge engine: every collection is refreshed incrementally from its
- * files (unchanged files cost a stat each), then indexed in memory.
+ * files (unchanged files cost a stat each), then indexed in memory; the bot's own relevance
+ * calibration is applied when it has one.
  */
 export async function openEmbeddedEngine(
   botDir: string,
   collections: Record<string, { paths: readonly string[]; exclude?: readonly string[] }>,
   options: { onProgress?: RefreshProgress } = {},
 ): Promise<{ engine: KnowledgeEngine; reports: RefreshReport[] }> {
+  // A bot's own calibration (`second-look calibrate`) replaces the shipped one when present;
+  // read first, so a broken file is reported before minutes of indexing.
+  const calibration = await readBotCalibration(botDir);
   const directory = indexDirectory(botDir);
   const store = new IndexStore(directory);
   const indexes: CollectionIndex[] = [];
@@ -67,5 +72,5 @@ export async function openEmbeddedEngine(
     indexes.push(new CollectionIndex(name, documents));
     reports.push(report);
   }
-  return { engine: new KnowledgeEngine(indexes), reports };
+  return { engine: new KnowledgeEngine(indexes, calibration ? { calibration } : {}), reports };
 }
