@@ -14,9 +14,9 @@ import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { openBotRuntime } from "../../src/connectors/open-bot-runtime.js";
 import { NOT_COVERED_NOTE_START } from "../../src/protocol/corrective-note.js";
 import type { KnowledgeBackend } from "../../src/types.js";
-import { directiveScript, toolMessagesAfter } from "../connectors/e2e/fixtures.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
+import { directiveScript, toolMessagesAfter } from "./connector/fixtures.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /**

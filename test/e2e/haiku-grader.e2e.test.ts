@@ -12,10 +12,10 @@ import type { SearchJson } from "../../src/cli/search.js";
 import { GRADER_SYSTEM_PROMPT } from "../../src/corrective/knowledge-grader.js";
 import { NOT_COVERED_NOTE_START } from "../../src/protocol/corrective-note.js";
 import { setLogger } from "../../src/telemetry/logger.js";
-import { directiveScript } from "../connectors/e2e/fixtures.js";
 import { captureLog } from "../llm/log-capture.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
+import { directiveScript } from "./connector/fixtures.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY_ENV = "SECOND_LOOK_GRADER_E2E_KEY";
