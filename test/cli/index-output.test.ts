@@ -99,7 +99,7 @@ describe("second-look index, human output", () => {
     process.env.SECOND_LOOK_INDEX_DIR = indexes;
     expect((await runCli(["index", dir])).exitCode).toBe(0);
     expect(existsSync(join(dir, ".second-look"))).toBe(false);
-    expect(await readdir(indexDirectory(dir))).toContain("notes.json");
+    expect(await readdir(indexDirectory(dir))).toContain("notes.manifest.json");
     expect(indexDirectory(dir)).not.toBe(indexDirectory(join(root, "other", "elsewhere")));
   });
 });

@@ -15,9 +15,13 @@ const RSS_BOUND_MB = 1_536;
 const FILE_TIMEOUT_MS = 4_000;
 const FILE_MEMORY_MB = 384;
 
+/**
+ * Unclosed link openers once ran for minutes; the parser now reads them in about a second, so
+ * the file is indexed or (on a loaded machine) refused at its bound: either way, bounded.
+ */
+const BORDERLINE = "docs/hostile/brackets.md";
 const HOSTILE = [
   "docs/hostile/emphasis.md",
-  "docs/hostile/brackets.md",
   "docs/hostile/indented-list.md",
   "docs/hostile/unclosed.html",
   "docs/hostile/30000-pages.pdf",
@@ -70,6 +74,7 @@ describe("a bot with hostile documents", () => {
     const skipped = new Map<string, string>(
       report.skipped.map((s: { path: string; reason: string }) => [s.path, s.reason]),
     );
+    const refusedBorderline = skipped.delete(BORDERLINE);
     expect([...skipped.keys()].sort()).toEqual([...HOSTILE].sort());
     for (const [path, reason] of skipped) {
       expect(reason, path).toMatch(/limit/);
@@ -77,7 +82,7 @@ describe("a bot with hostile documents", () => {
       expect(run.stderr).toContain(`skipped ${path}: ${reason}`);
     }
     expect(skipped.get("docs/hostile/30000-pages.pdf")).toMatch(/30000 pages \(limit 5000\)/);
-    expect(report.added).toBe(14);
+    expect(report.added).toBe(refusedBorderline ? 14 : 15);
     console.info(`hostile bot: index ${run.ms} ms, peak RSS ${run.maxRssMb} MB`, Object.fromEntries(skipped));
     expect(run.ms).toBeLessThan(INDEX_BOUND_MS);
     expect(run.maxRssMb).toBeLessThan(RSS_BOUND_MB);
