@@ -9,6 +9,7 @@ import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "../../src
 import { modelCandidates, signalCandidates } from "../../src/corrective/requery-candidates.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { rescueCandidates } from "../../src/knowledge/hints/rescue-candidates.js";
+import { retryHints } from "../../src/knowledge/hints/retry-hints.js";
 import { renderSearchResponse } from "../../src/protocol/render.js";
 import type { Grade, KnowledgeBackend, SearchResponse } from "../../src/types.js";
 import { hit, oldDocText, response, scriptedGrader, silent, stubBackend } from "./corrective-fixtures.js";
@@ -304,6 +305,27 @@ describe("lexical rescue candidates from the index", () => {
     );
     const seen = new Set(plan.candidates.map((c) => c.query.toLowerCase()));
     expect(seen.size).toBe(plan.candidates.length);
+  });
+
+  it("expands every known word with the collection's topic words, and never leads the broader hint with it", () => {
+    const plan = rescueCandidates("stop python littering my project with pycache folders", vocabulary, [
+      "bytecode",
+      "compileall",
+      "cache",
+      "fifth",
+    ]);
+    expect(plan.candidates).toContainEqual({
+      query: "python pycache folders bytecode compileall cache",
+      strategy: "feedback_expansion",
+    });
+    // Without feedback words there is nothing to expand with.
+    expect(
+      rescueCandidates("stop python littering my project with pycache folders", vocabulary).candidates.map(
+        (c) => c.strategy,
+      ),
+    ).not.toContain("feedback_expansion");
+    const hints = retryHints("stop python littering my project with pycache folders", {}, plan);
+    expect(hints?.broaderQueryStrategy).toBe("drop_unmatched");
   });
 
   it("drops words that occur nearly everywhere, and splits a conjunction on the side holding the anchor", () => {
