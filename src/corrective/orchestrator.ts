@@ -60,6 +60,7 @@ export const MAX_FUSED_HITS_APPENDED = 5;
  * wrote. It weighs as much as three candidates agreeing, so the next page leads unless the
  * candidates concur on something else. Measured on pydocs, Cranfield, CISI and CACM together
  * (bench/results/rescue-candidates.md); the next page only, since a deeper list dilutes it.
+ * Searched only when the original page was full (a shorter page was all the query matched).
  */
 export const ORIGINAL_NEXT_PAGE_WEIGHT = 3;
 
@@ -289,8 +290,9 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
 
       const started = now();
       // Not a candidate (never named in the note, never counted as tried): only fused.
+      // A page shorter than its limit was everything the query matched: there is no next page.
       const nextPage =
-        fromModel || retries > 0
+        fromModel || retries > 0 || hitsShown < clampHitLimit(input.limit)
           ? undefined
           : runCandidate(input.originalQuery, scope.collections, nextPageLimit(input.limit));
       const settled = await Promise.all(

@@ -378,3 +378,71 @@ describe("reciprocal rank fusion", () => {
     expect(fused[0]!.score).toBeCloseTo(1 / 61, 10);
   });
 });
+
+describe("the signal's rescue reads the original query's next page", () => {
+  const page = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => hit("wiki", `d${from + i}`, `Doc ${from + i}`, 0.2));
+  const firstPage = response("why does my thing hang", page(1, 10), {
+    rescueQueries: [
+      { query: "thing hang", strategy: "informative_core" },
+      { query: "hang", strategy: "informative_core" },
+    ],
+  });
+  const run = (original: SearchResponse, backend: KnowledgeBackend) =>
+    runCorrectiveRetrieval({
+      question: original.query,
+      originalQuery: original.query,
+      originalText: renderSearchResponse(original, { brief: false }),
+      originalResponse: original,
+      allowedCollections: ["wiki"],
+      backend,
+      log: silent,
+    });
+
+  it("fuses a full page's continuation with the candidates, without naming it as a re-query", async () => {
+    const backend = stubBackend((request) =>
+      request.query === "why does my thing hang"
+        ? response(request.query, page(1, 20))
+        : response(request.query, [hit("wiki", `only-${request.query}`, "Elsewhere", 0.3)]),
+    );
+    const out = await run(firstPage, backend);
+    const original = backend.requests.find((r) => r.query === "why does my thing hang");
+    expect(original?.limit).toBe(20);
+    expect(out.metadata.queriesTried).toEqual(["thing hang", "hang"]);
+    // The continuation (weight 3) outranks what one candidate alone found; the first page is not repeated.
+    const appended = out.text.slice(out.text.indexOf("[corrective retrieval"));
+    expect(appended).toContain("d11");
+    expect(appended).not.toContain("only-");
+    expect(appended).not.toMatch(/\bd10\b/);
+    expect(out.metadata.newHits[0]).toBe(5);
+  });
+
+  it("three candidates agreeing on a document outweigh the continuation", async () => {
+    const three = {
+      ...firstPage,
+      retryHints: {
+        rescueQueries: [
+          { query: "thing hang", strategy: "informative_core" },
+          { query: "hang", strategy: "informative_core" },
+          { query: "my thing hang", strategy: "drop_common_terms" },
+        ],
+      },
+    };
+    const backend = stubBackend((request) =>
+      request.query === "why does my thing hang"
+        ? response(request.query, page(1, 20))
+        : response(request.query, [hit("wiki", "agreed", "Agreed", 0.3)]),
+    );
+    const out = await run(three, backend);
+    const appended = out.text.slice(out.text.indexOf("[corrective retrieval"));
+    expect(appended.indexOf("agreed")).toBeGreaterThan(0);
+    expect(appended.indexOf("agreed")).toBeLessThan(appended.indexOf("d11"));
+  });
+
+  it("does not search past a page shorter than its limit: that was everything the query matched", async () => {
+    const short = { ...firstPage, results: page(1, 4) };
+    const backend = stubBackend((request) => response(request.query, [hit("wiki", "x", "X", 0.3)]));
+    await run(short, backend);
+    expect(backend.requests.map((r) => r.query)).toEqual(["thing hang", "hang"]);
+  });
+});
