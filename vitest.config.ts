@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The default output, then which tests were skipped and why.
+    reporters: ["default", "./test/support/skip-summary-reporter.ts"],
   },
 });

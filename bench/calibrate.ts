@@ -1,136 +1,73 @@
 /**
- * Fits the relevance calibration (src/knowledge/calibration-model.ts) on a judged collection:
- * logistic regression of "judged relevant" on the hit features of every top-10 hit of every
- * query, for both the first-pass ranking (brief mode) and the reranked one (full mode).
- * It first reports 5-fold cross-validation by query (held-out log loss, band precision, weak
- * AUC), then fits on all queries and writes the model.
+ * Fits the shipped relevance calibration (src/knowledge/calibration-model.ts) on every judged
+ * collection together (pydocs, handbook, Cranfield, CISI, CACM; bench/docbots/collections.ts),
+ * each collection weighing the same. First it measures leave-one-collection-out: every collection
+ * is scored by a model fitted on the other four, beside the model shipped before this run, and
+ * for each feature set in CANDIDATES. Then it fits on all five and rewrites the model.
  *
- *   npm run calibrate [-- <dataset dir> --format beir|cranfield] [--dry-run]
+ *   npm run calibrate [-- --dry-run]
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { readBeir } from "../src/evaluation/beir.js";
-import { readCranfield } from "../src/evaluation/cranfield.js";
-import { toIndexableDocuments } from "../src/evaluation/eval-documents.js";
-import { rocAuc } from "../src/evaluation/metrics.js";
-import { analyze } from "../src/knowledge/index/analyzer.js";
-import { analyzeDocument, CollectionIndex } from "../src/knowledge/index/collection-index.js";
-import { type RelevanceFeatures, rankCollection } from "../src/knowledge/index/ranker.js";
-import { calibrationFeatures } from "../src/knowledge/relevance.js";
-import { bandFor, WEAK_BEST_SCORE } from "../src/protocol/weakness.js";
-import { fitLogistic, type LogisticModel, predict } from "./calibration/logistic.js";
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  fitCalibration,
+  type LabelledSearch,
+  labelledSearches,
+  type WeakSignalFigures,
+  weakSignalFigures,
+} from "../src/evaluation/calibration-fit.js";
+import { type CalibrationModel, DEFAULT_CALIBRATION } from "../src/knowledge/relevance.js";
+import { FEATURE_NAMES, type FeatureName } from "../src/knowledge/relevance-features.js";
+import { loadCollections, repo } from "./docbots/collections.js";
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const args = process.argv.slice(2);
-const dir = resolve(args.find((a) => !a.startsWith("--")) ?? resolve(repo, "../shared/data/cranfield-beir"));
-const format = args.includes("--format") ? args[args.indexOf("--format") + 1] : "beir";
-const dryRun = args.includes("--dry-run");
-const FOLDS = 5;
+const dryRun = process.argv.includes("--dry-run");
 
-interface Labelled {
-  features: RelevanceFeatures;
-  relevant: number;
+/** Feature sets compared held-out; the last is the one shipped. */
+const CANDIDATES: readonly (readonly FeatureName[])[] = [["normalizedScore", "rank"], FEATURE_NAMES];
+
+const { collections, skipped } = await loadCollections();
+if (skipped.length) process.stderr.write(`skipped: ${skipped.join("; ")}\n`);
+if (collections.length < 2) throw new Error("leave-one-collection-out needs at least two judged collections");
+const searches = new Map<string, LabelledSearch[]>();
+for (const c of collections) {
+  process.stderr.write(`searching ${c.name} (${c.questions.length} questions) …\n`);
+  searches.set(c.name, labelledSearches({ name: c.name, engine: c.engine, questions: c.questions }));
 }
+const all = [...searches.values()].flat();
 
-const dataset = format === "cranfield" ? await readCranfield(dir) : await readBeir(dir);
-const index = new CollectionIndex("eval", toIndexableDocuments(dataset.docs).map(analyzeDocument));
-// Per query: top-10 hits of the first pass and of the reranked pass.
-const perQuery: Labelled[][][] = dataset.queries.map((q) => {
-  const judged = dataset.qrels.get(q.id)!;
-  return [false, true].map((rerank) =>
-    rankCollection(index, analyze(q.text), { rerank, limit: 10 }).documents.map((d) => ({
-      features: d.features,
-      relevant: judged.has(index.documents[d.document]!.id) ? 1 : 0,
-    })),
-  );
-});
-
-function fitModel(queries: Labelled[][][]): LogisticModel {
-  const hits = queries.flat(2);
-  return fitLogistic(
-    hits.map((h) => calibrationFeatures(h.features)),
-    hits.map((h) => h.relevant),
-  );
-}
-
-// Cross-validation: every query is scored by a model that never saw it.
-const held: { p: number; y: number }[] = [];
-const weak: { top: number; miss: boolean }[] = [];
-for (let fold = 0; fold < FOLDS; fold++) {
-  const model = fitModel(perQuery.filter((_, i) => i % FOLDS !== fold));
-  perQuery.forEach((passes, i) => {
-    if (i % FOLDS !== fold) return;
-    for (const hits of passes) {
-      for (const h of hits) held.push({ p: predict(model, calibrationFeatures(h.features)), y: h.relevant });
-    }
-    // The weak flag is judged on the reranked pass, the one a full-mode search returns.
-    const reranked = passes[1]!;
-    weak.push({
-      top: reranked[0] ? predict(model, calibrationFeatures(reranked[0].features)) : 0,
-      miss: !reranked.some((h) => h.relevant),
-    });
-  });
-}
-const bands = {
-  high: { hits: 0, relevant: 0 },
-  medium: { hits: 0, relevant: 0 },
-  low: { hits: 0, relevant: 0 },
+const previous: CalibrationModel = DEFAULT_CALIBRATION;
+const heldOut: Record<string, Record<string, WeakSignalFigures>> = {
+  "shipped before this run": Object.fromEntries(
+    [...searches].map(([name, s]) => [name, weakSignalFigures(s, previous)]),
+  ),
 };
-for (const { p, y } of held) {
-  const b = bands[bandFor(p)];
-  b.hits++;
-  b.relevant += y;
+for (const features of CANDIDATES) {
+  heldOut[`leave-one-out: ${features.join(", ")}`] = Object.fromEntries(
+    [...searches].map(([name, s]) => {
+      const model = fitCalibration(
+        all.filter((x) => x.set !== name),
+        features,
+        { balanceSets: true },
+      );
+      return [name, weakSignalFigures(s, model)];
+    }),
+  );
 }
-const logLoss = -held.reduce((s, { p, y }) => s + (y ? Math.log(p) : Math.log(1 - p)), 0) / held.length;
-const meanPredicted = held.reduce((s, h) => s + h.p, 0) / held.length;
-const meanObserved = held.reduce((s, h) => s + h.y, 0) / held.length;
-const model = fitModel(perQuery);
+const model = fitCalibration(all, FEATURE_NAMES, { balanceSets: true });
 const report = {
-  dataset: dataset.name,
-  queries: dataset.queries.length,
-  hits: held.length,
-  crossValidation: {
-    folds: FOLDS,
-    logLoss: round(logLoss),
-    meanPredicted: round(meanPredicted),
-    meanObserved: round(meanObserved),
-    hitAuc: round(
-      rocAuc(
-        held.map((h) => h.p),
-        held.map((h) => h.y === 1),
-      ),
-    ),
-    weakAuc: round(
-      rocAuc(
-        weak.map((w) => 1 - w.top),
-        weak.map((w) => w.miss),
-      ),
-    ),
-    weakFlagged: weak.filter((w) => w.top < WEAK_BEST_SCORE).length,
-    bands: Object.fromEntries(
-      Object.entries(bands).map(([k, v]) => [
-        k,
-        { hits: v.hits, precision: v.hits ? round(v.relevant / v.hits) : null },
-      ]),
-    ),
-  },
-  model: { weights: model.weights.map((w) => round(w, 6)), bias: round(model.bias, 6) },
+  collections: collections.map((c) => ({ name: c.name, questions: c.questions.length })),
+  skipped,
+  heldOut,
+  model,
 };
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 if (!dryRun) {
   writeFileSync(
     resolve(repo, "src/knowledge/calibration-model.ts"),
-    `// Generated by \`npm run calibrate\` (bench/calibrate.ts) on ${dataset.name}. Do not edit by hand.\n` +
-      `// Features: calibrationFeatures() in relevance.ts. Held-out (5-fold by query) figures are in\n` +
-      `// bench/results/calibration.json.\n` +
-      `export const CALIBRATION = ${JSON.stringify(report.model)} as const;\n`,
+    "// Generated by `npm run calibrate` (bench/calibrate.ts): fitted on every judged collection\n" +
+      `// (${collections.map((c) => c.name).join(", ")}), each weighing the same. Do not edit by hand.\n` +
+      "// Held-out (leave-one-collection-out) figures are in bench/results/calibration.json.\n" +
+      `export const CALIBRATION = ${JSON.stringify(model)} as const;\n`,
   );
-  mkdirSync(resolve(repo, "bench/results"), { recursive: true });
   writeFileSync(resolve(repo, "bench/results/calibration.json"), `${JSON.stringify(report, null, 2)}\n`);
-}
-
-function round(x: number, digits = 4): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
 }

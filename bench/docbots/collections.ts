@@ -19,6 +19,7 @@ import {
 } from "../../src/evaluation/judged-questions.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
+import { DEFAULT_CALIBRATION } from "../../src/knowledge/relevance.js";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** The shared data sits beside the repository; BENCH_DATA_DIR points elsewhere. */
@@ -78,6 +79,9 @@ export async function pydocsBotDir(): Promise<string> {
 async function loadPydocs(): Promise<JudgedCollection> {
   const dir = await pydocsBotDir();
   const { engine } = await openEmbeddedEngine(dir, { pydocs: { paths: ["docs/**/*.html"] } });
+  // The suite decides the shipped defaults: it measures the shipped calibration even where a
+  // `second-look calibrate` run left the bot folder its own.
+  engine.useCalibration(DEFAULT_CALIBRATION);
   const judged = await readJudgedQuestions(join(dataDir, "pydocs", "queries.jsonl"));
   return fromEngine("pydocs", engine, judged);
 }
@@ -88,6 +92,7 @@ async function loadHandbook(): Promise<JudgedCollection> {
   await mkdir(dir, { recursive: true });
   await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
   const { engine } = await openEmbeddedEngine(dir, { handbook: { paths: ["docs/**/*.md"] } });
+  engine.useCalibration(DEFAULT_CALIBRATION);
   const raw = JSON.parse(await readFile(join(repo, "test/fixtures/handbook/questions.json"), "utf8")) as {
     q: string;
     doc: string;

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
 import { DEFAULT_SCHEMA, SCHEMA_NAME } from "../knowledge/postgres/pg-schema.js";
-import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema } from "../llm/provider-config.js";
+import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema, timeoutMs } from "../llm/provider-config.js";
 
 // The schema of `bots/<name>/config.json` (docs/design.md §6). Every object is strict: an unknown key is
 // an error, because a typo such as `correctiveRetrival` would otherwise silently leave a feature
@@ -22,7 +22,7 @@ export type CollectionConfig = z.output<typeof CollectionSchema>;
 export const HuginnSchema = z.strictObject({
   url: httpUrl,
   collections: z.array(nonEmpty).min(1, { error: "needs at least one collection" }),
-  timeoutMs: z.number().int().positive().optional(),
+  timeoutMs: timeoutMs.optional(),
 });
 export type HuginnConfig = z.output<typeof HuginnSchema>;
 
@@ -102,7 +102,7 @@ export type RetrievalConfig = z.output<typeof RetrievalSchema>;
 /** Bounds on one conversation turn, so a looping model cannot run up cost or hang a host. */
 export const SessionSchema = z.strictObject({
   maxToolCalls: z.number().int().positive().default(8),
-  timeoutMs: z.number().int().positive().default(120_000),
+  timeoutMs: timeoutMs.default(120_000),
 });
 export type SessionLimits = z.output<typeof SessionSchema>;
 

@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readFile, realpath } from "node:fs/promises";
+import { isAbsolute, relative, resolve } from "node:path";
 import { errorMessage } from "../errors.js";
 import { BotConfigError } from "./config-error.js";
 import type { BotConfig } from "./config-schema.js";
@@ -21,6 +21,8 @@ export function defaultPersona(name: string, config: BotConfig): string {
 /**
  * The persona text of a bot in `dir`. A persona file named in config.json must exist; without
  * one, `persona.md` is used when present and the default persona otherwise.
+ * The persona must be a file inside the bot folder (symlinks resolved): config.json must not be
+ * able to send any file of the machine (`/etc/passwd`, `../../.env`) to a model as its prompt.
  * `configFile` is how errors name the config file.
  */
 export async function loadPersona(
@@ -33,8 +35,14 @@ export async function loadPersona(
   const path = resolve(dir, config.persona);
   let text: string;
   try {
+    if (!(await isInsideFolder(path, dir))) {
+      throw new BotConfigError(configFile, [
+        `${configFile}: persona: ${JSON.stringify(config.persona)} (${path}) is outside the bot folder ${resolve(dir)}; persona files must be inside it`,
+      ]);
+    }
     text = await readFile(path, "utf8");
   } catch (error) {
+    if (error instanceof BotConfigError) throw error;
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
     if (missing && !personaConfigured) return defaultPersona(name, config);
     const reason = missing ? "file not found" : errorMessage(error);
@@ -48,4 +56,12 @@ export async function loadPersona(
     ]);
   }
   return text;
+}
+
+/** Whether `path` (symlinks resolved when it exists) lies inside `folder`. */
+async function isInsideFolder(path: string, folder: string): Promise<boolean> {
+  const root = await realpath(folder).catch(() => resolve(folder));
+  const target = await realpath(path).catch(() => resolve(path));
+  const rel = relative(root, target);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }

@@ -9,10 +9,12 @@ import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { renderPageRange } from "../protocol/page-range.js";
 import { answerWithCitations, type CitedAnswer } from "../strategies/answer/cited-answer.js";
+import { zeroUsage } from "../strategies/select/usage.js";
 import { captureSpans, renderSpanTree, type SpanCapture } from "../telemetry/span-tree.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
 import { type SearchJson, searchAsTheModelWould } from "./search.js";
+import { terminalText } from "./terminal-text.js";
 
 /** The stable `--json` shape: `answer` is null when the bot has no model (then `search` is set). */
 export interface AskJson {
@@ -34,18 +36,20 @@ export async function runAsk(
   try {
     if (options.answer) {
       const cited = await answerWithQuotes(bot, question, !options.json);
-      io.stdout.write(options.json ? `${JSON.stringify(cited)}\n` : citedText(cited));
+      io.stdout.write(options.json ? `${JSON.stringify(cited)}\n` : terminalText(citedText(cited)));
       return 0;
     }
     const result = hasModel(bot)
       ? await askTheModel(bot, question, !options.json)
       : await answerOffline(bot, question, !options.json);
     if (options.json) io.stdout.write(`${JSON.stringify(result)}\n`);
-    else io.stdout.write(`${result.answer ?? result.search?.final ?? ""}\n`);
+    else io.stdout.write(terminalText(`${result.answer ?? result.search?.final ?? ""}\n`));
     return 0;
   } finally {
     if (spans) {
-      io.stderr.write(renderSpanTree(spans.spans()));
+      // Its own lines: an error line written after it must not run onto the tree's last line.
+      const tree = renderSpanTree(spans.spans());
+      if (tree !== "") io.stderr.write(tree.endsWith("\n") ? tree : `${tree}\n`);
       await spans.shutdown();
     }
   }
@@ -97,11 +101,37 @@ async function answerWithQuotes(
   const reporter = progressReporter(progress);
   const opened = await openBotBackend(bot, { onProgress: reporter.update });
   reporter.stop();
+  // The whole question is bounded by session.timeoutMs, as a session with the model is.
+  const timeoutMs = bot.config.session.timeoutMs;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  let cited: CitedAnswer;
   try {
-    return await answerWithCitations(llm, assembleBot(bot, opened.backend).backend, question);
+    cited = await answerWithCitations(llm, assembleBot(bot, opened.backend).backend, question, {
+      timeoutMs,
+      signal: deadline,
+    });
+  } catch (error) {
+    if (!deadline.aborted) throw error;
+    cited = { question, answer: "", citations: [], usage: zeroUsage(), failure: "the search was aborted" };
   } finally {
     await opened.close();
   }
+  if (cited.failure === undefined) return cited;
+  const model = `${bot.config.model} (${bot.config.provider ? `${bot.config.provider.type} at ${bot.config.provider.baseUrl}` : "GitHub Copilot"})`;
+  if (deadline.aborted) {
+    throw new CliError(
+      `no answer from the model ${model} within ${timeoutMs} ms (session.timeoutMs in ${bot.dir}/config.json)`,
+    );
+  }
+  throw new CliError(`the model ${model} did not answer: ${cited.failure} — ${whatToCheck(bot)}`);
+}
+
+/** What a user can check when the bot's model fails. */
+function whatToCheck(bot: BotDefinition): string {
+  const provider = bot.config.provider;
+  if (!provider) return "check the Copilot sign-in (COPILOT_GITHUB_TOKEN / GH_TOKEN / GITHUB_TOKEN)";
+  const key = provider.apiKeyEnv ? ` and the key in $${provider.apiKeyEnv}` : "";
+  return `check provider.baseUrl${key} in ${bot.dir}/config.json`;
 }
 
 function citedText(cited: CitedAnswer): string {

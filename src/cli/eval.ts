@@ -183,7 +183,7 @@ async function runCollectionEval(
   return 0;
 }
 
-function collectionReportText(name: string, r: EvaluationReport): string {
+export function collectionReportText(name: string, r: EvaluationReport): string {
   const hint = r.corrective;
   return [
     `${name}: ${r.docs} documents, ${r.queries} judged queries, indexed in ${r.indexMs} ms`,
@@ -191,7 +191,7 @@ function collectionReportText(name: string, r: EvaluationReport): string {
     `first pass (no rerank): nDCG@10 ${r.firstPass.ndcg10.toFixed(3)} · MAP@100 ${r.firstPass.map100.toFixed(3)}`,
     `query ms p50 ${r.queryMs.p50} · p95 ${r.queryMs.p95} · p99 ${r.queryMs.p99}`,
     `bands: ${(["high", "medium", "low"] as const).map((b) => `${b} ${r.bands[b].hits} hits, ${pct(r.bands[b].precision)} relevant`).join(" · ")}`,
-    `weak: ${r.weak.flagged} flagged · AUC ${r.weak.auc.toFixed(3)} · precision ${pct(r.weak.precision)} · recall ${pct(r.weak.recall)}`,
+    `weak: ${r.weak.flagged} flagged · AUC ${Number.isFinite(r.weak.auc) ? r.weak.auc.toFixed(3) : "n/a (no query or every query in one class)"} · precision ${pct(r.weak.precision)} · recall ${pct(r.weak.recall)}`,
     `corrective: ${hint.requeried} re-queried, ${hint.rescued} rescued · recall ${hint.recallBefore.toFixed(3)} → ${hint.recallAfter.toFixed(3)}`,
     `grader calls per 100 searches: haiku ${r.grader.haikuCallsPer100} · auto ${r.grader.autoCallsPer100}`,
     "",

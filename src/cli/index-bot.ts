@@ -3,6 +3,7 @@ import { loadBot } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
 import { progressReporter } from "./progress.js";
+import { plural, terminalText } from "./terminal-text.js";
 
 export async function runIndex(
   botRef: string,
@@ -24,13 +25,19 @@ export async function runIndex(
   if (options.json) {
     io.stdout.write(`${JSON.stringify({ bot: bot.name, ms, collections: reports })}\n`);
   } else {
-    for (const r of reports) io.stdout.write(`${summary(r)}\n`);
+    for (const r of reports) io.stdout.write(terminalText(`${summary(r)}\n`));
   }
   return 0;
 }
 
-function summary(r: RefreshReport): string {
+/** One line per collection, then one line per skipped file saying why, in words. */
+export function summary(r: RefreshReport): string {
+  if (r.files === 0 && r.removed === 0 && r.skipped.length === 0) {
+    return `${r.collection}: no files match its paths (check knowledge.collections.${r.collection}.paths in config.json) · ${r.ms} ms`;
+  }
   const changes = `${r.added} added, ${r.updated} updated, ${r.removed} removed, ${r.unchanged} unchanged`;
-  const skipped = r.skipped.length ? `, ${r.skipped.length} skipped (see warnings)` : "";
-  return `${r.collection}: ${r.files} files · ${changes}${skipped} · ${r.ms} ms`;
+  const skipped = r.skipped.length ? `, ${r.skipped.length} skipped` : "";
+  const lines = [`${r.collection}: ${plural(r.files, "file")} · ${changes}${skipped} · ${r.ms} ms`];
+  for (const s of r.skipped) lines.push(`  skipped ${s.path}: ${s.reason}`);
+  return lines.join("\n");
 }

@@ -1,7 +1,16 @@
 // The `second-look` command. Subcommands live one per file and are imported lazily so that a
 // quick command (`grade`) does not pay for loading the engine or the Copilot SDK.
+import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { errorLine } from "./cli-error.js";
+
+/** The installed package's version: package.json sits two levels up from src/cli and dist/cli. */
+export function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+    version?: unknown;
+  };
+  return typeof manifest.version === "string" ? manifest.version : "unknown";
+}
 
 type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 
@@ -18,6 +27,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const program = new Command()
     .name("second-look")
     .description("Corrective retrieval for chat bots that answer from documents.")
+    .version(packageVersion(), "-V, --version", "print the version")
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
@@ -131,6 +141,26 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
         run("eval", async () =>
           (await import("./eval.js")).runEval(target, { ...opts, json: !!opts.json }, io),
         )(),
+    );
+
+  program
+    .command("calibrate")
+    .description("refit a bot's relevance calibration on its own judged questions (stored with its index)")
+    .argument("<bot>", "a name under ./bots or a path to a bot folder")
+    .requiredOption(
+      "--questions <file.jsonl>",
+      "judged questions: id, text, kind, relevant paths (README: eval)",
+    )
+    .option("--dry-run", "measure and fit, store nothing")
+    .option("--json", "machine-readable output")
+    .action((bot: string, opts: { questions: string; dryRun?: boolean; json?: boolean }) =>
+      run("calibrate", async () =>
+        (await import("./calibrate.js")).runCalibrate(
+          bot,
+          { questions: opts.questions, dryRun: !!opts.dryRun, json: !!opts.json },
+          io,
+        ),
+      )(),
     );
 
   try {

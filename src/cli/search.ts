@@ -7,6 +7,7 @@ import { openBotBackend } from "../connectors/open-bot-backend.js";
 import type { CorrectiveOutcome, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
+import { terminalText } from "./terminal-text.js";
 
 /** Bound on the corrective pass of one CLI search (re-queries have their own, shorter bound). */
 const CORRECT_TIMEOUT_MS = 60_000;
@@ -44,7 +45,7 @@ export async function runSearch(
     correct: options.correct,
     progress: !options.json,
   });
-  io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${result.final}\n`);
+  io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : terminalText(`${result.final}\n`));
   return 0;
 }
 

@@ -36,6 +36,10 @@ function whole(raw: string | undefined, name: string, fallback: number, min: num
   return value;
 }
 
+function withSlash(url: string): string {
+  return url.endsWith("/") ? url : `${url}/`;
+}
+
 function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
     const on = (signal: NodeJS.Signals) => {
@@ -128,6 +132,8 @@ export async function runServe(
     concurrency,
     maxQueued,
     ...(options.host ? { host: options.host } : {}),
+    // GovSlack (https://slack-gov.com/api/), a proxy, or a local fake: where the Web API lives.
+    ...(deps.env.SLACK_API_URL ? { slack: { slackApiUrl: withSlash(deps.env.SLACK_API_URL) } } : {}),
     log,
     openRuntime: async (bot) => (await openBotRuntime(bot, { env: deps.env })).runtime,
   });

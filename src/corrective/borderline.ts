@@ -6,6 +6,8 @@
 // words, and when that finds nothing clearly relevant the model is told plainly that the
 // documents do not cover them. Asking on the medium band as well was measured and dropped: on
 // the pydocs bot it asked the model on 79 of 100 searches (bench/results/rescue.md).
+import type { RetryHints, SearchResponse } from "../types.js";
+import { gradeFromResponse } from "./signal-grader.js";
 
 export interface SignalEvidence {
   /** The signal graded the result weak or empty. */
@@ -23,4 +25,25 @@ export interface SignalEvidence {
 export function isBorderline(evidence: SignalEvidence): boolean {
   if (!evidence.weak) return false;
   return !(evidence.unmatchedTerms !== undefined && evidence.unmatchedTerms > 0);
+}
+
+/** The query words no document contains, as a search's index reported them in its hints. */
+export function unmatchedTermsOf(hints: RetryHints | undefined): string[] {
+  const terms: unknown = hints?.unmatchedTerms;
+  return Array.isArray(terms) ? terms.filter((t): t is string => typeof t === "string" && t !== "") : [];
+}
+
+/**
+ * The signal's evidence on a structured (in-process) response: every hit is shown and carries
+ * its relevance. The orchestrator and `eval`'s grader-cost estimate both read it from here, so
+ * the estimate counts exactly the searches `auto` sends to the model.
+ */
+export function responseEvidence(response: SearchResponse): SignalEvidence {
+  return {
+    weak: gradeFromResponse(response).verdict === "insufficient",
+    hitCount: response.results.length,
+    bestRelevance: response.bestScore,
+    hitsWithoutRelevance: 0,
+    unmatchedTerms: unmatchedTermsOf(response.retryHints).length,
+  };
 }

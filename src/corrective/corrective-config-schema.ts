@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { nonEmpty, ProviderSchema } from "../llm/provider-config.js";
+import { nonEmpty, ProviderSchema, timeoutMs } from "../llm/provider-config.js";
 
 // The `correctiveRetrieval` block of a bot's config.json; resolution against the environment is in
 // corrective-config.ts.
@@ -17,7 +17,7 @@ export const CorrectiveRetrievalSchema = z.strictObject({
   retryBudget: z.number().optional(),
   grader: z.enum(GRADER_MODES).optional(),
   graderModel: nonEmpty.optional(),
-  graderTimeoutMs: z.number().int().positive().optional(),
+  graderTimeoutMs: timeoutMs.optional(),
   graderProvider: ProviderSchema.optional(),
 });
 export type CorrectiveRetrievalConfig = z.output<typeof CorrectiveRetrievalSchema>;

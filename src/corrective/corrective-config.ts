@@ -1,13 +1,17 @@
 import type { ProviderConfig } from "../llm/provider-config.js";
+import { logger } from "../telemetry/logger.js";
 import { type CorrectiveGrader, GRADER_MODES } from "./corrective-config-schema.js";
 
 // Resolution of a bot's corrective-retrieval settings (docs/design.md §6), field by field:
-//   CORRECTIVE_RETRIEVAL_DISABLED   ops kill-switch; "1" or "true" (any case) turns the feature
-//                                   off for every bot, whatever its config says
+//   CORRECTIVE_RETRIEVAL_DISABLED   ops kill-switch; "1", "true", "yes" or "on" (any case) turns
+//                                   the feature off for every bot, whatever its config says; any
+//                                   other value but "0"/"false"/"no"/"off" too, with a warning
 //   the bot's correctiveRetrieval block
-//   CORRECTIVE_RETRIEVAL_ENABLED    "true"/"1" → on, "false"/"0" → off (any case); else ignored
-//   CORRECTIVE_RETRIEVAL_BUDGET     parseInt; NaN ignored; clamped to 1..2
-//   CORRECTIVE_RETRIEVAL_GRADER     signal | haiku | auto; anything else ignored
+//   CORRECTIVE_RETRIEVAL_ENABLED    "true"/"1"/"yes"/"on" → on, "false"/"0"/"no"/"off" → off (any
+//                                   case); anything else ignored with a warning
+//   CORRECTIVE_RETRIEVAL_BUDGET     parseInt, clamped to 1..2; no leading number: ignored, warning
+//   CORRECTIVE_RETRIEVAL_GRADER     signal | haiku | auto; anything else ignored with a warning
+// Each warning names the variable and its value, once per value (the env is read per session).
 //   built-in defaults               off, budget 1, grader signal
 // The env is read on every call, never cached, so flipping the kill-switch needs no code change
 // and takes effect at the next session.
@@ -65,22 +69,65 @@ export function parseGraderMode(value: unknown): CorrectiveGrader | undefined {
   return GRADER_MODES.find((mode) => mode === text);
 }
 
-function envFlag(value: string | undefined): boolean | undefined {
-  const text = value?.trim().toLowerCase();
-  if (text === "true" || text === "1") return true;
-  if (text === "false" || text === "0") return false;
-  return undefined;
+const TRUE_WORDS = new Set(["1", "true", "yes", "on"]);
+const FALSE_WORDS = new Set(["0", "false", "no", "off"]);
+const warned = new Set<string>();
+
+/** One warning per variable and value, however often the env is read. */
+function warnEnv(variable: string, value: string, consequence: string): void {
+  const key = `${variable}=${value}`;
+  if (warned.has(key)) return;
+  warned.add(key);
+  logger().warn(
+    { variable, value },
+    `${variable}=${JSON.stringify(value)} is not understood; ${consequence}`,
+  );
 }
 
-/** True when the ops kill-switch CORRECTIVE_RETRIEVAL_DISABLED is set to "1" or "true". */
+/** The flag a variable holds; undefined when unset, blank, or not a recognised word. */
+function envFlag(env: NodeJS.ProcessEnv, variable: string): boolean | "unrecognised" | undefined {
+  const raw = env[variable];
+  const text = raw?.trim().toLowerCase();
+  if (text === undefined || text === "") return undefined;
+  if (TRUE_WORDS.has(text)) return true;
+  if (FALSE_WORDS.has(text)) return false;
+  return "unrecognised";
+}
+
+/**
+ * True when the ops kill-switch CORRECTIVE_RETRIEVAL_DISABLED is on ("1", "true", "yes", "on").
+ * A value that is neither on nor off ("disable", "y") also turns it on, with a warning: whoever
+ * set the kill-switch meant to switch the feature off.
+ */
 export function isKillSwitchOn(env: NodeJS.ProcessEnv = process.env): boolean {
-  return envFlag(env[CORRECTIVE_ENV.disabled]) === true;
+  const flag = envFlag(env, CORRECTIVE_ENV.disabled);
+  if (flag === "unrecognised") {
+    warnEnv(
+      CORRECTIVE_ENV.disabled,
+      env[CORRECTIVE_ENV.disabled]!,
+      "treated as on (correction off); use 1/true/yes/on or 0/false/no/off",
+    );
+    return true;
+  }
+  return flag === true;
 }
 
-function envBudget(value: string | undefined): RetryBudget | undefined {
-  if (value === undefined) return undefined;
-  const n = Number.parseInt(value, 10);
-  return Number.isNaN(n) ? undefined : clampBudget(n);
+function envBudget(env: NodeJS.ProcessEnv): RetryBudget | undefined {
+  const value = env[CORRECTIVE_ENV.budget];
+  if (value === undefined || value.trim() === "") return undefined;
+  if (!/^\s*[+-]?\d/.test(value)) {
+    warnEnv(CORRECTIVE_ENV.budget, value, "ignored; use 1 or 2");
+    return undefined;
+  }
+  return clampBudget(Number.parseInt(value, 10));
+}
+
+function envGrader(env: NodeJS.ProcessEnv): CorrectiveGrader | undefined {
+  const value = env[CORRECTIVE_ENV.grader];
+  if (value === undefined || value.trim() === "") return undefined;
+  const mode = parseGraderMode(value);
+  if (mode === undefined) warnEnv(CORRECTIVE_ENV.grader, value, `ignored; use ${GRADER_MODES.join(", ")}`);
+  return mode;
 }
 
 /** Resolve a bot's corrective settings against the env, now. Call it when a session is created. */
@@ -118,22 +165,30 @@ export function resolveCorrectiveConfig(
 
   let enabled = false;
   let enabledSource: CorrectiveSource = "default";
-  const envEnabled = envFlag(env[CORRECTIVE_ENV.enabled]);
+  const enabledFlag = envFlag(env, CORRECTIVE_ENV.enabled);
+  if (enabledFlag === "unrecognised") {
+    warnEnv(
+      CORRECTIVE_ENV.enabled,
+      env[CORRECTIVE_ENV.enabled]!,
+      "ignored; use true/false (1/0, yes/no, on/off)",
+    );
+  }
+  const envEnabled = enabledFlag === "unrecognised" ? undefined : enabledFlag;
   if (typeof bot.enabled === "boolean") [enabled, enabledSource] = [bot.enabled, "bot"];
   else if (envEnabled !== undefined) [enabled, enabledSource] = [envEnabled, "env"];
 
   let retryBudget: RetryBudget = 1;
   let budgetSource: CorrectiveSource = "default";
-  const budgetFromEnv = envBudget(env[CORRECTIVE_ENV.budget]);
+  const budgetFromEnv = envBudget(env);
   if (bot.retryBudget !== undefined) [retryBudget, budgetSource] = [clampBudget(bot.retryBudget), "bot"];
   else if (budgetFromEnv !== undefined) [retryBudget, budgetSource] = [budgetFromEnv, "env"];
 
   let grader: CorrectiveGrader = "signal";
   let graderSource: CorrectiveSource = "default";
   const botGrader = parseGraderMode(bot.grader);
-  const envGrader = parseGraderMode(env[CORRECTIVE_ENV.grader]);
+  const graderFromEnv = envGrader(env);
   if (botGrader !== undefined) [grader, graderSource] = [botGrader, "bot"];
-  else if (envGrader !== undefined) [grader, graderSource] = [envGrader, "env"];
+  else if (graderFromEnv !== undefined) [grader, graderSource] = [graderFromEnv, "env"];
 
   return {
     enabled,

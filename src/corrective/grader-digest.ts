@@ -58,15 +58,18 @@ export function digestResults(text: string, maxChars: number = MAX_DIGEST_CHARS)
   const preamble: string[] = [];
   const entries: Entry[] = [];
   let current: HitEntry | undefined;
-  let from = 0;
-  while (from <= body.length) {
+  const lines: string[] = [];
+  for (let from = 0; from <= body.length; ) {
     const nl = body.indexOf("\n", from);
     const end = nl < 0 ? body.length : nl;
-    const line = body.slice(from, Math.min(end, from + MAX_LINE_CHARS));
+    lines.push(body.slice(from, Math.min(end, from + MAX_LINE_CHARS)));
     from = end + 1;
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     const trimmed = line.trim();
     if (trimmed === "" || trimmed === "---") continue;
-    if (isHitHeaderStart(line)) {
+    if (isHitHeaderStart(line) && docIdLineFollows(lines, i)) {
       current = { kind: "hit", header: line, body: "" };
       entries.push(current);
     } else if (trimmed.startsWith(CORRECTIVE_NOTE_START)) {
@@ -131,6 +134,27 @@ export function digestResults(text: string, maxChars: number = MAX_DIGEST_CHARS)
   const room = Math.max(0, maxChars - footerBlock.length);
   if (digest.length > room) digest = `${digest.slice(0, Math.max(0, room - 1))}…`;
   return { text: `${digest}${footerBlock}`.slice(0, maxChars), hits: hits.length, listed, footer };
+}
+
+/** Lines a hit's header may have before its doc-id line (its URL and breadcrumb). */
+const MAX_LINES_BEFORE_DOC_ID = 3;
+
+/**
+ * Whether the header at `at` is a hit's: a rendered hit always has its doc-id line right under
+ * the header (after at most a URL and a breadcrumb). A document line shaped like a header
+ * ("## Title (99.0% relevant · high)") has none — the renderer defuses doc-id-shaped lines in
+ * document text — so document text never becomes a numbered hit with a forged relevance.
+ */
+function docIdLineFollows(lines: readonly string[], at: number): boolean {
+  let seen = 0;
+  for (let j = at + 1; j < lines.length && seen <= MAX_LINES_BEFORE_DOC_ID; j++) {
+    const line = lines[j]!;
+    if (line.trim() === "") continue;
+    if (parseDocIdLine(line)) return true;
+    if (isHitHeaderStart(line)) return false;
+    seen++;
+  }
+  return false;
 }
 
 // `[n] Title (82.3% · high) — collection/id`: the header's markup and date dropped, the title

@@ -35,7 +35,7 @@ import type {
   SearchResponse,
   Verdict,
 } from "../types.js";
-import { isBorderline, type SignalEvidence } from "./borderline.js";
+import { isBorderline, responseEvidence, type SignalEvidence, unmatchedTermsOf } from "./borderline.js";
 import { boundedView } from "./bounded-view.js";
 import { clampBudget, DEFAULT_GRADER_TIMEOUT_MS } from "./corrective-config.js";
 import { fuseRankings } from "./fusion.js";
@@ -244,7 +244,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
     }
   };
   // The query words no document contains, as the original search's index reported them.
-  const unmatchedTerms = stringList(reading.hints.unmatchedTerms);
+  const unmatchedTerms = unmatchedTermsOf(reading.hints);
   let notCovered: CorrectiveMetadata["notCovered"];
   const sayNotCovered = (reason: string, terms: readonly string[]) => {
     notCovered = { terms: [...terms], reason };
@@ -428,17 +428,12 @@ function nextPageLimit(limit: number | undefined): number {
 
 /** Grading from structured hits: the merged set's best relevance decides, not re-parsed text. */
 function readResponse(response: SearchResponse, bestScore: number): Reading {
-  const { signal: _signal, ...signalGrade } = gradeFromResponse({ ...response, bestScore });
+  const graded = { ...response, bestScore };
+  const { signal: _signal, ...signalGrade } = gradeFromResponse(graded);
   return {
     signalGrade,
     hints: response.retryHints ?? {},
-    evidence: () => ({
-      weak: signalGrade.verdict === "insufficient",
-      hitCount: response.results.length,
-      bestRelevance: bestScore,
-      hitsWithoutRelevance: 0,
-      unmatchedTerms: stringList(response.retryHints?.unmatchedTerms).length,
-    }),
+    evidence: () => responseEvidence(graded),
   };
 }
 
@@ -457,10 +452,6 @@ function readText(view: string, graded: ReturnType<typeof gradeFromText>): Readi
       };
     },
   };
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : [];
 }
 
 function maxRelevance(hits: readonly Hit[]): number {

@@ -1,4 +1,4 @@
-import { isBorderline } from "../corrective/borderline.js";
+import { isBorderline, responseEvidence } from "../corrective/borderline.js";
 import { KnowledgeEngine } from "../knowledge/engine.js";
 import { isWeak } from "../protocol/weakness.js";
 import type { Band, SearchResponse } from "../types.js";
@@ -96,17 +96,9 @@ export function runEvaluation(
     if (isWeak(response)) {
       weakQueries.push({ id: query.id, response });
     }
-    // The orchestrator's own rule, on the evidence it reads from an in-process response: hits
-    // shown, and the best relevance (the limit does not change the top hit).
-    if (
-      isBorderline({
-        weak: isWeak(response),
-        hitCount: response.results.length,
-        bestRelevance: response.bestScore,
-        hitsWithoutRelevance: 0,
-      })
-    )
-      borderline++;
+    // The orchestrator's own rule on the evidence it reads from an in-process response (the
+    // limit changes neither the top hit nor the words no document contains).
+    if (isBorderline(responseEvidence(response))) borderline++;
     options.onProgress?.({ collection: "queries", done: i + 1, total: dataset.queries.length });
   });
 

@@ -14,7 +14,14 @@ import {
 } from "./index/collection-index.js";
 import { FEEDBACK_DOCUMENTS } from "./index/feedback.js";
 import { type CollectionRanking, rankCollection } from "./index/ranker.js";
-import { bandFor, isWeak, relevanceAndBand } from "./relevance.js";
+import {
+  bandFor,
+  type CalibrationModel,
+  DEFAULT_CALIBRATION,
+  isWeak,
+  relevanceAndBand,
+} from "./relevance.js";
+import { relevanceFeatures } from "./relevance-features.js";
 import { snippetFor } from "./snippet.js";
 
 /** A search named a collection outside what this engine (or the bot) may search. */
@@ -47,9 +54,21 @@ interface CollectionHit {
  */
 export class KnowledgeEngine implements KnowledgeBackend {
   private readonly indexes: Map<string, CollectionIndex>;
+  private calibration: CalibrationModel = DEFAULT_CALIBRATION;
 
-  constructor(indexes: readonly CollectionIndex[]) {
+  constructor(indexes: readonly CollectionIndex[], options: { calibration?: CalibrationModel } = {}) {
     this.indexes = new Map(indexes.map((i) => [i.name, i]));
+    if (options.calibration) this.calibration = options.calibration;
+  }
+
+  /** The relevance calibration this engine applies (a bot's own fit, or the shipped one). */
+  get calibrationModel(): CalibrationModel {
+    return this.calibration;
+  }
+
+  /** Replace the relevance calibration (a bot's own fit from `second-look calibrate`). */
+  useCalibration(model: CalibrationModel): void {
+    this.calibration = model;
   }
 
   /** Build an engine from documents in memory (tests, evaluation, small corpora). */
@@ -87,9 +106,11 @@ export class KnowledgeEngine implements KnowledgeBackend {
     for (const index of targets) {
       const ranking = rankCollection(index, terms, { rerank, limit });
       reranked &&= ranking.reranked;
+      const features = relevanceFeatures(ranking);
       let ceiling = 1;
-      for (const ranked of ranking.documents) {
+      for (const [position, ranked] of ranking.documents.entries()) {
         const hit = this.toHit(index, ranked, queryTerms, brief);
+        Object.assign(hit, relevanceAndBand(features[position]!, this.calibration));
         // A collection's ranking is the better judge of order than one feature: relevance is
         // kept non-increasing along it, so merging collections by relevance never reorders one.
         if (hit.relevance > ceiling) Object.assign(hit, { relevance: ceiling, band: bandFor(ceiling) });
@@ -163,7 +184,9 @@ export class KnowledgeEngine implements KnowledgeBackend {
       collection: index.name,
       id: doc.id,
       title: doc.title,
-      ...relevanceAndBand(ranked.features),
+      // Set by the caller from the ranking's features.
+      relevance: 0,
+      band: "low",
     };
     if (doc.url) hit.url = doc.url;
     if (best.heading) hit.heading = best.heading;

@@ -5,11 +5,10 @@
 // message_stop events.
 
 import { wholeAtLeastOne } from "../limits.js";
-import { oneLine } from "../text-clip.js";
 import type { ChatWire, WireRequest } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
-import { secretHeaderValues } from "./secret-scrub.js";
+import { quoteScrubbed, secretHeaderValues } from "./secret-scrub.js";
 import type { SseEvent } from "./sse-events.js";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -24,11 +23,12 @@ export interface AnthropicWireOptions {
 }
 
 export function anthropicWire(options: AnthropicWireOptions): ChatWire {
+  const secrets = [options.apiKey ?? "", ...secretHeaderValues(options.headers)];
   const base = options.baseUrl.replace(/\/+$/, "");
   const url = /\/v1$/.test(base) ? `${base}/messages` : `${base}/v1/messages`;
   return {
     provider: PROVIDER,
-    secrets: [options.apiKey ?? "", ...secretHeaderValues(options.headers)],
+    secrets,
     build(request: ChatRequest, model: string, stream: boolean): WireRequest {
       const headers: Record<string, string> = { "anthropic-version": ANTHROPIC_VERSION, ...options.headers };
       if (options.apiKey) headers["x-api-key"] = options.apiKey;
@@ -86,7 +86,7 @@ export function anthropicWire(options: AnthropicWireOptions): ChatWire {
           throw new LlmError(
             PROVIDER,
             "protocol",
-            `stream error: ${oneLine(String(error.message ?? "unknown"), 300)}`,
+            `stream error: ${quoteScrubbed(String(error.message ?? "unknown"), secrets)}`,
             {
               // Anthropic reports overload mid-stream as an event, not a status.
               retryable: error.type === "overloaded_error" || error.type === "api_error",

@@ -11,14 +11,13 @@ import { untilAborted } from "../deadline.js";
 import { errorMessage } from "../errors.js";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
-import { oneLine } from "../text-clip.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
 import { runtimeEnvironment, runtimeLocation } from "./copilot-runtime/runtime-environment.js";
 import type { ClientLease, ClientSpec } from "./copilot-runtime/shared-client.js";
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
-import { scrubSecrets } from "./secret-scrub.js";
+import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
 import { UsageMeter } from "./usage-meter.js";
 
 const PROVIDER = "copilot";
@@ -140,12 +139,13 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
           meter.failed();
           if (error instanceof LlmError) {
             // A session error quotes the runtime, which may quote the BYOK endpoint's reply.
-            error.message = scrubSecrets(error.message, secrets);
+            // Scrubbed before it is cut (quoteScrubbed), so no part of a key survives the cut.
+            error.message = quoteScrubbed(error.message, secrets, 2 * MAX_QUOTED_CHARS);
             throw error;
           }
           const message = scrubSecrets(errorMessage(error), secrets);
           log.debug({ err: message }, "llm: copilot session failed");
-          throw new LlmError(PROVIDER, "protocol", `session failed: ${oneLine(message, 300)}`);
+          throw new LlmError(PROVIDER, "protocol", `session failed: ${quoteScrubbed(message, secrets)}`);
         }
       });
     },
@@ -180,7 +180,7 @@ function turn(session: CopilotSession, prompt: string): Promise<ChatResponse> {
         }
         case "session.error":
           unsubscribe();
-          reject(new LlmError(PROVIDER, "protocol", `session error: ${oneLine(event.data.message, 300)}`));
+          reject(new LlmError(PROVIDER, "protocol", `session error: ${String(event.data.message)}`));
           break;
       }
     });

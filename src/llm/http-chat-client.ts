@@ -14,7 +14,7 @@ import type { ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-cl
 import { isRetryableStatus, LlmError } from "./llm-error.js";
 import { retryAfterMs } from "./retry-after.js";
 import { type RetryPolicy, runWithRetries } from "./retry-policy.js";
-import { scrubSecrets } from "./secret-scrub.js";
+import { quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
 import { readSseEvents, SseLimitError } from "./sse-events.js";
 import { UsageMeter } from "./usage-meter.js";
 
@@ -24,7 +24,6 @@ const MAX_REPLY_BYTES = 4 * 1024 * 1024;
 /** Of an error reply, this much is read (the rest is discarded unread). */
 const MAX_ERROR_BYTES = 4 * 1024;
 /** Of the provider's error message, this much is quoted in ours. */
-const MAX_QUOTED_CHARS = 300;
 /** Compatibility adjustments per call (each one a distinct parameter left out). */
 const MAX_ADJUSTMENTS = 3;
 
@@ -79,7 +78,7 @@ export function createHttpChatClient(options: HttpChatClientOptions): LlmClient 
       try {
         if (statusCode < 200 || statusCode >= 300) {
           const text = await readText(body, MAX_ERROR_BYTES, false);
-          const quoted = scrub(errorMessageOf(text));
+          const quoted = quoteScrubbed(errorMessageOf(text), wire.secrets);
           if (statusCode === 400 && adjusted < MAX_ADJUSTMENTS) {
             const next = wire.adjustmentFor?.(text, adjustments);
             if (next !== undefined && !adjustments.has(next)) {
@@ -206,8 +205,7 @@ function errorMessageOf(text: string): string {
   } catch {
     // not JSON: quote the text itself
   }
-  const line = message.replace(/\s+/g, " ").trim();
-  return line.length > MAX_QUOTED_CHARS ? `${line.slice(0, MAX_QUOTED_CHARS)}…` : line;
+  return message;
 }
 
 /** Host and path only: a query string may carry a key (some gateways take `?key=`). */

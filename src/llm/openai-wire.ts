@@ -8,11 +8,10 @@
 // Azure: the key goes in an `api-key` header. The base URL is the resource root (the model is
 // then the deployment name), a `/openai/deployments/<name>` URL, or the `/openai/v1` API; the
 // first two get `api-version` unless the URL already carries one.
-import { oneLine } from "../text-clip.js";
 import type { ChatWire, WireRequest } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
-import { secretHeaderValues } from "./secret-scrub.js";
+import { quoteScrubbed, secretHeaderValues } from "./secret-scrub.js";
 import type { SseEvent } from "./sse-events.js";
 
 export const AZURE_API_VERSION = "2024-10-21";
@@ -34,10 +33,11 @@ export interface OpenAiWireOptions {
 }
 
 export function openAiWire(options: OpenAiWireOptions): ChatWire {
+  const secrets = [options.apiKey ?? "", ...secretHeaderValues(options.headers)];
   const provider = options.type;
   return {
     provider,
-    secrets: [options.apiKey ?? "", ...secretHeaderValues(options.headers)],
+    secrets,
     build(
       request: ChatRequest,
       model: string,
@@ -123,7 +123,7 @@ export function openAiWire(options: OpenAiWireOptions): ChatWire {
           throw new LlmError(
             provider,
             "protocol",
-            `stream error: ${oneLine(String(chunk.error.message ?? "unknown"), 300)}`,
+            `stream error: ${quoteScrubbed(String(chunk.error.message ?? "unknown"), secrets)}`,
           );
         }
         if (typeof chunk.model === "string" && chunk.model !== "") model = chunk.model;

@@ -2,6 +2,8 @@
 // but a provider's error body may echo what it was sent (some print the key they rejected), and
 // that body is quoted in the error. Every quoted text is passed through here first.
 
+import { oneLine } from "../text-clip.js";
+
 const REDACTED = "[redacted]";
 /** Values this short are not secrets worth matching (and would blank ordinary words). */
 const MIN_SECRET_CHARS = 6;
@@ -29,4 +31,20 @@ export function secretHeaderValues(headers: Record<string, string> | undefined):
     }
   }
   return values;
+}
+
+/** How much of a provider's own words an error message quotes. */
+export const MAX_QUOTED_CHARS = 300;
+
+/**
+ * Text from a provider (an error body, a stream error, a session error) as one line fit to
+ * quote in an error: secrets scrubbed FIRST, then whitespace collapsed and the line cut. Cutting
+ * first would let a key straddling the cut survive as a prefix no longer equal to the key.
+ */
+export function quoteScrubbed(
+  text: string,
+  secrets: readonly (string | undefined)[],
+  maxChars = MAX_QUOTED_CHARS,
+): string {
+  return oneLine(scrubSecrets(String(text), secrets), maxChars);
 }

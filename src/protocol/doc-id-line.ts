@@ -1,6 +1,7 @@
 // The doc-id line every rendered hit carries: collection: `<c>` doc_id: `<id>`. It is the only
 // place doc keys are read from (dedupe of re-query hits against the results already shown).
 import type { Hit } from "../types.js";
+import { escapeControlCharacters } from "./untrusted-text.js";
 
 const PREFIX = "collection: `";
 const SEPARATOR = "` doc_id: `";
@@ -10,9 +11,13 @@ export function docKey(hit: Pick<Hit, "collection" | "id">): string {
   return `${hit.collection}/${hit.id}`;
 }
 
-/** The doc-id line without indentation (brief mode indents it by three spaces). */
+/**
+ * The doc-id line without indentation (brief mode indents it by three spaces). Control
+ * characters in the id or collection (a file name may contain a newline) are escaped, so the
+ * line stays one line and cannot forge another doc-id line or a footer after it.
+ */
 export function renderDocIdLine(hit: Pick<Hit, "collection" | "id">): string {
-  return `${PREFIX}${hit.collection}${SEPARATOR}${hit.id}\``;
+  return `${PREFIX}${escapeControlCharacters(hit.collection)}${SEPARATOR}${escapeControlCharacters(hit.id)}\``;
 }
 
 /**

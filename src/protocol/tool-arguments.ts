@@ -10,6 +10,27 @@ import type { SearchRequest } from "../types.js";
 
 export { GET_DOCUMENT_TOOL, LIST_COLLECTIONS_TOOL, SEARCH_KNOWLEDGE_TOOL } from "../types.js";
 
+/**
+ * Some MCP clients send every argument as a string (the MCP Inspector release Node 20 gets does):
+ * a decimal string is read as its number and "true"/"false" as the boolean, since neither can
+ * mean anything else. Any other value goes to the schema unchanged, which judges it. The
+ * published JSON schema is the number's or boolean's (zod describes a preprocess by its target).
+ */
+const DECIMAL = /^\s*-?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
+function lenientNumber<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (value) => (typeof value === "string" && DECIMAL.test(value) ? Number(value) : value),
+    schema,
+  );
+}
+function lenientBoolean<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => {
+    if (typeof value !== "string") return value;
+    const word = value.trim().toLowerCase();
+    return word === "true" ? true : word === "false" ? false : value;
+  }, schema);
+}
+
 export const searchKnowledgeShape = {
   query: z
     .string()
@@ -21,26 +42,20 @@ export const searchKnowledgeShape = {
     .max(SEARCH_LIMITS.collectionNameChars)
     .nullish()
     .describe("Search only this collection (default: all collections of this knowledge base)."),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(SEARCH_LIMITS.maxHits)
+  limit: lenientNumber(z.number().int().min(1).max(SEARCH_LIMITS.maxHits))
     .nullish()
     .describe(`Maximum number of results (default ${SEARCH_LIMITS.defaultHits}).`),
-  brief: z
-    .boolean()
+  brief: lenientBoolean(z.boolean())
     .nullish()
     .describe(
       "Titles, URLs and short snippets only (default false); use for an overview, then get_document.",
     ),
-  min_relevance: z
-    .number()
-    .min(0)
-    .max(1)
+  min_relevance: lenientNumber(z.number().min(0).max(1))
     .nullish()
     .describe("Drop results whose relevance (0.0-1.0) is below this."),
-  rerank: z.boolean().nullish().describe("Score the top candidates more carefully (default: unless brief)."),
+  rerank: lenientBoolean(z.boolean())
+    .nullish()
+    .describe("Score the top candidates more carefully (default: unless brief)."),
 };
 
 export const getDocumentShape = {

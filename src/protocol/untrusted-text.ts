@@ -58,3 +58,23 @@ export function toSingleLine(value: string): string {
   if (!value.includes("\n") && !value.includes("\r")) return value;
   return value.replace(/\r\n|\r|\n/g, " ");
 }
+
+/** C0/C1 controls, DEL and the Unicode line/paragraph separators: what can break a line. */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const HAS_CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * A name (a file name, a document id, a collection) safe to put inside one line: every control
+ * character written as a visible escape (`\n`, `\t`, `\u001b`), so a file named
+ * "a\ncollection: `x` doc_id: `y`" cannot start a line of its own in a result text or a terminal.
+ * Names without control characters (all real ones) are returned unchanged.
+ */
+export function escapeControlCharacters(name: string): string {
+  if (!HAS_CONTROL_CHARACTER.test(name)) return name;
+  return name.replace(CONTROL_CHARACTERS, (c) => {
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}

@@ -1,4 +1,5 @@
-import { type Logger, pino } from "pino";
+import { type Level, type Logger, pino } from "pino";
+import pinoPretty from "pino-pretty";
 
 export type { Logger };
 
@@ -20,16 +21,118 @@ const REDACT_PATHS = [
   "*.gitHubToken",
 ];
 
+const LEVELS: readonly string[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+/** Spellings people use for a pino level that mean exactly one of them. */
+const LEVEL_ALIASES: Readonly<Record<string, Level>> = { warning: "warn", err: "error", critical: "fatal" };
+
+export type LogFormat = "json" | "pretty";
+
+export interface LoggerOptions {
+  /** A pino level; default SECOND_LOOK_LOG_LEVEL, else "info". */
+  level?: string;
+  /** Where lines go (default stderr). A given stream gets JSON unless `format` says otherwise. */
+  destination?: NodeJS.WritableStream;
+  /** Default SECOND_LOOK_LOG_FORMAT, else readable lines on a terminal and JSON otherwise. */
+  format?: LogFormat;
+  env?: NodeJS.ProcessEnv;
+  /** Whether stderr is a terminal (default: process.stderr.isTTY). */
+  stderrIsTty?: boolean;
+}
+
 /**
- * The process logger: JSON lines on stderr (fd 2), never stdout, which belongs to the CLI and
- * to MCP's JSON-RPC. Level from SECOND_LOOK_LOG_LEVEL (default "info").
+ * The process logger, on stderr (fd 2), never stdout, which belongs to the CLI and to MCP's
+ * JSON-RPC. On a terminal the lines are readable (time, level, message, then the fields);
+ * piped or redirected, or with SECOND_LOOK_LOG_FORMAT=json, one JSON object per line.
+ * An unusable SECOND_LOOK_LOG_LEVEL / SECOND_LOOK_LOG_FORMAT is named in a warning, never fatal.
  */
-export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
-  const level = options.level ?? process.env.SECOND_LOOK_LOG_LEVEL ?? "info";
-  return pino(
-    { level, base: undefined, redact: { paths: REDACT_PATHS, censor: "[redacted]" } },
-    options.destination ?? pino.destination({ fd: 2, sync: true }),
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const env = options.env ?? process.env;
+  const problems: string[] = [];
+  const level = options.level ?? levelFromEnv(env, problems);
+  const format = logFormat(options, env, problems);
+  const base = { level, base: undefined, redact: { paths: REDACT_PATHS, censor: "[redacted]" } };
+  const log =
+    format === "pretty"
+      ? pino(
+          base,
+          pinoPretty({
+            destination: options.destination ?? 2,
+            sync: true,
+            colorize: options.destination === undefined && process.stderr.isTTY === true,
+            translateTime: "SYS:HH:MM:ss",
+            ignore: "pid,hostname",
+            // One line per entry: the message, and the fields (in one line) only where a reader
+            // needs them: warnings and errors, or when debugging.
+            hideObject: true,
+            messageFormat: (entry, messageKey) =>
+              humanMessage(entry, messageKey, level === "debug" || level === "trace"),
+          }),
+        )
+      : pino(base, options.destination ?? pino.destination({ fd: 2, sync: true }));
+  for (const problem of problems) log.warn(problem);
+  return log;
+}
+
+const ENTRY_KEYS = new Set(["level", "time", "msg", "pid", "hostname"]);
+
+/** A log entry as one readable line: its message, then `key=value` fields when they matter. */
+export function humanMessage(entry: Record<string, unknown>, messageKey: string, verbose: boolean): string {
+  const message = typeof entry[messageKey] === "string" ? (entry[messageKey] as string) : "";
+  const level = typeof entry.level === "number" ? entry.level : 30;
+  if (level < 40 && !verbose) return message;
+  const fields: string[] = [];
+  for (const [key, value] of Object.entries(entry)) {
+    if (ENTRY_KEYS.has(key) || key === messageKey || value === undefined) continue;
+    fields.push(`${key}=${fieldText(value)}`);
+  }
+  return fields.length > 0 ? `${message} (${fields.join(" ")})` : message;
+}
+
+function fieldText(value: unknown): string {
+  if (typeof value === "string") return /[\s"=]/.test(value) ? JSON.stringify(value) : value;
+  if (
+    value !== null &&
+    typeof value === "object" &&
+    typeof (value as { message?: unknown }).message === "string"
+  ) {
+    // A serialised error: its message is what a reader acts on; the stack is for --debug JSON.
+    return JSON.stringify((value as { message: string }).message);
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** Readable lines on a terminal; JSON when piped, redirected, given a stream, or asked for. */
+export function logFormat(
+  options: LoggerOptions,
+  env: NodeJS.ProcessEnv,
+  problems: string[] = [],
+): LogFormat {
+  const asked = options.format ?? formatFromEnv(env, problems);
+  if (asked) return asked;
+  const tty = options.stderrIsTty ?? process.stderr.isTTY === true;
+  return options.destination === undefined && tty ? "pretty" : "json";
+}
+
+function levelFromEnv(env: NodeJS.ProcessEnv, problems: string[]): string {
+  const raw = env.SECOND_LOOK_LOG_LEVEL;
+  if (raw === undefined || raw.trim() === "") return "info";
+  const value = raw.trim().toLowerCase();
+  if (LEVELS.includes(value)) return value;
+  const alias = LEVEL_ALIASES[value];
+  if (alias) return alias;
+  problems.push(
+    `SECOND_LOOK_LOG_LEVEL=${JSON.stringify(raw)} is not a log level (${LEVELS.join(", ")}); using info`,
   );
+  return "info";
+}
+
+function formatFromEnv(env: NodeJS.ProcessEnv, problems: string[]): LogFormat | undefined {
+  const raw = env.SECOND_LOOK_LOG_FORMAT;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = raw.trim().toLowerCase();
+  if (value === "json" || value === "pretty") return value;
+  problems.push(`SECOND_LOOK_LOG_FORMAT=${JSON.stringify(raw)} is neither json nor pretty; ignored`);
+  return undefined;
 }
 
 let shared: Logger | undefined;

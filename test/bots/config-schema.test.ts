@@ -95,6 +95,23 @@ describe("bot config schema: errors", () => {
     ]);
   });
 
+  it("refuses time bounds a timer cannot wait (over 2^31 − 1 ms), naming each key", () => {
+    const tooLong = 2 ** 31;
+    const lines = problems({
+      ...minimal,
+      session: { timeoutMs: tooLong },
+      correctiveRetrieval: { graderTimeoutMs: tooLong },
+    });
+    const why = "must be at most 2147483647 ms (2^31 − 1, the longest timer Node can wait), got 2147483648";
+    expect([...lines].sort()).toEqual([
+      `${FILE}: correctiveRetrieval.graderTimeoutMs: ${why}`,
+      `${FILE}: session.timeoutMs: ${why}`,
+    ]);
+    expect(BotConfigSchema.parse({ ...minimal, session: { timeoutMs: 2 ** 31 - 1 } }).session.timeoutMs).toBe(
+      2 ** 31 - 1,
+    );
+  });
+
   it("points a valid key at the wrong level to where it belongs", () => {
     expect(problems({ ...minimal, retryBudget: 2 })).toEqual([
       `${FILE}: retryBudget: unknown key here; did you mean "correctiveRetrieval.retryBudget"?`,

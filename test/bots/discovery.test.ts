@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
@@ -95,6 +95,20 @@ describe("discoverBots", () => {
     expect(failures[0]?.error).toMatch(
       /^nopersona\/config\.json: persona: cannot read "voice\.md" \(.*voice\.md\): file not found$/,
     );
+  });
+
+  it("refuses a persona outside the bot folder (absolute, climbing, or through a symlink), naming it", async () => {
+    writeFileSync(join(tmp, "secret.txt"), "not a persona");
+    writeBot(tmp, "absolute", { ...embedded, persona: "/etc/passwd" });
+    writeBot(tmp, "climbing", { ...embedded, persona: "../secret.txt" });
+    const linked = writeBot(tmp, "linked", { ...embedded, persona: "voice.md" });
+    symlinkSync(join(tmp, "secret.txt"), join(linked, "voice.md"));
+    const { bots, failures } = await discoverBots(tmp, {}, { quiet: true, cwd: tmp });
+    expect(bots).toEqual([]);
+    const errors = Object.fromEntries(failures.map((f) => [f.name, f.error]));
+    expect(errors.absolute).toMatch(/persona: "\/etc\/passwd" .* is outside the bot folder/);
+    expect(errors.climbing).toMatch(/persona: "\.\.\/secret\.txt" .* is outside the bot folder/);
+    expect(errors.linked).toMatch(/persona: "voice\.md" .* is outside the bot folder/);
   });
 
   it("returns nothing for a missing root", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBorderline } from "../../src/corrective/borderline.js";
+import { isBorderline, responseEvidence, unmatchedTermsOf } from "../../src/corrective/borderline.js";
 
 const clear = { weak: false, hitCount: 3, hitsWithoutRelevance: 0 };
 
@@ -18,5 +18,36 @@ describe("isBorderline (grader auto: weak, unless the index already says which w
     expect(isBorderline({ ...clear, bestRelevance: 0.5 })).toBe(false);
     expect(isBorderline({ ...clear, bestRelevance: 0.9 })).toBe(false);
     expect(isBorderline({ weak: false, hitCount: 0, hitsWithoutRelevance: 0 })).toBe(false);
+  });
+});
+
+describe("responseEvidence (the orchestrator's and eval's reading of an in-process response)", () => {
+  const hit = { collection: "c", id: "d", title: "D", relevance: 0.3, band: "low" as const };
+  const weak = { query: "q", results: [hit], bestScore: 0.3, reranked: false };
+
+  it("counts the words no document contains, so auto leaves that search to the signal", () => {
+    const evidence = responseEvidence({ ...weak, retryHints: { unmatchedTerms: ["stock", "", 7] as never } });
+    expect(evidence).toEqual({
+      weak: true,
+      hitCount: 1,
+      bestRelevance: 0.3,
+      hitsWithoutRelevance: 0,
+      unmatchedTerms: 1,
+    });
+    expect(isBorderline(evidence)).toBe(false);
+    expect(isBorderline(responseEvidence(weak))).toBe(true);
+  });
+
+  it("an empty response is weak; a confident one is not", () => {
+    expect(responseEvidence({ ...weak, results: [], bestScore: 0 }).weak).toBe(true);
+    expect(responseEvidence({ ...weak, bestScore: 0.7 }).weak).toBe(false);
+  });
+});
+
+describe("unmatchedTermsOf", () => {
+  it("keeps non-empty strings only, and nothing without hints", () => {
+    expect(unmatchedTermsOf({ unmatchedTerms: ["a", "", 3, "b"] as never })).toEqual(["a", "b"]);
+    expect(unmatchedTermsOf(undefined)).toEqual([]);
+    expect(unmatchedTermsOf({ unmatchedTerms: "a" as never })).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   clampBudget,
   DEFAULT_GRADER_MODEL,
@@ -8,6 +9,7 @@ import {
   parseGraderMode,
   resolveCorrectiveConfig,
 } from "../../src/corrective/corrective-config.js";
+import { createLogger, setLogger } from "../../src/telemetry/logger.js";
 
 const core = (r: ReturnType<typeof resolveCorrectiveConfig>) => ({
   enabled: r.enabled,
@@ -98,11 +100,12 @@ describe("resolveCorrectiveConfig", () => {
     expect(describeCorrective(r)).toBe("correctiveRetrieval: off (kill-switch)");
   });
 
-  it('accepts "true" for the kill-switch and nothing but 1/true', () => {
-    expect(isKillSwitchOn({ CORRECTIVE_RETRIEVAL_DISABLED: "true" })).toBe(true);
-    expect(isKillSwitchOn({ CORRECTIVE_RETRIEVAL_DISABLED: "TRUE" })).toBe(true);
-    for (const value of ["0", "false", "", "yes", undefined]) {
-      expect(isKillSwitchOn({ CORRECTIVE_RETRIEVAL_DISABLED: value })).toBe(false);
+  it("the kill-switch is on for 1/true/yes/on (any case), off for 0/false/no/off or unset", () => {
+    for (const value of ["1", "true", "TRUE", "yes", "On", " on "]) {
+      expect(isKillSwitchOn({ CORRECTIVE_RETRIEVAL_DISABLED: value }), value).toBe(true);
+    }
+    for (const value of ["0", "false", "", "no", "OFF", undefined]) {
+      expect(isKillSwitchOn({ CORRECTIVE_RETRIEVAL_DISABLED: value }), String(value)).toBe(false);
     }
     expect(
       resolveCorrectiveConfig({ enabled: true }, { CORRECTIVE_RETRIEVAL_DISABLED: "true" }).enabled,
@@ -181,5 +184,51 @@ describe("resolveCorrectiveConfig", () => {
       if (saved === undefined) delete process.env.CORRECTIVE_RETRIEVAL_DISABLED;
       else process.env.CORRECTIVE_RETRIEVAL_DISABLED = saved;
     }
+  });
+});
+
+describe("env values that are not understood", () => {
+  function capture(): () => string[] {
+    const messages: string[] = [];
+    const stream = new Writable({
+      write(chunk, _e, done) {
+        for (const l of String(chunk).split("\n").filter(Boolean)) messages.push(JSON.parse(l).msg);
+        done();
+      },
+    });
+    setLogger(createLogger({ level: "warn", destination: stream }));
+    return () => messages;
+  }
+  afterEach(() => setLogger(createLogger({ level: "silent" })));
+
+  it("an unrecognised kill-switch value switches correction off, with one warning naming the variable", () => {
+    const warnings = capture();
+    const env = { CORRECTIVE_RETRIEVAL_DISABLED: "disable-it" };
+    expect(resolveCorrectiveConfig({ enabled: true }, env).enabled).toBe(false);
+    expect(resolveCorrectiveConfig({ enabled: true }, env).enabled).toBe(false);
+    expect(warnings()).toEqual([
+      'CORRECTIVE_RETRIEVAL_DISABLED="disable-it" is not understood; treated as on (correction off); use 1/true/yes/on or 0/false/no/off',
+    ]);
+  });
+
+  it("unusable ENABLED, BUDGET and GRADER values are ignored with a warning naming each", () => {
+    const warnings = capture();
+    const r = resolveCorrectiveConfig(undefined, {
+      CORRECTIVE_RETRIEVAL_ENABLED: "sure",
+      CORRECTIVE_RETRIEVAL_BUDGET: "two",
+      CORRECTIVE_RETRIEVAL_GRADER: "judge-model",
+    });
+    expect(core(r)).toEqual({ enabled: false, retryBudget: 1, grader: "signal" });
+    const text = warnings().join("\n");
+    expect(text).toContain('CORRECTIVE_RETRIEVAL_ENABLED="sure" is not understood; ignored');
+    expect(text).toContain('CORRECTIVE_RETRIEVAL_BUDGET="two" is not understood; ignored');
+    expect(text).toContain(
+      'CORRECTIVE_RETRIEVAL_GRADER="judge-model" is not understood; ignored; use signal, haiku, auto',
+    );
+  });
+
+  it("yes/on enable through CORRECTIVE_RETRIEVAL_ENABLED too", () => {
+    expect(resolveCorrectiveConfig(undefined, { CORRECTIVE_RETRIEVAL_ENABLED: "on" }).enabled).toBe(true);
+    expect(resolveCorrectiveConfig(undefined, { CORRECTIVE_RETRIEVAL_ENABLED: "No" }).enabled).toBe(false);
   });
 });

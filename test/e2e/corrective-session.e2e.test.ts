@@ -12,14 +12,20 @@ import { loadBot } from "../../src/bots/discovery.js";
 import type { SearchJson } from "../../src/cli/search.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { openBotRuntime } from "../../src/connectors/open-bot-runtime.js";
+import { NOT_COVERED_NOTE_START } from "../../src/protocol/corrective-note.js";
 import type { KnowledgeBackend } from "../../src/types.js";
-import { directiveScript, toolMessagesAfter } from "../connectors/e2e/fixtures.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
+import { directiveScript, toolMessagesAfter } from "./connector/fixtures.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** Weak on the handbook; its broader query finds pages the first search did not show. */
-const WEAK_QUERY = "stock options vesting schedule";
+/**
+ * Weak on the handbook, yet every word is in some page: the index's rescue queries run and find
+ * pages the first search did not show, so the corrected text carries a re-query.
+ */
+const WEAK_QUERY = "team offsite training budget";
+/** "stock" and "vesting" are in no handbook page: the correction is the one not-covered line. */
+const UNCOVERED_QUERY = "stock options vesting schedule";
 const KEY_ENV = "SECOND_LOOK_E2E_KEY";
 
 let server: ModelServer;
@@ -79,6 +85,22 @@ describe.each(["openai", "anthropic"] as const)("ask through the real runtime (%
     expect(search.final).not.toBe(search.original);
     expect(received).toBe(search.final);
     expect(received).toContain("[corrective retrieval — re-query #1");
+  });
+
+  it("the model receives exactly `final` of `search --json`: the not-covered line when no page has the words", async () => {
+    process.env[KEY_ENV] = "sk-e2e";
+    const dir = await makeBot(`uncovered-${protocol}`, protocol, true);
+    const received = await askAndCapture(dir, `search: ${UNCOVERED_QUERY}`);
+    const search = JSON.parse(await cliOutput(["search", dir, UNCOVERED_QUERY, "--json"])) as SearchJson;
+    expect(search.outcome?.changed).toBe(true);
+    expect(search.outcome?.metadata.notCovered?.terms).toEqual(["stock", "vesting"]);
+    expect(received).toBe(search.final);
+    // The original results stay; the note is the last line, naming the words no page contains.
+    const lastLine = received.split("\n").at(-1)!;
+    expect(lastLine.startsWith(NOT_COVERED_NOTE_START)).toBe(true);
+    expect(lastLine).toContain('no document contains "stock", "vesting"]');
+    expect(received).not.toContain("[corrective retrieval — re-query");
+    for (const hit of search.response.results) expect(received).toContain(`doc_id: \`${hit.id}\``);
   });
 
   it("with CORRECTIVE_RETRIEVAL_DISABLED=1 the model receives the uncorrected text byte for byte", async () => {
@@ -157,10 +179,13 @@ describe("session wiring", () => {
     try {
       const from = server.requests.length;
       await runtime.ask(`search: ${WEAK_QUERY}`, { conversationId: "flaky" });
-      expect(searches).toBe(2);
-      const search = JSON.parse(
-        await cliOutput(["search", dir, WEAK_QUERY, "--json", "--no-correct"]),
-      ) as SearchJson;
+      const search = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+      // The rescue round runs all of the index's candidates at once, so every one of them failed
+      // here (the model's own search is the first); with none answering, nothing changes.
+      const candidates = search.outcome?.metadata.queriesTried ?? [];
+      expect(candidates.length).toBeGreaterThan(1);
+      expect(searches).toBe(1 + candidates.length);
+      expect(search.final).not.toBe(search.original);
       expect([...toolMessagesAfter(server, from).byCallId.values()]).toEqual([search.original]);
     } finally {
       await runtime.close();
@@ -182,7 +207,15 @@ describe("ask --trace", () => {
     expect(below).toMatch(/[├└]─ chat e2e-model/);
     expect(below).toMatch(/[├└]─ execute_tool search_knowledge/);
     expect(below).toMatch(/knowledge_grade .*final="insufficient"/);
-    expect(below).toMatch(/knowledge_requery .*query="stock options vesting"/);
+    // One re-query span per candidate of the rescue round (they run in parallel), each naming its query.
+    const search = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
+    const candidates = search.outcome?.metadata.queriesTried ?? [];
+    expect(candidates.length).toBeGreaterThan(1);
+    const requeries = tree.slice(agent + 1).filter((l) => /[├└]─ knowledge_requery /.test(l));
+    expect(requeries).toHaveLength(candidates.length);
+    for (const query of candidates) {
+      expect(requeries.some((l) => l.includes(`query="${query}"`))).toBe(true);
+    }
     expect(below.match(/chat e2e-model/g)?.length).toBe(2);
   });
 });

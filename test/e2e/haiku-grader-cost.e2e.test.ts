@@ -52,18 +52,21 @@ async function orchestratorCalls(
   return { calls, searches: dataset.queries.length };
 }
 
-describe.skipIf(!available)("grader cost on Cranfield", () => {
-  it("eval --json reports grader calls per 100 searches that the orchestrator itself makes", async () => {
-    const report = await evalJson();
-    expect(report.queries).toBe(225);
+describe.skipIf(!available)(
+  "grader cost on Cranfield (skipped when ../shared/data/cranfield is absent)",
+  () => {
+    it("eval --json reports grader calls per 100 searches that the orchestrator itself makes", async () => {
+      const report = await evalJson();
+      expect(report.queries).toBe(225);
 
-    // haiku: one call per search, even when the verdict sends it to a re-query.
-    const haiku = await orchestratorCalls("haiku", { verdict: "insufficient", reason: "weak" });
-    expect(report.grader.haikuCallsPer100).toBe(Math.round((1000 * haiku.calls) / haiku.searches) / 10);
+      // haiku: one call per search, even when the verdict sends it to a re-query.
+      const haiku = await orchestratorCalls("haiku", { verdict: "insufficient", reason: "weak" });
+      expect(report.grader.haikuCallsPer100).toBe(Math.round((1000 * haiku.calls) / haiku.searches) / 10);
 
-    // auto: only where the signal is borderline.
-    const auto = await orchestratorCalls("auto", { verdict: "correct", reason: "fine" });
-    expect(report.grader.autoCallsPer100).toBe(Math.round((1000 * auto.calls) / auto.searches) / 10);
-    expect(report.grader.autoCallsPer100).toBeLessThan(report.grader.haikuCallsPer100);
-  }, 120_000);
-});
+      // auto: only where the signal is borderline.
+      const auto = await orchestratorCalls("auto", { verdict: "correct", reason: "fine" });
+      expect(report.grader.autoCallsPer100).toBe(Math.round((1000 * auto.calls) / auto.searches) / 10);
+      expect(report.grader.autoCallsPer100).toBeLessThan(report.grader.haikuCallsPer100);
+    }, 120_000);
+  },
+);

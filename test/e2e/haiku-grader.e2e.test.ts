@@ -10,16 +10,22 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { SearchJson } from "../../src/cli/search.js";
 import { GRADER_SYSTEM_PROMPT } from "../../src/corrective/knowledge-grader.js";
+import { NOT_COVERED_NOTE_START } from "../../src/protocol/corrective-note.js";
 import { setLogger } from "../../src/telemetry/logger.js";
-import { directiveScript } from "../connectors/e2e/fixtures.js";
 import { captureLog } from "../llm/log-capture.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
+import { directiveScript } from "./connector/fixtures.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY_ENV = "SECOND_LOOK_GRADER_E2E_KEY";
 const KEY = "sk-ant-e2e-grader-secret-77";
-const REWRITE = "equity grant vesting";
+/** Weak on the handbook, every word in some page: the signal cannot say why, so auto asks. */
+const WEAK_QUERY = "team offsite training budget";
+/** "stock" and "vesting" are in no handbook page: the signal already knows why it is weak. */
+const UNCOVERED_QUERY = "stock options vesting schedule";
+/** The scripted grader's rewrite: it finds pages WEAK_QUERY's first search did not show. */
+const REWRITE = "time off in lieu";
 
 let server: ModelServer;
 let root: string;
@@ -34,7 +40,7 @@ beforeAll(async () => {
       if (system && "text" in system && system.text === GRADER_SYSTEM_PROMPT) {
         return {
           kind: "text",
-          text: `Here is my grade:\n{"verdict":"insufficient","rewrittenQuery":"${REWRITE}","reason":"no page on stock options"}`,
+          text: `Here is my grade:\n{"verdict":"insufficient","rewrittenQuery":"${REWRITE}","reason":"no page on team offsites"}`,
         };
       }
       return directiveScript(request);
@@ -79,12 +85,12 @@ describe("second-look search with the haiku grader", () => {
     process.env[KEY_ENV] = KEY;
     const dir = await makeBot("haiku", { grader: "haiku" }, anthropic());
     const from = server.requests.length;
-    const result = await search(dir, "stock options vesting schedule");
+    const result = await search(dir, WEAK_QUERY);
 
     expect(result.outcome?.metadata.graderMode).toBe("haiku");
     expect(result.outcome?.metadata.queriesTried).toEqual([REWRITE]);
     expect(result.outcome?.metadata.verdicts[0]).toBe("insufficient");
-    expect(result.outcome?.metadata.reasons[0]).toBe("no page on stock options");
+    expect(result.outcome?.metadata.reasons[0]).toBe("no page on team offsites");
     expect(result.final).toContain(`re-searched "${REWRITE}"`);
 
     // One model call, on the Messages API, with the key, the default grader model and the digest.
@@ -109,14 +115,14 @@ describe("second-look search with the haiku grader", () => {
       { type: "anthropic", baseUrl: "http://127.0.0.1:9", apiKeyEnv: KEY_ENV },
     );
     const from = server.requests.length;
-    const result = await search(dir, "stock options vesting schedule");
+    const result = await search(dir, WEAK_QUERY);
     expect(result.outcome?.metadata.queriesTried).toEqual([REWRITE]);
     const calls = server.requests.slice(from);
     expect(calls.map((c) => c.path)).toEqual(["/v1/chat/completions"]);
     expect((calls[0]!.body as { model: string }).model).toBe("small-grader");
   });
 
-  it("auto asks the model only when the signal is borderline (weak, or the best band medium)", async () => {
+  it("auto asks the model only when the signal is borderline: weak, with every query word in some page", async () => {
     process.env[KEY_ENV] = KEY;
     const dir = await makeBot("auto", { grader: "auto" }, anthropic());
     const from = server.requests.length;
@@ -124,14 +130,26 @@ describe("second-look search with the haiku grader", () => {
     expect(server.requests.length - from).toBe(0);
     expect(confident.outcome).toBeNull();
 
-    const weak = await search(dir, "stock options vesting schedule"); // weak: the model is asked
+    // Best hit medium but not weak: the signal decides. Asking on the medium band too was
+    // measured and dropped (src/corrective/borderline.ts: the model on 79 of 100 pydocs searches).
+    const medium = await search(dir, "how many vacation days do I get");
+    expect(medium.response.results[0]!.band).toBe("medium");
+    expect(server.requests.length - from).toBe(0);
+    expect(medium.outcome).toBeNull();
+
+    // Weak, and no query word is missing from the index: the model is asked, and its rewrite runs.
+    const weak = await search(dir, WEAK_QUERY);
     expect(server.requests.length - from).toBe(1);
     expect(weak.outcome?.metadata.graderMode).toBe("haiku");
+    expect(weak.outcome?.metadata.queriesTried).toEqual([REWRITE]);
 
-    const medium = await search(dir, "how many vacation days do I get"); // medium band
-    expect(server.requests.length - from).toBe(2);
-    expect(medium.outcome?.metadata.graderMode).toBe("haiku");
-    expect(medium.outcome?.metadata.queriesTried).toEqual([REWRITE]);
+    // Weak because two words are in no page: the signal's rescue answers, with no model call,
+    // and the text ends with the one not-covered line naming them.
+    const uncovered = await search(dir, UNCOVERED_QUERY);
+    expect(server.requests.length - from).toBe(1);
+    expect(uncovered.outcome?.metadata.graderMode).toBe("signal");
+    expect(uncovered.outcome?.metadata.notCovered?.terms).toEqual(["stock", "vesting"]);
+    expect(uncovered.final.split("\n").at(-1)!.startsWith(NOT_COVERED_NOTE_START)).toBe(true);
   });
 
   it("an unset key variable: the signal grades, and the warning names the variable", async () => {
@@ -140,7 +158,7 @@ describe("second-look search with the haiku grader", () => {
     setLogger(log);
     const dir = await makeBot("no-key", { grader: "haiku" }, anthropic());
     const from = server.requests.length;
-    const result = await search(dir, "stock options vesting schedule");
+    const result = await search(dir, WEAK_QUERY);
     expect(server.requests.length - from).toBe(0);
     expect(result.outcome?.metadata.graderMode).toBe("signal");
     expect(result.outcome?.metadata.retries).toBe(1);
@@ -153,7 +171,7 @@ describe("second-look search with the haiku grader", () => {
     const { log, text } = captureLog();
     setLogger(log);
     const dir = await makeBot("copilot", { grader: "haiku", graderTimeoutMs: 15_000 });
-    const result = await search(dir, "stock options vesting schedule");
+    const result = await search(dir, WEAK_QUERY);
     // The model was asked (through the real Copilot runtime), could not answer, and so the
     // result stands: the grader's failure is "correct", never a worse search.
     expect(result.outcome?.metadata).toMatchObject({
@@ -168,7 +186,7 @@ describe("second-look search with the haiku grader", () => {
   it("ask --trace: the grader's chat span sits under the tool call, beside the re-query", async () => {
     process.env[KEY_ENV] = KEY;
     const dir = await makeBot("traced", { grader: "haiku" }, anthropic());
-    const run = await runCli(["ask", dir, "search: stock options vesting schedule", "--trace"]);
+    const run = await runCli(["ask", dir, `search: ${WEAK_QUERY}`, "--trace"]);
     const err = run.stderr;
     expect(run.exitCode).toBe(0);
     const tree = err.split("\n").filter((line) => !line.startsWith("{"));
@@ -183,7 +201,7 @@ describe("second-look search with the haiku grader", () => {
       under.push(line);
     }
     expect(under.join("\n")).toMatch(/chat claude-haiku-4-5/);
-    expect(under.join("\n")).toMatch(/knowledge_requery .*query="equity grant vesting"/);
+    expect(under.join("\n")).toMatch(/knowledge_requery .*query="time off in lieu"/);
     expect(under.join("\n")).toMatch(/knowledge_grade .*mode="haiku"/);
   }, 60_000);
 });

@@ -2,40 +2,44 @@
 // that degrades ranking, calibration or the corrective re-query fails CI. Figures are measured
 // here, never typed: the thresholds are the acceptance criteria, not our current numbers.
 import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readCranfield } from "../../src/evaluation/cranfield.js";
 import { type EvaluationReport, runEvaluation } from "../../src/evaluation/run-evaluation.js";
 
-const dataDir = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../shared/data/cranfield");
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const dataDir = resolve(repoRoot, "../shared/data/cranfield");
 const available = existsSync(resolve(dataDir, "cran.all.1400"));
 
-describe.skipIf(!available)(`Cranfield acceptance (${dataDir})`, () => {
-  let report: EvaluationReport;
-  it("evaluates all judged queries", async () => {
-    report = runEvaluation(await readCranfield(dataDir));
-    expect(report.docs).toBe(1400);
-    expect(report.queries).toBe(225);
-  });
+describe.skipIf(!available)(
+  `Cranfield acceptance (skipped when ${relative(repoRoot, dataDir)}/cran.all.1400 is absent)`,
+  () => {
+    let report: EvaluationReport;
+    it("evaluates all judged queries", async () => {
+      report = runEvaluation(await readCranfield(dataDir));
+      expect(report.docs).toBe(1400);
+      expect(report.queries).toBe(225);
+    });
 
-  it("nDCG@10 is at least the best lexical peer's 0.372", () => {
-    expect(report.ndcg10).toBeGreaterThanOrEqual(0.372);
-  });
+    it("nDCG@10 is at least the best lexical peer's 0.372", () => {
+      expect(report.ndcg10).toBeGreaterThanOrEqual(0.372);
+    });
 
-  it("band precision is ordered high > medium > low", () => {
-    const { high, medium, low } = report.bands;
-    expect(high.hits).toBeGreaterThan(0);
-    expect(high.precision!).toBeGreaterThan(medium.precision!);
-    expect(medium.precision!).toBeGreaterThan(low.precision!);
-  });
+    it("band precision is ordered high > medium > low", () => {
+      const { high, medium, low } = report.bands;
+      expect(high.hits).toBeGreaterThan(0);
+      expect(high.precision!).toBeGreaterThan(medium.precision!);
+      expect(medium.precision!).toBeGreaterThan(low.precision!);
+    });
 
-  it("the weak flag predicts 'no relevant hit in the top 10' with AUC >= 0.70", () => {
-    expect(report.weak.auc).toBeGreaterThanOrEqual(0.7);
-  });
+    it("the weak flag predicts 'no relevant hit in the top 10' with AUC >= 0.70", () => {
+      expect(report.weak.auc).toBeGreaterThanOrEqual(0.7);
+    });
 
-  it("re-querying weak queries with their hint strictly raises their recall", () => {
-    expect(report.corrective.requeried).toBeGreaterThan(0);
-    expect(report.corrective.recallAfter).toBeGreaterThan(report.corrective.recallBefore);
-  });
-});
+    it("re-querying weak queries with their hint strictly raises their recall", () => {
+      expect(report.corrective.requeried).toBeGreaterThan(0);
+      expect(report.corrective.recallAfter).toBeGreaterThan(report.corrective.recallBefore);
+    });
+  },
+);

@@ -221,6 +221,51 @@ describe("openai provider", () => {
   });
 });
 
+describe("a key straddling the quote's 300-character cut", () => {
+  // The key starts at character 290 of the provider's message: cut first, 10 characters of it
+  // would survive (no longer equal to the key, so no longer scrubbed).
+  const straddling = `${"x".repeat(290)} ${KEY} tail`;
+
+  function client(url: string, log = captureLog().log) {
+    return createLlmClient(
+      { type: "openai", baseUrl: `${url}/v1`, apiKeyEnv: "K" },
+      "m",
+      { K: KEY },
+      {
+        log,
+        retry: { ...fast, maxAttempts: 1 },
+      },
+    );
+  }
+
+  it("an error body: no part of the key reaches the error or the log", async () => {
+    const { log, text: logged } = captureLog();
+    const server = await serve([{ status: 400, body: JSON.stringify({ error: { message: straddling } }) }]);
+    const error = (await client(server.url, log)
+      .chat(ask)
+      .catch((e: unknown) => e)) as LlmError;
+    expect(error.message).not.toContain(KEY.slice(0, 8));
+    expect(error.message).toContain("[redact");
+    expect(logged()).not.toContain(KEY.slice(0, 8));
+  });
+
+  it("a stream error event: no part of the key reaches the error", async () => {
+    const server = await serve([
+      {
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        body: `data: ${JSON.stringify({ error: { message: straddling } })}\n\n`,
+      },
+    ]);
+    const error = (await client(server.url)
+      .chat(ask)
+      .catch((e: unknown) => e)) as LlmError;
+    expect(error.message).toMatch(/stream error/);
+    expect(error.message).not.toContain(KEY.slice(0, 8));
+    expect(error.message).toContain("[redact");
+  });
+});
+
 describe("outbound proxy", () => {
   it("goes through HTTP(S)_PROXY from the client's env, and straight to hosts in NO_PROXY", async () => {
     const server = await serve([text("direct")]);

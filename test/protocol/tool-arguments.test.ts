@@ -1,5 +1,41 @@
 import { describe, expect, it } from "vitest";
-import { parseSearchArgs } from "../../src/protocol/tool-arguments.js";
+import * as z from "zod";
+import { parseSearchArgs, searchKnowledgeShape } from "../../src/protocol/tool-arguments.js";
+
+describe("searchKnowledgeShape (the strict reading of our own tools' arguments)", () => {
+  const strict = z.object(searchKnowledgeShape);
+
+  it("reads numbers and booleans sent as strings when they can mean only one thing", () => {
+    expect(
+      strict.parse({ query: "q", limit: " 2 ", brief: "true", min_relevance: "0.5", rerank: "False" }),
+    ).toEqual({ query: "q", limit: 2, brief: true, min_relevance: 0.5, rerank: false });
+  });
+
+  it("still refuses strings that are not a number or a boolean, and out-of-range values", () => {
+    for (const bad of [
+      { limit: "ten" },
+      { limit: "2.5" },
+      { limit: "0" },
+      { limit: "" },
+      { brief: "yes" },
+      { min_relevance: "2" },
+      { rerank: "1" },
+    ]) {
+      expect(strict.safeParse({ query: "q", ...bad }).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+
+  it("publishes the number and boolean types, not strings", () => {
+    const { properties } = z.toJSONSchema(strict, { io: "input" }) as { properties: Record<string, unknown> };
+    const typeOf = (key: string) => JSON.stringify(properties[key]);
+    expect(typeOf("limit")).toContain('"integer"');
+    expect(typeOf("brief")).toContain('"boolean"');
+    expect(typeOf("min_relevance")).toContain('"number"');
+    expect(typeOf("rerank")).toContain('"boolean"');
+    for (const key of ["limit", "brief", "min_relevance", "rerank"])
+      expect(typeOf(key)).not.toContain('"string"');
+  });
+});
 
 describe("parseSearchArgs", () => {
   it("reads Huginn's parameters", () => {

@@ -4,12 +4,24 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "../../telemetry/logger.js";
+import { jsonRpcLines, MAX_JSON_RPC_MESSAGE_BYTES } from "./json-rpc-lines.js";
 import { guardStdout } from "./stdout-guard.js";
 
 export async function serveStdio(server: McpServer, log: Logger): Promise<void> {
   const guard = guardStdout();
   const stdin = process.stdin;
-  const transport = new StdioServerTransport(stdin, guard.jsonRpc);
+  // Lines that are not valid JSON-RPC are answered here; only valid ones reach the SDK.
+  const framed = jsonRpcLines({
+    reject: (reply, why) => {
+      log.warn({ id: reply.id, code: reply.error.code }, `mcp: ${why}; answered with an error`);
+      guard.jsonRpc.write(`${JSON.stringify(reply)}\n`);
+    },
+  });
+  stdin.pipe(framed);
+  const transport = new StdioServerTransport(framed, guard.jsonRpc, {
+    // Room for the newline after a message of the largest size the framing lets through.
+    maxBufferSize: MAX_JSON_RPC_MESSAGE_BYTES + 1,
+  });
   let finish: (why: string) => void = () => {};
   const finished = new Promise<string>((resolve) => {
     finish = resolve;
@@ -28,6 +40,7 @@ export async function serveStdio(server: McpServer, log: Logger): Promise<void> 
     const why = await finished;
     log.info({ reason: why }, "mcp: shutting down");
   } finally {
+    stdin.unpipe(framed);
     stdin.off("end", onEnd);
     stdin.off("close", onEnd);
     process.off("SIGINT", onSigint);

@@ -37,7 +37,10 @@ export function createSlackApp(credentials: SlackCredentials, options: SlackAppO
     retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 4_000 },
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
   };
-  const common = { token: credentials.botToken, logger, clientOptions };
+  // No eager token check in the constructor: Bolt would start an auth.test whose failure nobody
+  // awaits, so an unreachable Slack killed the process with an unhandled rejection. The check
+  // runs in start() instead, where a failure is one warning and the bot keeps serving.
+  const common = { token: credentials.botToken, logger, clientOptions, tokenVerificationEnabled: false };
   let app: App;
   if (options.receiver) {
     app = new App({ ...common, receiver: options.receiver });
@@ -54,6 +57,14 @@ export function createSlackApp(credentials: SlackCredentials, options: SlackAppO
     app,
     describe,
     start: async () => {
+      // Not awaited: a slow or unreachable Slack must not hold up the other bots' start.
+      void app.client.auth.test().then(
+        () => options.log.debug("slack: bot token verified"),
+        (error: unknown) =>
+          options.log.warn(
+            `slack: cannot verify the bot token (${slackErrorText(error)}); serving anyway — check the network to ${options.slackApiUrl ?? "https://slack.com/api/"} and the bot token`,
+          ),
+      );
       if (!options.receiver && credentials.mode === "http") {
         await app.start({ port: credentials.port, ...(options.host ? { host: options.host } : {}) });
       } else {
@@ -64,4 +75,15 @@ export function createSlackApp(credentials: SlackCredentials, options: SlackAppO
       await app.stop();
     },
   };
+}
+
+/** A Web API error as a few words: its code and message, never a stack or a request dump. */
+export function slackErrorText(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown; original?: { code?: unknown; message?: unknown } };
+  const original = e?.original;
+  const detail = typeof original?.message === "string" ? original.message : undefined;
+  const message = typeof e?.message === "string" ? e.message : String(error);
+  return (detail && !message.includes(detail) ? `${message}: ${detail}` : message)
+    .replace(/\s+/g, " ")
+    .slice(0, 300);
 }

@@ -75,8 +75,9 @@ export async function loadDocument(
     contentHash: createHash("sha256").update(read.bytes).digest("hex"),
   };
   if (parsed.url) doc.url = parsed.url;
-  const modifiedTime = parsed.modifiedTime ?? read.mtime;
-  if (modifiedTime) doc.modifiedTime = modifiedTime;
+  // Only a date the document states (front matter, HTML meta): a file's mtime is when it was
+  // copied or cloned, which `updated:` would present as when its content last changed.
+  if (parsed.modifiedTime) doc.modifiedTime = parsed.modifiedTime;
   return { ok: true, doc };
 }
 

@@ -10,20 +10,16 @@ export const MAX_QUERY_TERMS = 64;
 /** Sections shown per document hit (Huginn's adapter asks for two). */
 export const CHUNKS_PER_DOCUMENT = 2;
 
-/** What the calibration model reads about a hit (scale-free, so it travels across collections). */
-export interface RelevanceFeatures {
-  /** Original-query BM25F of the hit's best section over the most the query could score. */
-  normalizedScore: number;
-  /** 0-based position in the final ranking. */
-  rank: number;
-}
-
 export interface RankedDocument {
   document: number;
   score: number;
   /** The document's matching sections, best first (at most CHUNKS_PER_DOCUMENT). */
   units: ScoredUnit[];
-  features: RelevanceFeatures;
+  /**
+   * Original-query BM25F of the best section over the most the query could score: scale-free,
+   * so the relevance calibration (src/knowledge/relevance-features.ts) reads it on any collection.
+   */
+  normalizedScore: number;
 }
 
 export interface CollectionRanking {
@@ -132,7 +128,7 @@ function groupByDocument(
       document,
       score: unit.score,
       units: [unit],
-      features: { normalizedScore: 0, rank: order.length },
+      normalizedScore: 0,
     };
     byDocument.set(document, ranked);
     order.push(ranked);
@@ -143,7 +139,7 @@ function groupByDocument(
   for (const ranked of order) {
     const unit = ranked.units[0]!.unit;
     const score = originalScores.get(unit) ?? index.lexical.scoreUnit(stats, unit);
-    ranked.features.normalizedScore = achievable > 0 ? score / achievable : 0;
+    ranked.normalizedScore = achievable > 0 ? score / achievable : 0;
   }
   return order;
 }

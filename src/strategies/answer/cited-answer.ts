@@ -5,7 +5,7 @@
 import type { LlmClient } from "../../llm/llm-client.js";
 import { renderPageRange } from "../../protocol/page-range.js";
 import type { AnswerSpan, Hit, KnowledgeBackend } from "../../types.js";
-import { ModelTurns, type RunLimits } from "../select/model-turns.js";
+import { ModelTurns, type RunLimits, type StopReason } from "../select/model-turns.js";
 import { TreeWalkStrategy } from "../select/treewalk.js";
 import { addUsage, type StrategyUsage, zeroUsage } from "../select/usage.js";
 import { hasPages, treeFromDoc } from "../tree/document-tree.js";
@@ -40,6 +40,11 @@ export interface CitedAnswer {
   answer: string;
   citations: Citation[];
   usage: StrategyUsage;
+  /**
+   * Why `answer` is empty although there were sources: the synthesis call failed (its error,
+   * e.g. the provider's 401) or the run ran out of time or was aborted. Absent on success.
+   */
+  failure?: string;
 }
 
 export interface CitedAnswerOptions extends RunLimits {
@@ -75,6 +80,7 @@ export async function answerWithCitations(
   });
   const turns = new ModelTurns(llm, limits);
   let answer = "";
+  let failure: string | undefined;
   try {
     const reply = await turns.chat(
       {
@@ -90,9 +96,11 @@ export async function answerWithCitations(
       },
       "answer synthesis",
     );
+    if (reply === undefined) failure = `answer synthesis: not asked (${stopWords(turns.stopped())})`;
     answer = reply?.text.trim() ?? "";
-  } catch {
-    // Fail soft: the sources are still returned, with no synthesised text.
+  } catch (error) {
+    // Fail soft: the sources are still returned, with no synthesised text and the reason.
+    failure = error instanceof Error ? error.message : String(error);
   }
   addUsage(usage, turns.usage);
 
@@ -100,7 +108,7 @@ export async function answerWithCitations(
   const citations: Citation[] = sources
     .map((hit, i) => toCitation(hit, i + 1))
     .filter((c) => cited.size === 0 || cited.has(c.n));
-  return { question, answer, citations, usage };
+  return { question, answer, citations, usage, ...(failure !== undefined ? { failure } : {}) };
 
   async function deepRead(hit: Hit): Promise<Hit> {
     if (!backend.getDocument) return hit;
@@ -116,6 +124,12 @@ export async function answerWithCitations(
       return hit;
     }
   }
+}
+
+function stopWords(reason: StopReason | undefined): string {
+  if (reason === "aborted") return "the run was aborted";
+  if (reason === "tokens") return "the token budget is spent";
+  return "the time limit passed";
 }
 
 function toCitation(hit: Hit, n: number): Citation {

@@ -95,6 +95,13 @@ describe("second-look mcp <bot> over stdio, with the official MCP client", () =>
     expect(text).toBe(expected.final);
   });
 
+  it("numbers and booleans sent as strings (as the MCP Inspector sends them) are read as such", async () => {
+    const asStrings = await mcp.call("search_knowledge", { query: WEAK_QUERY, brief: "true", limit: "3" });
+    const typed = await mcp.call("search_knowledge", { query: WEAK_QUERY, brief: true, limit: 3 });
+    expect(asStrings.isError).toBe(false);
+    expect(asStrings.text).toBe(typed.text);
+  });
+
   it("get_document and list_collections answer; a disallowed collection is an error result", async () => {
     const found = await mcp.call("search_knowledge", { query: "parental leave", brief: true, limit: 1 });
     const docId = /collection: `handbook` doc_id: `([^`]+)`/.exec(found.text)?.[1];

@@ -37,7 +37,8 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL backend against a real Pos
     const root = await mkdtemp(join(tmpdir(), "second-look-pg-bots-"));
     botDir = join(root, "handbook");
     otherDir = join(root, "other");
-    await cp(HANDBOOK, botDir, { recursive: true });
+    // A local index cache (bots/handbook/.second-look from a manual search) is not part of the bot.
+    await cp(HANDBOOK, botDir, { recursive: true, filter: (source) => !source.includes(".second-look") });
     await cp(join(HANDBOOK, "docs/money"), join(otherDir, "docs/money"), { recursive: true });
     await writeFile(
       join(otherDir, "docs/secret.md"),

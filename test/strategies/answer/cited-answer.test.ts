@@ -76,6 +76,7 @@ describe("answerWithCitations", () => {
     const llm = new ScriptedLlm([new Error("provider 500")], "m", { repeatLast: true });
     const result = await answerWithCitations(llm, await engine(), PAGE_THREE_PHRASE, { sources: 1 });
     expect(result.answer).toBe("");
+    expect(result.failure).toMatch(/^answer synthesis: provider 500/);
     expect(result.citations[0]).toMatchObject({ id: "manual.pdf", pages: { start: 3, end: 3 } });
   });
 });

@@ -9,13 +9,20 @@ export interface LogisticModel {
   bias: number;
 }
 
+/**
+ * `weights` (one per row, default 1) let each judged collection count the same whatever its
+ * number of questions, so the fit is not the largest collection's.
+ */
 export function fitLogistic(
   X: readonly number[][],
   y: readonly number[],
-  l2 = 1e-3,
-  iterations = 50,
+  options: { l2?: number; iterations?: number; sampleWeights?: readonly number[] } = {},
 ): LogisticModel {
+  const l2 = options.l2 ?? 1e-3;
+  const iterations = options.iterations ?? 50;
+  const sw = options.sampleWeights;
   const n = X.length;
+  const totalWeight = sw ? sw.reduce((a, b) => a + b, 0) : n;
   const d = X[0]?.length ?? 0;
   const mean = new Array<number>(d).fill(0);
   const scale = new Array<number>(d).fill(0);
@@ -30,15 +37,16 @@ export function fitLogistic(
     for (let i = 0; i < n; i++) {
       const z = Z[i]!;
       const p = sigmoid(dot(w, z));
-      const r = p * (1 - p);
+      const c = sw ? sw[i]! : 1;
+      const r = c * p * (1 - p);
       for (let a = 0; a <= d; a++) {
-        grad[a]! += (p - y[i]!) * z[a]!;
+        grad[a]! += c * (p - y[i]!) * z[a]!;
         for (let b = 0; b <= d; b++) hess[a]![b]! += r * z[a]! * z[b]!;
       }
     }
     for (let a = 0; a < d; a++) {
-      grad[a]! += l2 * n * w[a]!;
-      hess[a]![a]! += l2 * n;
+      grad[a]! += l2 * totalWeight * w[a]!;
+      hess[a]![a]! += l2 * totalWeight;
     }
     const step = solve(hess, grad);
     let moved = 0;

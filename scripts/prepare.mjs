@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// `npm install` / `npm ci` / `npm pack` run this (the `prepare` script). It compiles src/ into
+// dist/ with TypeScript, which is a dev dependency. An install without dev dependencies
+// (`npm ci --omit=dev`) has no TypeScript: then the install must still succeed, so this says
+// what happened and how to get a working command, instead of failing the whole install.
+// The packed tarball already contains dist/ (`npm pack` runs this with dev dependencies).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const root = new URL("..", import.meta.url);
+const require = createRequire(new URL("package.json", root));
+
+let tsc;
+try {
+  tsc = require.resolve("typescript/bin/tsc");
+} catch {
+  tsc = undefined;
+}
+
+if (tsc === undefined) {
+  if (!existsSync(new URL("dist/cli/main.js", root))) {
+    process.stderr.write(
+      "second-look: TypeScript is not installed (dev dependencies omitted), so dist/ was not built.\n" +
+        "  Run `npm ci` (with dev dependencies) once to build it, or install the packed package\n" +
+        "  (`npm pack`, then `npm i ./second-look-<version>.tgz --omit=dev`), which ships dist/.\n",
+    );
+  }
+  process.exit(0);
+}
+
+const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
+  cwd: root,
+  stdio: "inherit",
+});
+process.exit(result.status ?? 1);

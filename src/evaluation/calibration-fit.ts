@@ -1,0 +1,196 @@
+// Fitting the relevance calibration on judged questions: the shipped model (bench/calibrate.ts,
+// leave-one-collection-out over every judged collection) and a bot's own (`second-look calibrate`)
+// share this code, so both are fitted and measured the same way.
+
+import type { KnowledgeEngine } from "../knowledge/engine.js";
+import { analyze } from "../knowledge/index/analyzer.js";
+import { rankCollection } from "../knowledge/index/ranker.js";
+import { type CalibrationModel, calibratedRelevance, calibrationInput } from "../knowledge/relevance.js";
+import {
+  type FeatureName,
+  type RelevanceFeatures,
+  relevanceFeatures,
+} from "../knowledge/relevance-features.js";
+import { bandFor, WEAK_BEST_SCORE } from "../protocol/weakness.js";
+import type { Band } from "../types.js";
+import { fitLogistic } from "./logistic.js";
+import { rocAuc } from "./metrics.js";
+
+/** Hits per search the model is fitted on (a search shows at most this many by default). */
+export const FIT_DEPTH = 10;
+/** The weak flag is judged on whether an answer is among the hits a model reads first. */
+export const ANSWER_DEPTH = 5;
+
+export interface JudgedSearchSet {
+  name: string;
+  engine: KnowledgeEngine;
+  questions: readonly { text: string; answerable: boolean; relevant: ReadonlySet<string> }[];
+}
+
+export interface LabelledHit {
+  features: RelevanceFeatures;
+  relevant: 0 | 1;
+}
+
+/** One judged question searched both ways a bot searches: first pass only (brief) and the default. */
+export interface LabelledSearch {
+  set: string;
+  /** Position of the question in its set (folds split by question, never inside one). */
+  question: number;
+  answerable: boolean;
+  firstPass: LabelledHit[];
+  reranked: LabelledHit[];
+}
+
+/** Every question of the set, searched in every collection of its engine, hits labelled. */
+export function labelledSearches(set: JudgedSearchSet): LabelledSearch[] {
+  const out: LabelledSearch[] = [];
+  for (const [position, question] of set.questions.entries()) {
+    const terms = analyze(question.text);
+    for (const name of set.engine.collections()) {
+      const index = set.engine.collectionIndex(name)!;
+      const pass = (rerank: boolean): LabelledHit[] => {
+        const ranking = rankCollection(index, terms, { rerank, limit: FIT_DEPTH });
+        const features = relevanceFeatures(ranking);
+        return ranking.documents.map((d, i) => ({
+          features: features[i]!,
+          relevant: question.relevant.has(index.documents[d.document]!.id) ? 1 : 0,
+        }));
+      };
+      out.push({
+        set: set.name,
+        question: position,
+        answerable: question.answerable,
+        firstPass: pass(false),
+        reranked: pass(true),
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Logistic fit of "judged relevant" on the named features over every hit of both passes. With
+ * `balanceSets`, each judged set weighs the same in total, whatever its number of questions.
+ */
+export function fitCalibration(
+  searches: readonly LabelledSearch[],
+  features: readonly FeatureName[],
+  options: { balanceSets?: boolean } = {},
+): CalibrationModel {
+  const hits = searches.flatMap((s) => [...s.firstPass, ...s.reranked].map((h) => ({ set: s.set, h })));
+  const perSet = new Map<string, number>();
+  for (const { set } of hits) perSet.set(set, (perSet.get(set) ?? 0) + 1);
+  const sampleWeights = options.balanceSets
+    ? hits.map(({ set }) => hits.length / perSet.size / perSet.get(set)!)
+    : undefined;
+  const model = fitLogistic(
+    hits.map(({ h }) => calibrationInput(h.features, features)),
+    hits.map(({ h }) => h.relevant),
+    sampleWeights ? { sampleWeights } : {},
+  );
+  return {
+    features: [...features],
+    weights: model.weights.map((w) => round(w, 6)),
+    bias: round(model.bias, 6),
+  };
+}
+
+/** One judged search as the weak flag sees it. */
+export interface WeakOutcome {
+  bestScore: number;
+  answerable: boolean;
+  /** An answer is among the first ANSWER_DEPTH hits. */
+  answered: boolean;
+}
+
+/** What the weak flag does on judged searches under a model (the default search, as a bot runs it). */
+export interface WeakSignalFigures {
+  searches: number;
+  /** Flagged although an answer is in the top 5, of searches with an answer in the top 5. */
+  falseAlarms: number | null;
+  /** Flagged, of answerable searches with no answer in the top 5. */
+  missesCaught: number | null;
+  /** Flagged, of unanswerable questions. */
+  unanswerableFlagged: number | null;
+  /** AUC of bestScore for "an answer in the top 5". */
+  auc: number | null;
+  /** P(relevant) by band over every hit, in ranking order of the default search. */
+  bandPrecision: { high: number | null; medium: number | null; low: number | null };
+}
+
+export function weakSignalFigures(
+  searches: readonly LabelledSearch[],
+  model: CalibrationModel,
+): WeakSignalFigures {
+  const outcomes: WeakOutcome[] = [];
+  const bands: Record<Band, [number, number]> = { high: [0, 0], medium: [0, 0], low: [0, 0] };
+  for (const s of searches) {
+    const top = s.reranked[0];
+    outcomes.push({
+      bestScore: top ? calibratedRelevance(top.features, model) : 0,
+      answerable: s.answerable,
+      answered: s.answerable && s.reranked.slice(0, ANSWER_DEPTH).some((h) => h.relevant === 1),
+    });
+    // Relevance is kept non-increasing along a ranking, as the engine keeps it.
+    let ceiling = 1;
+    for (const h of s.reranked) {
+      ceiling = Math.min(ceiling, calibratedRelevance(h.features, model));
+      const counts = bands[bandFor(ceiling)];
+      counts[0]++;
+      counts[1] += h.relevant;
+    }
+  }
+  const precision = ([n, r]: [number, number]) => (n ? round(r / n, 4) : null);
+  return {
+    ...weakFlagFigures(outcomes),
+    bandPrecision: {
+      high: precision(bands.high),
+      medium: precision(bands.medium),
+      low: precision(bands.low),
+    },
+  };
+}
+
+/** The weak flag's figures over judged searches (the threshold is the protocol's). */
+export function weakFlagFigures(outcomes: readonly WeakOutcome[]): Omit<WeakSignalFigures, "bandPrecision"> {
+  let fa = 0;
+  let faOf = 0;
+  let mc = 0;
+  let mcOf = 0;
+  let uf = 0;
+  let ufOf = 0;
+  for (const o of outcomes) {
+    const weak = o.bestScore < WEAK_BEST_SCORE;
+    if (!o.answerable) {
+      ufOf++;
+      if (weak) uf++;
+    } else if (o.answered) {
+      faOf++;
+      if (weak) fa++;
+    } else {
+      mcOf++;
+      if (weak) mc++;
+    }
+  }
+  const auc = rocAuc(
+    outcomes.map((o) => o.bestScore),
+    outcomes.map((o) => o.answered),
+  );
+  return {
+    searches: outcomes.length,
+    falseAlarms: share(fa, faOf),
+    missesCaught: share(mc, mcOf),
+    unanswerableFlagged: share(uf, ufOf),
+    auc: Number.isNaN(auc) ? null : round(auc, 4),
+  };
+}
+
+function share(part: number, whole: number): number | null {
+  return whole ? round(part / whole, 4) : null;
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
