@@ -9,7 +9,7 @@
 
 import { type Context, context } from "@opentelemetry/api";
 import { withDeadline } from "../deadline.js";
-import { positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
+import { clampHitLimit, positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
 import {
   appendCorrection,
   appendNote,
@@ -54,6 +54,15 @@ export type GraderSetting = GraderMode | "auto";
 export const DEFAULT_REQUERY_TIMEOUT_MS = 8_000;
 /** Fused hits appended per round: the best of several rankings, not all of them. */
 export const MAX_FUSED_HITS_APPENDED = 5;
+/**
+ * The signal's rescue also fuses the original query's next page (its hits past those shown): a
+ * weak search's answer often sits just below the cut, and that ranking holds every word the user
+ * wrote. It weighs as much as three candidates agreeing, so the next page leads unless the
+ * candidates concur on something else. Measured on pydocs, Cranfield, CISI and CACM together
+ * (bench/results/rescue-candidates.md); the next page only, since a deeper list dilutes it.
+ * Searched only when the original page was full (a shorter page was all the query matched).
+ */
+export const ORIGINAL_NEXT_PAGE_WEIGHT = 3;
 
 export const REASON_NO_CANDIDATE = "no re-query could be derived from the query";
 export const REASON_RESCUE_NOT_CONFIDENT = "re-queries without those words found no confident match";
@@ -173,9 +182,13 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
   let hints = reading.hints;
 
   /** One candidate's search, bounded and traced; undefined when it failed (logged). */
-  const runCandidate = async (query: string, collections: string[]): Promise<CandidateResult | undefined> => {
+  const runCandidate = async (
+    query: string,
+    collections: string[],
+    limit = input.limit,
+  ): Promise<CandidateResult | undefined> => {
     const request: SearchRequest = { query, collections, rerank: true };
-    if (input.limit !== undefined) request.limit = input.limit;
+    if (limit !== undefined) request.limit = limit;
     if (input.brief !== undefined) request.brief = input.brief;
     if (input.minRelevance !== undefined) request.minRelevance = input.minRelevance;
     const span = startRequerySpan(traceParent, query, collections);
@@ -276,11 +289,19 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       }
 
       const started = now();
+      // Not a candidate (never named in the note, never counted as tried): only fused.
+      // A page shorter than its limit was everything the query matched: there is no next page.
+      const nextPage =
+        fromModel || retries > 0 || hitsShown < clampHitLimit(input.limit)
+          ? undefined
+          : runCandidate(input.originalQuery, scope.collections, nextPageLimit(input.limit));
       const settled = await Promise.all(
         candidates.map((candidate) => runCandidate(candidate.query, scope.collections)),
       );
+      const continuation = await nextPage;
       const answered = settled.filter((r): r is CandidateResult => r !== undefined);
       if (answered.length === 0) {
+        continuation?.span.succeeded(0);
         // Not counted: nothing was learned, and the text stays exactly as it was.
         log.warn(
           { queries: candidates.map((c) => clipForLog(c.query)) },
@@ -295,7 +316,11 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       requeryMs.push(Math.round(now() - started));
       currentCollections = scope.collections;
 
-      const fused = fuseRankings(answered.map((r) => r.response.results));
+      const fused = continuation
+        ? fuseRankings([continuation.response.results, ...answered.map((r) => r.response.results)], {
+            weights: [ORIGINAL_NEXT_PAGE_WEIGHT, ...answered.map(() => 1)],
+          })
+        : fuseRankings(answered.map((r) => r.response.results));
       const fresh = selectFreshHits(
         fused.map((f) => f.hit),
         known,
@@ -305,7 +330,9 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       // Confident enough to outweigh words no document contains: a shorter query scores higher
       // on its own scale, so the bar is the high band, not merely "not weak".
       const clearlyFound = answered.some((r) => r.response.bestScore >= HIGH_BAND_MIN);
-      for (const r of answered) r.span.succeeded(fresh.filter((hit) => r.keys.has(docKey(hit))).length);
+      for (const r of continuation ? [continuation, ...answered] : answered) {
+        r.span.succeeded(fresh.filter((hit) => r.keys.has(docKey(hit))).length);
+      }
       newHits.push(fresh.length);
 
       // The signal's rescue for a search whose words some document lacks: unless a candidate
@@ -392,6 +419,11 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
     emitGradeSpan(traceParent, metadata, { startMs: spanStartMs, endMs: epochMs() });
   }
   return { changed, text: body, metadata };
+}
+
+/** Twice the page the original search showed: its hits plus the next page (the first are dropped as known). */
+function nextPageLimit(limit: number | undefined): number {
+  return clampHitLimit(2 * clampHitLimit(limit));
 }
 
 /** Grading from structured hits: the merged set's best relevance decides, not re-parsed text. */

@@ -9,6 +9,7 @@ import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "../../src
 import { modelCandidates, signalCandidates } from "../../src/corrective/requery-candidates.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { rescueCandidates } from "../../src/knowledge/hints/rescue-candidates.js";
+import { retryHints } from "../../src/knowledge/hints/retry-hints.js";
 import { renderSearchResponse } from "../../src/protocol/render.js";
 import type { Grade, KnowledgeBackend, SearchResponse } from "../../src/types.js";
 import { hit, oldDocText, response, scriptedGrader, silent, stubBackend } from "./corrective-fixtures.js";
@@ -306,6 +307,27 @@ describe("lexical rescue candidates from the index", () => {
     expect(seen.size).toBe(plan.candidates.length);
   });
 
+  it("expands every known word with the collection's topic words, and never leads the broader hint with it", () => {
+    const plan = rescueCandidates("stop python littering my project with pycache folders", vocabulary, [
+      "bytecode",
+      "compileall",
+      "cache",
+      "fifth",
+    ]);
+    expect(plan.candidates).toContainEqual({
+      query: "python pycache folders bytecode compileall cache",
+      strategy: "feedback_expansion",
+    });
+    // Without feedback words there is nothing to expand with.
+    expect(
+      rescueCandidates("stop python littering my project with pycache folders", vocabulary).candidates.map(
+        (c) => c.strategy,
+      ),
+    ).not.toContain("feedback_expansion");
+    const hints = retryHints("stop python littering my project with pycache folders", {}, plan);
+    expect(hints?.broaderQueryStrategy).toBe("drop_unmatched");
+  });
+
   it("drops words that occur nearly everywhere, and splits a conjunction on the side holding the anchor", () => {
     expect(rescueCandidates("python pycache folder bring office", vocabulary).candidates).toEqual([
       { query: "pycache folder bring", strategy: "informative_core" },
@@ -354,5 +376,73 @@ describe("reciprocal rank fusion", () => {
     const fused = fuseRankings([[null, "x", { id: "no-collection" }, a, a]]);
     expect(fused).toHaveLength(1);
     expect(fused[0]!.score).toBeCloseTo(1 / 61, 10);
+  });
+});
+
+describe("the signal's rescue reads the original query's next page", () => {
+  const page = (from: number, to: number) =>
+    Array.from({ length: to - from + 1 }, (_, i) => hit("wiki", `d${from + i}`, `Doc ${from + i}`, 0.2));
+  const firstPage = response("why does my thing hang", page(1, 10), {
+    rescueQueries: [
+      { query: "thing hang", strategy: "informative_core" },
+      { query: "hang", strategy: "informative_core" },
+    ],
+  });
+  const run = (original: SearchResponse, backend: KnowledgeBackend) =>
+    runCorrectiveRetrieval({
+      question: original.query,
+      originalQuery: original.query,
+      originalText: renderSearchResponse(original, { brief: false }),
+      originalResponse: original,
+      allowedCollections: ["wiki"],
+      backend,
+      log: silent,
+    });
+
+  it("fuses a full page's continuation with the candidates, without naming it as a re-query", async () => {
+    const backend = stubBackend((request) =>
+      request.query === "why does my thing hang"
+        ? response(request.query, page(1, 20))
+        : response(request.query, [hit("wiki", `only-${request.query}`, "Elsewhere", 0.3)]),
+    );
+    const out = await run(firstPage, backend);
+    const original = backend.requests.find((r) => r.query === "why does my thing hang");
+    expect(original?.limit).toBe(20);
+    expect(out.metadata.queriesTried).toEqual(["thing hang", "hang"]);
+    // The continuation (weight 3) outranks what one candidate alone found; the first page is not repeated.
+    const appended = out.text.slice(out.text.indexOf("[corrective retrieval"));
+    expect(appended).toContain("d11");
+    expect(appended).not.toContain("only-");
+    expect(appended).not.toMatch(/\bd10\b/);
+    expect(out.metadata.newHits[0]).toBe(5);
+  });
+
+  it("three candidates agreeing on a document outweigh the continuation", async () => {
+    const three = {
+      ...firstPage,
+      retryHints: {
+        rescueQueries: [
+          { query: "thing hang", strategy: "informative_core" },
+          { query: "hang", strategy: "informative_core" },
+          { query: "my thing hang", strategy: "drop_common_terms" },
+        ],
+      },
+    };
+    const backend = stubBackend((request) =>
+      request.query === "why does my thing hang"
+        ? response(request.query, page(1, 20))
+        : response(request.query, [hit("wiki", "agreed", "Agreed", 0.3)]),
+    );
+    const out = await run(three, backend);
+    const appended = out.text.slice(out.text.indexOf("[corrective retrieval"));
+    expect(appended.indexOf("agreed")).toBeGreaterThan(0);
+    expect(appended.indexOf("agreed")).toBeLessThan(appended.indexOf("d11"));
+  });
+
+  it("does not search past a page shorter than its limit: that was everything the query matched", async () => {
+    const short = { ...firstPage, results: page(1, 4) };
+    const backend = stubBackend((request) => response(request.query, [hit("wiki", "x", "X", 0.3)]));
+    await run(short, backend);
+    expect(backend.requests.map((r) => r.query)).toEqual(["thing hang", "hang"]);
   });
 });

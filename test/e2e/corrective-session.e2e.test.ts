@@ -180,11 +180,12 @@ describe("session wiring", () => {
       const from = server.requests.length;
       await runtime.ask(`search: ${WEAK_QUERY}`, { conversationId: "flaky" });
       const search = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
-      // The rescue round runs all of the index's candidates at once, so every one of them failed
-      // here (the model's own search is the first); with none answering, nothing changes.
+      // The rescue round runs all of the index's candidates at once, plus the original query's
+      // next page (its first page was full), so every one of them failed here (the model's own
+      // search is the first); with none answering, nothing changes.
       const candidates = search.outcome?.metadata.queriesTried ?? [];
       expect(candidates.length).toBeGreaterThan(1);
-      expect(searches).toBe(1 + candidates.length);
+      expect(searches).toBe(1 + candidates.length + 1);
       expect(search.final).not.toBe(search.original);
       expect([...toolMessagesAfter(server, from).byCallId.values()]).toEqual([search.original]);
     } finally {
@@ -207,12 +208,14 @@ describe("ask --trace", () => {
     expect(below).toMatch(/[├└]─ chat e2e-model/);
     expect(below).toMatch(/[├└]─ execute_tool search_knowledge/);
     expect(below).toMatch(/knowledge_grade .*final="insufficient"/);
-    // One re-query span per candidate of the rescue round (they run in parallel), each naming its query.
+    // One re-query span per candidate of the rescue round (they run in parallel), each naming its
+    // query, and one for the original query's next page (its first page was full).
     const search = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
     const candidates = search.outcome?.metadata.queriesTried ?? [];
     expect(candidates.length).toBeGreaterThan(1);
     const requeries = tree.slice(agent + 1).filter((l) => /[├└]─ knowledge_requery /.test(l));
-    expect(requeries).toHaveLength(candidates.length);
+    expect(requeries).toHaveLength(candidates.length + 1);
+    expect(requeries.filter((l) => l.includes(`query="${WEAK_QUERY}"`))).toHaveLength(1);
     for (const query of candidates) {
       expect(requeries.some((l) => l.includes(`query="${query}"`))).toBe(true);
     }

@@ -20,7 +20,10 @@ export function retryHints(
   plan?: RescuePlan,
 ): RetryHints | undefined {
   const hints: RetryHints = {};
-  const lead = plan?.candidates.find((c) => c.strategy !== "feedback_terms");
+  // The broader query drops words; the feedback candidates add them, so neither leads it.
+  const lead = plan?.candidates.find(
+    (c) => c.strategy !== "feedback_terms" && c.strategy !== "feedback_expansion",
+  );
   const broader = lead
     ? { query: lead.query, strategy: lead.strategy }
     : plan
