@@ -7,7 +7,7 @@ import { readCranfield } from "../../src/evaluation/cranfield.js";
 import type { EvalDataset } from "../../src/evaluation/dataset.js";
 
 // The shared labelled data lives beside the repository (../shared/data), not in it.
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const dataDir = path.resolve(repoRoot, "../shared/data");
 const haveData =
   existsSync(path.join(dataDir, "cranfield", "cranqrel")) &&
