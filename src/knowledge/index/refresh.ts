@@ -63,6 +63,23 @@ export interface RefreshOptions {
  * the index is only rewritten when something changed. A damaged stored index is rebuilt from
  * the files, with a warning saying what was wrong with it.
  */
+/** A report with nothing done yet, for any backend that refreshes a collection from its files. */
+export function emptyRefreshReport(collection: string): RefreshReport {
+  return {
+    collection,
+    files: 0,
+    added: 0,
+    updated: 0,
+    removed: 0,
+    unchanged: 0,
+    touched: 0,
+    pending: 0,
+    skipped: [],
+    written: false,
+    ms: 0,
+  };
+}
+
 export async function refreshCollection(
   botDir: string,
   source: CollectionSource,
@@ -81,19 +98,7 @@ export async function refreshCollection(
   const previouslySkipped = new Map(found.state === "loaded" ? found.skipped.map((s) => [s.path, s]) : []);
   const stored = found.state === "loaded";
   const signal = stored ? options.signal : undefined;
-  const report: RefreshReport = {
-    collection: source.name,
-    files: 0,
-    added: 0,
-    updated: 0,
-    removed: 0,
-    unchanged: 0,
-    touched: 0,
-    pending: 0,
-    skipped: [],
-    written: false,
-    ms: 0,
-  };
+  const report = emptyRefreshReport(source.name);
 
   const files = await listCollectionFiles(botDir, source);
   report.files = files.length;

@@ -6,6 +6,7 @@ import { loadDocument } from "../documents/load-document.js";
 import { analyzeDocument } from "../index/collection-index.js";
 import {
   type CollectionSource,
+  emptyRefreshReport,
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
@@ -70,19 +71,7 @@ export async function refreshPostgresCollection(
   options: { onProgress?: RefreshProgress } = {},
 ): Promise<RefreshReport> {
   const started = performance.now();
-  const report: RefreshReport = {
-    collection: source.name,
-    files: 0,
-    added: 0,
-    updated: 0,
-    removed: 0,
-    unchanged: 0,
-    touched: 0,
-    pending: 0,
-    skipped: [],
-    written: false,
-    ms: 0,
-  };
+  const report = emptyRefreshReport(source.name);
   await acquireIndexLock(client, bot, source.name);
   try {
     const { id } = await ensureCollection(client, t, bot, source.name);
