@@ -7,10 +7,9 @@
  * ../shared/data/pydocs/build-bot.sh into a cache folder (BENCH_PYDOCS_BOT reuses one); a
  * collection whose data is absent is skipped and named.
  */
-import { rocAuc } from "../src/evaluation/metrics.js";
+import { weakFlagFigures } from "../src/evaluation/calibration-fit.js";
 import { percentiles } from "../src/evaluation/percentiles.js";
 import { renderSearchResponse } from "../src/protocol/render.js";
-import { isWeak } from "../src/protocol/weakness.js";
 import { type JudgedCollection, loadCollections } from "./docbots/collections.js";
 import { Fts5Peer } from "./peers/fts5.js";
 import { MiniSearchPeer } from "./peers/minisearch.js";
@@ -33,7 +32,6 @@ interface Row {
 
 const pct = (x: number | null | undefined) =>
   x === null || x === undefined ? "–" : `${(x * 100).toFixed(1)} %`;
-const ratio = (a: number, b: number) => (b ? a / b : null);
 
 function rankFigures(c: JudgedCollection, rankings: string[][]) {
   let h5 = 0;
@@ -68,37 +66,18 @@ function ourRows(c: JudgedCollection): Row[] {
       ),
     };
     if (rerank) {
-      let fa = 0;
-      let faOf = 0;
-      let mc = 0;
-      let mcOf = 0;
-      let uf = 0;
-      let ufOf = 0;
-      const labels: boolean[] = [];
-      c.questions.forEach((q, i) => {
-        const r = responses[i]!;
-        const inTop5 = q.answerable && r.results.slice(0, 5).some((h) => q.relevant.has(h.id));
-        labels.push(inTop5);
-        const weak = isWeak(r);
-        if (!q.answerable) {
-          ufOf++;
-          if (weak) uf++;
-        } else if (inTop5) {
-          faOf++;
-          if (weak) fa++;
-        } else {
-          mcOf++;
-          if (weak) mc++;
-        }
-      });
-      const auc = rocAuc(
-        responses.map((r) => r.bestScore),
-        labels,
+      // The weak flag's figures by the same rule `second-look calibrate` reports them.
+      const figures = weakFlagFigures(
+        c.questions.map((q, i) => {
+          const r = responses[i]!;
+          const answered = q.answerable && r.results.slice(0, 5).some((h) => q.relevant.has(h.id));
+          return { bestScore: r.bestScore, answerable: q.answerable, answered };
+        }),
       );
-      row.falseAlarms = ratio(fa, faOf);
-      row.missesCaught = ratio(mc, mcOf);
-      row.unanswerableFlagged = ratio(uf, ufOf);
-      row.auc = Number.isNaN(auc) ? null : auc;
+      row.falseAlarms = figures.falseAlarms;
+      row.missesCaught = figures.missesCaught;
+      row.unanswerableFlagged = figures.unanswerableFlagged;
+      row.auc = figures.auc;
       row.medianChars = percentiles(
         responses.map((r) => renderSearchResponse(r, { brief: false }).length),
         [50],
