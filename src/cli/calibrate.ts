@@ -1,6 +1,7 @@
 // `second-look calibrate <bot> --questions <file.jsonl> [--dry-run] [--json]`: refit the bot's
 // relevance calibration on its own judged questions; stored in <bot>/.second-look/calibration.json
 // and used by the bot's engine from then on.
+
 import { loadBot } from "../bots/discovery.js";
 import {
   type BotCalibrationReport,
@@ -12,6 +13,7 @@ import { JudgedQuestionsError, readJudgedQuestions } from "../evaluation/judged-
 import { BotCalibrationError } from "../knowledge/bot-calibration.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
+import { percent, tableLines } from "./text-table.js";
 
 export interface CalibrateOptions {
   questions?: string;
@@ -55,7 +57,6 @@ export async function runCalibrate(
   return 0;
 }
 
-const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
 const auc = (x: number | null) => (x === null ? "–" : x.toFixed(3));
 
 export function calibrationText(r: BotCalibrationReport): string {
@@ -65,25 +66,18 @@ export function calibrationText(r: BotCalibrationReport): string {
     ["after, as fitted", r.afterFitted],
   ];
   const rows: [string, (f: WeakFigures) => string][] = [
-    ["false alarms (flagged, answer in top 5)", (f) => pct(f.falseAlarms)],
-    ["misses caught (flagged, no answer in top 5)", (f) => pct(f.missesCaught)],
-    ["unanswerable flagged", (f) => pct(f.unanswerableFlagged)],
+    ["false alarms (flagged, answer in top 5)", (f) => percent(f.falseAlarms)],
+    ["misses caught (flagged, no answer in top 5)", (f) => percent(f.missesCaught)],
+    ["unanswerable flagged", (f) => percent(f.unanswerableFlagged)],
     ["AUC of bestScore for answer in top 5", (f) => auc(f.auc)],
   ];
   const header = ["", ...columns.map(([label]) => label)];
   const body = rows.map(([label, cell]) => [label, ...columns.map(([, f]) => (f ? cell(f) : "–"))]);
-  const widths = header.map((_, i) => Math.max(...[header, ...body].map((row) => row[i]!.length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join("  ")
-      .trimEnd();
   return [
     `${r.bot}: ${r.questions} questions (${r.answerable} answerable, ${r.unanswerable} unanswerable), ` +
       `fitted on ${r.hits} hits (${r.relevantHits} judged relevant)`,
     "",
-    line(header),
-    ...body.map(line),
+    ...tableLines(header, body),
     "",
     r.afterHeldOut === null ? "(held-out figures need at least 10 questions)" : "",
     r.file === null

@@ -1,6 +1,7 @@
 // `second-look eval <bot> --questions <file.jsonl> [--compare off,signal,...] [--json]`: a bot
 // judged as it runs on its users' questions. `second-look eval <dir> --format cranfield|beir`:
 // the engine on a classic judged collection.
+
 import { loadBot } from "../bots/discovery.js";
 import { readBeir } from "../evaluation/beir.js";
 import type { BotEvalFigures, Share } from "../evaluation/bot-metrics.js";
@@ -15,6 +16,7 @@ import { JudgedQuestionsError, readJudgedQuestions } from "../evaluation/judged-
 import { type EvaluationReport, runEvaluation } from "../evaluation/run-evaluation.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
+import { percent, tableLines } from "./text-table.js";
 
 const FORMATS = ["cranfield", "beir"] as const;
 
@@ -102,8 +104,7 @@ function questionProgress(enabled: boolean) {
   };
 }
 
-const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
-const ofShare = (s: Share) => `${pct(s.rate)} (${s.count}/${s.of})`;
+const ofShare = (s: Share) => `${percent(s.rate)} (${s.count}/${s.of})`;
 const num = (x: number | null) => (x === null ? "–" : x.toLocaleString("en-US"));
 
 /** A table: one row per figure, one column per compared setting. */
@@ -113,15 +114,15 @@ export function botReportText(report: BotEvalReport): string {
   const rows: [string, (r: BotEvalFigures) => string][] = [
     [
       "search hit@1 / @5 / @10",
-      (r) => `${pct(r.search.hit1)} / ${pct(r.search.hit5)} / ${pct(r.search.hit10)}`,
+      (r) => `${percent(r.search.hit1)} / ${percent(r.search.hit5)} / ${percent(r.search.hit10)}`,
     ],
     ["search MRR@10", (r) => num(r.search.mrr10)],
     [
       "final text hit@1 / @5 / @10",
-      (r) => `${pct(r.final.hit1)} / ${pct(r.final.hit5)} / ${pct(r.final.hit10)}`,
+      (r) => `${percent(r.final.hit1)} / ${percent(r.final.hit5)} / ${percent(r.final.hit10)}`,
     ],
     ["final text MRR@10", (r) => num(r.final.mrr10)],
-    ["answer anywhere in final text", (r) => pct(r.final.anywhere)],
+    ["answer anywhere in final text", (r) => percent(r.final.anywhere)],
     ["false alarms (flagged, answer in top 5)", (r) => ofShare(r.weak.falseAlarms)],
     ["misses caught (flagged, no answer in top 5)", (r) => ofShare(r.weak.missesCaught)],
     ["unanswerable flagged", (r) => ofShare(r.weak.unanswerableFlagged)],
@@ -143,24 +144,17 @@ export function botReportText(report: BotEvalReport): string {
       `${subset}: search / final hit@5, flagged`,
       (r) => {
         const s = r.subsets[subset];
-        return s ? `${pct(s.searchHit5)} / ${pct(s.finalHit5)}, ${pct(s.flagged.rate)}` : "–";
+        return s ? `${percent(s.searchHit5)} / ${percent(s.finalHit5)}, ${percent(s.flagged.rate)}` : "–";
       },
     ]);
   }
   const header = ["", ...columns.map((c) => c.setting)];
   const body = rows.map(([label, cell]) => [label, ...columns.map((c) => cell(c))]);
-  const widths = header.map((_, i) => Math.max(...[header, ...body].map((row) => row[i]!.length)));
-  const line = (row: string[]) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i]!))
-      .join("  ")
-      .trimEnd();
   return [
     `${report.bot}: ${first.questions} questions (${first.answerable} answerable, ${first.unanswerable} unanswerable)` +
       `${report.documents === null ? "" : `, ${report.documents} documents`}, index ready in ${report.indexMs} ms`,
     "",
-    line(header),
-    ...body.map(line),
+    ...tableLines(header, body),
     "",
   ].join("\n");
 }
@@ -187,11 +181,11 @@ export function collectionReportText(name: string, r: EvaluationReport): string 
   const hint = r.corrective;
   return [
     `${name}: ${r.docs} documents, ${r.queries} judged queries, indexed in ${r.indexMs} ms`,
-    `nDCG@10 ${r.ndcg10.toFixed(3)} · MAP@100 ${r.map100.toFixed(3)} · R@100 ${r.recall100.toFixed(3)} · miss@10 ${pct(r.miss10)}`,
+    `nDCG@10 ${r.ndcg10.toFixed(3)} · MAP@100 ${r.map100.toFixed(3)} · R@100 ${r.recall100.toFixed(3)} · miss@10 ${percent(r.miss10)}`,
     `first pass (no rerank): nDCG@10 ${r.firstPass.ndcg10.toFixed(3)} · MAP@100 ${r.firstPass.map100.toFixed(3)}`,
     `query ms p50 ${r.queryMs.p50} · p95 ${r.queryMs.p95} · p99 ${r.queryMs.p99}`,
-    `bands: ${(["high", "medium", "low"] as const).map((b) => `${b} ${r.bands[b].hits} hits, ${pct(r.bands[b].precision)} relevant`).join(" · ")}`,
-    `weak: ${r.weak.flagged} flagged · AUC ${Number.isFinite(r.weak.auc) ? r.weak.auc.toFixed(3) : "n/a (no query or every query in one class)"} · precision ${pct(r.weak.precision)} · recall ${pct(r.weak.recall)}`,
+    `bands: ${(["high", "medium", "low"] as const).map((b) => `${b} ${r.bands[b].hits} hits, ${percent(r.bands[b].precision)} relevant`).join(" · ")}`,
+    `weak: ${r.weak.flagged} flagged · AUC ${Number.isFinite(r.weak.auc) ? r.weak.auc.toFixed(3) : "n/a (no query or every query in one class)"} · precision ${percent(r.weak.precision)} · recall ${percent(r.weak.recall)}`,
     `corrective: ${hint.requeried} re-queried, ${hint.rescued} rescued · recall ${hint.recallBefore.toFixed(3)} → ${hint.recallAfter.toFixed(3)}`,
     `grader calls per 100 searches: haiku ${r.grader.haikuCallsPer100} · auto ${r.grader.autoCallsPer100}`,
     "",
