@@ -2,6 +2,7 @@
 // logger, and the docs/reference/muninn-corrective-retrieval.md §3.5 texts taken from the protocol tests' fixtures (one source).
 
 import { pino } from "pino";
+import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
 import type { Logger } from "../../src/telemetry/logger.js";
 import type {
   Grade,
@@ -11,7 +12,7 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "../../src/types.js";
-import { muninnMergedB } from "../protocol/huginn-fixtures.js";
+import { muninnBodyD, muninnMergedB } from "../protocol/huginn-fixtures.js";
 
 export const silent: Logger = pino({ level: "silent" });
 
@@ -90,3 +91,18 @@ export const mergedB = muninnMergedB.replace(
   "(Huginn flagged the result as low confidence)",
   "(the search flagged the result as low confidence)",
 );
+
+export const QUESTION = "what SEDs belong to LA_BUC_02?";
+
+/** The orchestrator on the old-doc fixture: one weak wiki result, budget 1, silent logs. */
+export function run(overrides: Partial<CorrectiveRetrievalInput> & { backend: KnowledgeBackend }) {
+  return runCorrectiveRetrieval({
+    question: QUESTION,
+    originalQuery: "LA_BUC_02",
+    originalText: muninnBodyD,
+    allowedCollections: ["wiki"],
+    budget: 1,
+    log: silent,
+    ...overrides,
+  });
+}

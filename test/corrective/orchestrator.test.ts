@@ -1,18 +1,16 @@
 // runCorrectiveRetrieval: docs/reference/muninn-corrective-retrieval.md §9 scenarios 1–15 adapted to our API, then the limitations of
 // docs/reference/muninn-corrective-retrieval.md §10 that the orchestrator fixes.
 import { describe, expect, it } from "vitest";
-import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
 import { REASON_CONFIDENT, REASON_EMPTY, REASON_WEAK } from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/protocol/render.js";
-import type { KnowledgeBackend } from "../../src/types.js";
 import {
   hit,
   oldDocDuplicate,
   oldDocText,
   type RecordingBackend,
   response,
+  run,
   scriptedGrader,
-  silent,
   steppingClock,
   stubBackend,
   textB,
@@ -20,20 +18,7 @@ import {
   widerHit,
 } from "./corrective-fixtures.js";
 
-const QUESTION = "what SEDs belong to LA_BUC_02?";
 const REWRITE = "LA_BUC_02 structured electronic documents";
-
-function run(overrides: Partial<CorrectiveRetrievalInput> & { backend: KnowledgeBackend }) {
-  return runCorrectiveRetrieval({
-    question: QUESTION,
-    originalQuery: "LA_BUC_02",
-    originalText: oldDocText,
-    allowedCollections: ["wiki"],
-    budget: 1,
-    log: silent,
-    ...overrides,
-  });
-}
 
 const never = (): RecordingBackend =>
   stubBackend(() => {

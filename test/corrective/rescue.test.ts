@@ -5,28 +5,22 @@
 import { describe, expect, it } from "vitest";
 import { fuseRankings } from "../../src/corrective/fusion.js";
 import { parseGraderReply } from "../../src/corrective/knowledge-grader.js";
-import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
+import { runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
 import { modelCandidates, signalCandidates } from "../../src/corrective/requery-candidates.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { rescueCandidates } from "../../src/knowledge/hints/rescue-candidates.js";
 import { retryHints } from "../../src/knowledge/hints/retry-hints.js";
 import { renderSearchResponse } from "../../src/protocol/render.js";
 import type { Grade, KnowledgeBackend, SearchResponse } from "../../src/types.js";
-import { hit, oldDocText, response, scriptedGrader, silent, stubBackend } from "./corrective-fixtures.js";
-
-const QUESTION = "what SEDs belong to LA_BUC_02?";
-
-function run(overrides: Partial<CorrectiveRetrievalInput> & { backend: KnowledgeBackend }) {
-  return runCorrectiveRetrieval({
-    question: QUESTION,
-    originalQuery: "LA_BUC_02",
-    originalText: oldDocText,
-    allowedCollections: ["wiki"],
-    budget: 1,
-    log: silent,
-    ...overrides,
-  });
-}
+import {
+  hit,
+  oldDocText,
+  response,
+  run,
+  scriptedGrader,
+  silent,
+  stubBackend,
+} from "./corrective-fixtures.js";
 
 describe("model-assisted rescue", () => {
   it("runs the rewrite, every alternative and the hypothetical passage, fused, in one round", async () => {
