@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { glob } from "tinyglobby";
 import { loadDocument } from "../../src/knowledge/documents/load-document.js";
 import { ANALYZER_VERSION } from "../../src/knowledge/index/analyzer.js";
-import { analyzeDocument } from "../../src/knowledge/index/collection-index.js";
-import type { StoredDocument } from "../../src/knowledge/index/index-store.js";
+import { type AnalyzedDocument, analyzeDocument } from "../../src/knowledge/index/collection-index.js";
+
+/** A document as the previous format held it in memory: its terms as arrays of strings. */
+type StoredDocument = AnalyzedDocument & { path: string; size: number; mtimeMs: number; contentHash: string };
 
 const READ_CONCURRENCY = 8;
 

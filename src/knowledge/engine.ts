@@ -6,12 +6,7 @@ import { feedbackHints } from "./hints/feedback-hints.js";
 import { rescueCandidates, type TermVocabulary } from "./hints/rescue-candidates.js";
 import { retryHints } from "./hints/retry-hints.js";
 import { analyze } from "./index/analyzer.js";
-import {
-  type AnalyzedDocument,
-  analyzeDocument,
-  CollectionIndex,
-  type IndexableDocument,
-} from "./index/collection-index.js";
+import { analyzeDocument, CollectionIndex, type IndexableDocument } from "./index/collection-index.js";
 import { FEEDBACK_DOCUMENTS } from "./index/feedback.js";
 import { type CollectionRanking, rankCollection } from "./index/ranker.js";
 import {
@@ -222,7 +217,7 @@ function vocabularyOf(targets: readonly CollectionIndex[]): TermVocabulary {
 }
 
 /** A stored document as `get_document` returns it (shared with the database backends). */
-export function toDoc(collection: string, doc: AnalyzedDocument): Doc {
+export function toDoc(collection: string, doc: IndexableDocument): Doc {
   const out: Doc = {
     collection,
     id: doc.id,

@@ -1,6 +1,6 @@
 import { analyze } from "./analyzer.js";
 import { type Bm25Params, DEFAULT_BM25 } from "./bm25.js";
-import { type CollectionStatistics, LexicalIndex } from "./lexical-index.js";
+import { type CollectionStatistics, LexicalIndex, type UnitTerms } from "./lexical-index.js";
 
 /** A section as the engine indexes it: the unit of scoring. */
 export interface IndexableSection {
@@ -30,6 +30,33 @@ export interface AnalyzedDocument extends Omit<IndexableDocument, "sections"> {
   sections: AnalyzedSection[];
 }
 
+/**
+ * A section with its analysed terms joined by single spaces: the stored form, and what a parser
+ * thread hands back. One string per field costs a fraction of an array of short strings.
+ */
+export interface PackedSection extends IndexableSection {
+  titleTerms: string;
+  bodyTerms: string;
+}
+
+export interface PackedDocument extends Omit<IndexableDocument, "sections"> {
+  sections: PackedSection[];
+}
+
+/** What an index is built from: documents with their sections' terms, as arrays or packed. */
+export type TermedDocument = AnalyzedDocument | PackedDocument;
+
+export function packDocument(doc: AnalyzedDocument): PackedDocument {
+  return {
+    ...doc,
+    sections: doc.sections.map((s) => ({
+      ...s,
+      titleTerms: s.titleTerms.join(" "),
+      bodyTerms: s.bodyTerms.join(" "),
+    })),
+  };
+}
+
 export function analyzeDocument(doc: IndexableDocument): AnalyzedDocument {
   // A heading with no text under it ("# Title" before the first "##") is not a section a
   // reader can use: its words already reach the index through its children's heading paths.
@@ -47,10 +74,14 @@ export function analyzeDocument(doc: IndexableDocument): AnalyzedDocument {
   };
 }
 
-/** One collection's documents and the lexical index over their sections. */
+/**
+ * One collection's documents and the lexical index over their sections. The documents are kept
+ * without their terms: those live once, as term ids, in the lexical index — so the documents it
+ * was built from (and their term strings) can be dropped once it is built.
+ */
 export class CollectionIndex {
   readonly name: string;
-  readonly documents: readonly AnalyzedDocument[];
+  readonly documents: readonly IndexableDocument[];
   readonly lexical: LexicalIndex;
   /** unit → document index, and unit → section index within that document. */
   readonly unitDocument: Uint32Array;
@@ -60,18 +91,17 @@ export class CollectionIndex {
   /** `statistics` when `documents` are part of a larger collection (see CollectionStatistics). */
   constructor(
     name: string,
-    documents: readonly AnalyzedDocument[],
+    documents: readonly TermedDocument[],
     params: Bm25Params = DEFAULT_BM25,
     statistics?: CollectionStatistics,
   ) {
     this.name = name;
-    this.documents = documents;
     this.byId = new Map(documents.map((d, i) => [d.id, i]));
     let unitCount = 0;
     for (const d of documents) unitCount += d.sections.length;
     this.unitDocument = new Uint32Array(unitCount);
     this.unitSection = new Uint32Array(unitCount);
-    const units: { title: string[]; body: string[] }[] = [];
+    const units: UnitTerms[] = [];
     documents.forEach((doc, d) => {
       doc.sections.forEach((section, s) => {
         this.unitDocument[units.length] = d;
@@ -80,6 +110,7 @@ export class CollectionIndex {
       });
     });
     this.lexical = LexicalIndex.build(units, params, statistics);
+    this.documents = documents.map(withoutTerms);
   }
 
   get documentCount(): number {
@@ -89,4 +120,12 @@ export class CollectionIndex {
   documentIndex(id: string): number | undefined {
     return this.byId.get(id);
   }
+}
+
+/** The document as search results show it: everything but its terms. */
+function withoutTerms(doc: TermedDocument): IndexableDocument {
+  return {
+    ...doc,
+    sections: doc.sections.map(({ titleTerms: _title, bodyTerms: _body, ...section }) => section),
+  };
 }

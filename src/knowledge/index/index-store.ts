@@ -3,7 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promis
 import { join } from "node:path";
 import * as z from "zod";
 import { ANALYZER_VERSION } from "./analyzer.js";
-import type { AnalyzedDocument, AnalyzedSection } from "./collection-index.js";
+import type { PackedDocument } from "./collection-index.js";
 
 /** Bumped whenever the stored shape changes; a mismatch means "rebuild", never "misread". */
 export const STORE_VERSION = 2;
@@ -14,21 +14,17 @@ export const STORE_VERSION = 2;
  */
 export const SEGMENT_TARGET_BYTES = 32 * 1024 * 1024;
 
-/** A document as stored: the analysed document plus what a refresh compares. */
-export interface StoredDocument extends AnalyzedDocument {
+/**
+ * A document as stored: the analysed document with its terms packed (one string per field, the
+ * form JSON holds compactly and loads without splitting) plus what a refresh compares.
+ */
+export interface StoredDocument extends PackedDocument {
   /** Path relative to the bot folder (forward slashes); also the document id. */
   path: string;
   size: number;
   mtimeMs: number;
   contentHash: string;
 }
-
-/** A section on disk: terms joined by single spaces, compact in JSON and split back in one call. */
-interface StoredSection extends Omit<AnalyzedSection, "titleTerms" | "bodyTerms"> {
-  titleTerms: string;
-  bodyTerms: string;
-}
-type StoredDocumentRecord = Omit<StoredDocument, "sections"> & { sections: StoredSection[] };
 
 const SegmentEntry = z.strictObject({
   file: z.string().regex(/^[A-Za-z0-9%._-]+\.seg$/),
@@ -158,7 +154,7 @@ export class IndexStore {
         if (!isStoredRecord(record)) {
           return { state: "damaged", reason: `segment ${segment.file} holds a record of the wrong shape` };
         }
-        documents.push(fromRecord(record));
+        documents.push(record);
       }
     }
     if (documents.length !== manifest.documents) {
@@ -199,7 +195,7 @@ export class IndexStore {
         length = 0;
       };
       for (const document of documents) {
-        const json = JSON.stringify(toRecord(document));
+        const json = JSON.stringify(document);
         parts.push(json);
         length += json.length + 1;
         if (length >= this.segmentBytes) await flush();
@@ -277,30 +273,8 @@ function ownedByAnotherLiveProcess(rest: string): boolean {
   }
 }
 
-function toRecord(document: StoredDocument): StoredDocumentRecord {
-  return {
-    ...document,
-    sections: document.sections.map((s) => ({
-      ...s,
-      titleTerms: s.titleTerms.join(" "),
-      bodyTerms: s.bodyTerms.join(" "),
-    })),
-  };
-}
-
-function fromRecord(record: StoredDocumentRecord): StoredDocument {
-  return {
-    ...record,
-    sections: record.sections.map((s) => ({
-      ...s,
-      titleTerms: splitTerms(s.titleTerms),
-      bodyTerms: splitTerms(s.bodyTerms),
-    })),
-  };
-}
-
 /** The fields every later step relies on; the checksum already rules out torn or edited bytes. */
-function isStoredRecord(value: unknown): value is StoredDocumentRecord {
+function isStoredRecord(value: unknown): value is StoredDocument {
   if (typeof value !== "object" || value === null) return false;
   const d = value as Record<string, unknown>;
   if (
@@ -324,9 +298,4 @@ function isStoredRecord(value: unknown): value is StoredDocumentRecord {
       typeof section.bodyTerms === "string"
     );
   });
-}
-
-/** Terms joined by single spaces (the stored and transferred form) back to an array. */
-export function splitTerms(joined: string): string[] {
-  return joined === "" ? [] : joined.split(" ");
 }

@@ -5,7 +5,7 @@ import {
   parseDocumentBytes,
   readDocumentFile,
 } from "../documents/load-document.js";
-import { analyzeDocument } from "./collection-index.js";
+import { analyzeDocument, type PackedSection, packDocument } from "./collection-index.js";
 
 /** One file to turn into an indexed document. */
 export interface IngestTask {
@@ -18,18 +18,10 @@ export interface IngestTask {
 }
 
 /**
- * A section as it crosses the worker boundary: terms joined by single spaces, because one string
- * per section clones far faster than an array of thousands of short strings.
+ * A section as it crosses the worker boundary: terms packed (joined by single spaces), because
+ * one string per field clones far faster than an array of thousands of short strings.
  */
-export interface IngestedSection {
-  headingPath: string[];
-  heading?: string;
-  level?: number;
-  content: string;
-  pages?: { start: number; end: number };
-  titleTerms: string;
-  bodyTerms: string;
-}
+export type IngestedSection = PackedSection;
 
 export interface IngestedDocument {
   title: string;
@@ -57,16 +49,8 @@ export async function ingestFile(task: IngestTask): Promise<IngestResult> {
   const loaded = await parseDocumentBytes(task.absPath, task.id, read, task.options);
   if (!loaded.ok) return loaded;
   const { text: _text, contentHash: _hash, id: _id, ...parsed } = loaded.doc;
-  const analyzed = analyzeDocument({ id: task.id, ...parsed });
-  const document: IngestedDocument = {
-    title: analyzed.title,
-    contentHash,
-    sections: analyzed.sections.map((s) => ({
-      ...s,
-      titleTerms: s.titleTerms.join(" "),
-      bodyTerms: s.bodyTerms.join(" "),
-    })),
-  };
+  const analyzed = packDocument(analyzeDocument({ id: task.id, ...parsed }));
+  const document: IngestedDocument = { title: analyzed.title, contentHash, sections: analyzed.sections };
   if (analyzed.url !== undefined) document.url = analyzed.url;
   if (analyzed.modifiedTime !== undefined) document.modifiedTime = analyzed.modifiedTime;
   return { ok: true, document };

@@ -1,9 +1,16 @@
 import { type Bm25Params, DEFAULT_BM25, idf, saturate } from "./bm25.js";
 
+/**
+ * A field's analysed terms in order: an array, or the terms joined by single spaces (the stored
+ * form — one string per field costs a fraction of an array of short strings; terms never hold a
+ * space, and "" is no terms).
+ */
+export type TermSequence = readonly string[] | string;
+
 /** One searchable unit (a document section) as analysed terms, in order. */
 export interface UnitTerms {
-  title: readonly string[];
-  body: readonly string[];
+  title: TermSequence;
+  body: TermSequence;
 }
 
 export interface ScoredUnit {
@@ -40,6 +47,10 @@ export interface CollectionStatistics {
  * An immutable BM25F index over units. Postings are flat typed arrays (unit id, title tf,
  * body tf) addressed by per-term offsets; each unit also keeps its term-id stream, which is the
  * positional forward index used by proximity features and pseudo-relevance feedback.
+ *
+ * Term strings are held once, in the vocabulary: every stream is term ids in one flat typed
+ * array (a unit's title ids, then its body ids), so the index costs 4 bytes per token outside
+ * the JS heap whatever the corpus size, instead of a string pointer and an object per token.
  */
 export class LexicalIndex {
   /** Units in the collection (more than this index holds when built over a part of it). */
@@ -55,8 +66,10 @@ export class LexicalIndex {
   private readonly bodyLengths: Uint32Array;
   private readonly avgTitleLength: number;
   private readonly avgBodyLength: number;
-  private readonly titleStreams: Uint32Array[];
-  private readonly bodyStreams: Uint32Array[];
+  /** Every unit's title term ids then body term ids, unit after unit. */
+  private readonly streams: Uint32Array;
+  /** Where each unit's ids start in `streams`. */
+  private readonly unitStart: Float64Array;
   /** Collection-wide document frequency per term id, when built with collection statistics. */
   private readonly collectionDf: Uint32Array | undefined;
   /** Scratch accumulator reused across queries (the index is searched synchronously). */
@@ -70,33 +83,39 @@ export class LexicalIndex {
     this.params = params;
     this.termIds = new Map();
     this.terms = [];
-    this.titleStreams = new Array(units.length);
-    this.bodyStreams = new Array(units.length);
     this.titleLengths = new Uint32Array(units.length);
     this.bodyLengths = new Uint32Array(units.length);
+    this.unitStart = new Float64Array(units.length + 1);
 
-    // Pass 1: term ids, streams, document frequencies.
-    const df: number[] = [];
-    const seenInUnit: number[] = [];
+    // Pass 0: stream lengths, so every stream fits in one array allocated once.
     let titleTotal = 0;
     let bodyTotal = 0;
     for (let u = 0; u < units.length; u++) {
       const unit = units[u]!;
-      const title = this.intern(unit.title, df);
-      const body = this.intern(unit.body, df);
-      this.titleStreams[u] = title;
-      this.bodyStreams[u] = body;
-      this.titleLengths[u] = title.length;
-      this.bodyLengths[u] = body.length;
-      titleTotal += title.length;
-      bodyTotal += body.length;
-      for (const stream of [title, body]) {
-        for (let i = 0; i < stream.length; i++) {
-          const t = stream[i]!;
-          if (seenInUnit[t] !== u) {
-            seenInUnit[t] = u;
-            df[t] = (df[t] ?? 0) + 1;
-          }
+      const titleLength = lengthOf(unit.title);
+      const bodyLength = lengthOf(unit.body);
+      this.titleLengths[u] = titleLength;
+      this.bodyLengths[u] = bodyLength;
+      titleTotal += titleLength;
+      bodyTotal += bodyLength;
+      this.unitStart[u + 1] = this.unitStart[u]! + titleLength + bodyLength;
+    }
+    this.streams = new Uint32Array(titleTotal + bodyTotal);
+
+    // Pass 1: term ids, streams, document frequencies.
+    const df: number[] = [];
+    const seenInUnit: number[] = [];
+    for (let u = 0; u < units.length; u++) {
+      const unit = units[u]!;
+      const start = this.unitStart[u]!;
+      const end = this.unitStart[u + 1]!;
+      this.intern(unit.title, start, df);
+      this.intern(unit.body, start + this.titleLengths[u]!, df);
+      for (let i = start; i < end; i++) {
+        const t = this.streams[i]!;
+        if (seenInUnit[t] !== u) {
+          seenInUnit[t] = u;
+          df[t] = (df[t] ?? 0) + 1;
         }
       }
     }
@@ -119,8 +138,8 @@ export class LexicalIndex {
     const cursor = this.offsets.slice(0, termCount);
     const lastUnit = new Int32Array(termCount).fill(NOT_FOUND);
     for (let u = 0; u < units.length; u++) {
-      this.fill(u, this.titleStreams[u]!, cursor, lastUnit, this.postingTitleTf);
-      this.fill(u, this.bodyStreams[u]!, cursor, lastUnit, this.postingBodyTf);
+      this.fill(u, this.titleStream(u), cursor, lastUnit, this.postingTitleTf);
+      this.fill(u, this.bodyStream(u), cursor, lastUnit, this.postingBodyTf);
     }
     this.accumulator = new Float64Array(units.length);
   }
@@ -133,10 +152,10 @@ export class LexicalIndex {
     return new LexicalIndex(units, params, statistics);
   }
 
-  private intern(terms: readonly string[], df: number[]): Uint32Array {
-    const ids = new Uint32Array(terms.length);
-    for (let i = 0; i < terms.length; i++) {
-      const term = terms[i]!;
+  /** Writes the ids of `terms` into `streams` from `at`, adding new terms to the vocabulary. */
+  private intern(terms: TermSequence, at: number, df: number[]): void {
+    let position = at;
+    const put = (term: string) => {
       let id = this.termIds.get(term);
       if (id === undefined) {
         id = this.terms.length;
@@ -144,9 +163,19 @@ export class LexicalIndex {
         this.terms.push(term);
         df.push(0);
       }
-      ids[i] = id;
+      this.streams[position++] = id;
+    };
+    if (typeof terms !== "string") {
+      for (const term of terms) put(term);
+      return;
     }
-    return ids;
+    if (terms === "") return;
+    let start = 0;
+    for (let space = terms.indexOf(" "); space !== -1; space = terms.indexOf(" ", start)) {
+      put(terms.slice(start, space));
+      start = space + 1;
+    }
+    put(terms.slice(start));
   }
 
   private fill(
@@ -191,12 +220,16 @@ export class LexicalIndex {
     return idf(this.unitCount, this.documentFrequency(termId));
   }
 
+  /** The unit's title term ids in order (a view: never written to). */
   titleStream(unit: number): Uint32Array {
-    return this.titleStreams[unit]!;
+    const start = this.unitStart[unit]!;
+    return this.streams.subarray(start, start + this.titleLengths[unit]!);
   }
 
+  /** The unit's body term ids in order (a view: never written to). */
   bodyStream(unit: number): Uint32Array {
-    return this.bodyStreams[unit]!;
+    const start = this.unitStart[unit]! + this.titleLengths[unit]!;
+    return this.streams.subarray(start, start + this.bodyLengths[unit]!);
   }
 
   /**
@@ -275,8 +308,8 @@ export class LexicalIndex {
       let titleTf = 0;
       let bodyTf = 0;
       if (s.termId !== NOT_FOUND) {
-        for (const t of this.titleStreams[unit]!) if (t === s.termId) titleTf++;
-        for (const t of this.bodyStreams[unit]!) if (t === s.termId) bodyTf++;
+        for (const t of this.titleStream(unit)) if (t === s.termId) titleTf++;
+        for (const t of this.bodyStream(unit)) if (t === s.termId) bodyTf++;
       }
       if (titleTf + bodyTf > 0) {
         score +=
@@ -285,6 +318,15 @@ export class LexicalIndex {
     }
     return score;
   }
+}
+
+/** How many terms a sequence holds (a joined one: one more than its spaces). */
+function lengthOf(terms: TermSequence): number {
+  if (typeof terms !== "string") return terms.length;
+  if (terms === "") return 0;
+  let count = 1;
+  for (let space = terms.indexOf(" "); space !== -1; space = terms.indexOf(" ", space + 1)) count++;
+  return count;
 }
 
 /** Top `limit` of `candidates` by score (descending; ties by unit id for determinism). */

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { glob } from "tinyglobby";
 import { logger } from "../../telemetry/logger.js";
 import { documentIdFor } from "../documents/document-id.js";
-import { type IndexStore, type SkippedFile, type StoredDocument, splitTerms } from "./index-store.js";
+import type { IndexStore, SkippedFile, StoredDocument } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
@@ -254,11 +254,7 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
     title: document.title,
     ...(document.url !== undefined ? { url: document.url } : {}),
     ...(document.modifiedTime !== undefined ? { modifiedTime: document.modifiedTime } : {}),
-    sections: document.sections.map((s) => ({
-      ...s,
-      titleTerms: splitTerms(s.titleTerms),
-      bodyTerms: splitTerms(s.bodyTerms),
-    })),
+    sections: document.sections,
     path,
     size: info.size,
     mtimeMs: info.mtimeMs,

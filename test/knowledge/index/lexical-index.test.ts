@@ -62,4 +62,21 @@ describe("LexicalIndex", () => {
     const empty = LexicalIndex.build([]);
     expect(empty.search(empty.queryStats(["anything"]), 10)).toEqual([]);
   });
+
+  it("reads packed terms (joined by spaces) exactly as arrays: same streams, same scores", () => {
+    const packed = LexicalIndex.build([
+      ...units.map((u) => ({ title: u.title.join(" "), body: u.body.join(" ") })),
+      { title: "", body: [] },
+    ]);
+    for (let u = 0; u < units.length; u++) {
+      expect([...packed.titleStream(u)].map((t) => packed.term(t))).toEqual(units[u]!.title);
+      expect([...packed.bodyStream(u)].map((t) => packed.term(t))).toEqual(units[u]!.body);
+    }
+    expect(packed.titleStream(units.length)).toHaveLength(0);
+    const stats = (i: LexicalIndex) => i.queryStats(analyze("travel expenses days"));
+    const scores = (i: LexicalIndex) => i.search(stats(i), 10).map((s) => [s.unit, s.score.toFixed(12)]);
+    // One more (empty) unit moves idf and the average lengths: compare with the same units as arrays.
+    const arrays = LexicalIndex.build([...units, { title: [], body: [] }]);
+    expect(scores(packed)).toEqual(scores(arrays));
+  });
 });
