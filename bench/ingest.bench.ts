@@ -1,19 +1,24 @@
 /**
- * Ingest at scale: documents/s, peak RSS, index size and cold-load time for 10k and 100k small
- * Markdown files, 26 text files of 9.9 MB (258 MB: past the one JSON string the previous format
- * needed) and a 1 GB text corpus — the current ingest (parser threads, segmented checked store)
- * side by side with the previous one (parsing in the main thread, one JSON file), in the same run.
- * Every measurement is a fresh process (bench/ingest/ingest-run.ts), so each peak RSS is its own.
+ * Ingest at scale: documents/s, peak RSS, index size, and a later start's load time, peak RSS and
+ * query latency for 10k and 100k small Markdown files, 26 text files of 9.9 MB (258 MB: past the
+ * one JSON string the previous format needed) and a 1 GB text corpus — in the same run, for:
+ *   previous: parsing in the main thread, terms as string arrays, one JSON file (version 1);
+ *   before:   the segmented store and parser threads, terms still as string arrays in memory
+ *             (commit BEFORE_COMMIT, extracted from git into a temporary folder);
+ *   current:  this checkout.
+ * Every step (ingest, then load) is a process of its own (bench/ingest/ingest-run.ts), so each
+ * peak RSS is its own and a load never shares memory with the ingest that wrote the index.
  * Corpora are generated (seeded pseudo-words with a skewed frequency), never committed.
  * BENCH_INGEST_SCALE (default 1) scales every corpus, for a quick check of the bench itself;
- * BENCH_INGEST_ONLY=files|large runs only the many-small-files or the large-file corpora.
+ * BENCH_INGEST_ONLY=files|large runs only the many-small-files or the large-file corpora;
+ * BENCH_INGEST_FORMATS (comma-separated, default all three) picks the formats.
  */
-import { fork } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { execFileSync, fork } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { IngestFigures } from "./ingest/ingest-run.js";
+import type { IngestFormat, IngestStep, StepFigures } from "./ingest/ingest-run.js";
 
 export const name = "ingest";
 /** About 20 minutes on 2 cores (the 1 GB corpus is most of it). */
@@ -21,6 +26,10 @@ export const timeoutMs = 3_600_000;
 
 const SCALE = Number(process.env.BENCH_INGEST_SCALE ?? 1) || 1;
 const RUNNER = fileURLToPath(new URL("./ingest/ingest-run.ts", import.meta.url));
+const CHECKOUT = fileURLToPath(new URL("..", import.meta.url));
+/** The last commit whose in-memory index held every section's terms as arrays of strings. */
+const BEFORE_COMMIT = "caa7069";
+const FORMATS: IngestFormat[] = ["previous", "before", "current"];
 const MB = 1024 * 1024;
 
 interface Corpus {
@@ -104,19 +113,20 @@ async function generate(dir: string, corpus: Corpus): Promise<void> {
   }
 }
 
-function measure(dir: string, format: "current" | "previous"): Promise<IngestFigures> {
+function measure(dir: string, format: IngestFormat, step: IngestStep, srcRoot: string): Promise<StepFigures> {
   return new Promise((resolve) => {
-    const child = fork(RUNNER, [dir, format], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    let figures: IngestFigures | undefined;
+    const child = fork(RUNNER, [dir, format, step, srcRoot], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    let figures: StepFigures | undefined;
     child.on("message", (message) => {
-      figures = message as IngestFigures;
+      figures = message as StepFigures;
     });
     child.on("exit", (code, signal) => {
       resolve(
         figures ?? {
           documents: 0,
-          ingestMs: 0,
-          loadMs: 0,
+          ms: 0,
           indexBytes: 0,
           peakRssMb: 0,
           error: `process ended (${signal ?? `exit ${code}`}) without figures`,
@@ -126,11 +136,58 @@ function measure(dir: string, format: "current" | "previous"): Promise<IngestFig
   });
 }
 
-function row(corpus: Corpus, format: string, f: IngestFigures | string, sizeMb: number): string {
-  if (typeof f === "string") return `| ${corpus.label} | ${format} | — | — | — | — | — | ${f} |`;
-  const docsPerSecond = f.ingestMs > 0 ? Math.round((f.documents / f.ingestMs) * 1000) : 0;
-  const mbPerSecond = f.ingestMs > 0 ? (sizeMb / (f.ingestMs / 1000)).toFixed(1) : "—";
-  return `| ${corpus.label} | ${format} | ${f.error ? "—" : docsPerSecond.toLocaleString("en")} | ${f.error ? "—" : mbPerSecond} | ${f.peakRssMb.toLocaleString("en")} | ${f.error ? "—" : (f.ingestMs / 1000).toFixed(1)} | ${f.error ? "—" : (f.loadMs / 1000).toFixed(2)} | ${f.error ? `fails: ${f.error}` : `${f.documents.toLocaleString("en")} docs, index ${(f.indexBytes / MB).toFixed(0)} MB`} |`;
+/** BEFORE_COMMIT's src/ in a folder of its own, beside this checkout's node_modules. */
+async function extractBefore(root: string): Promise<string> {
+  const dir = join(root, "before");
+  await mkdir(dir, { recursive: true });
+  const archive = execFileSync("git", ["-C", CHECKOUT, "archive", BEFORE_COMMIT, "src"], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  await symlink(join(CHECKOUT, "node_modules"), join(dir, "node_modules"));
+  return join(dir, "src");
+}
+
+interface FormatFigures {
+  ingest: StepFigures;
+  load?: StepFigures;
+}
+
+const LABEL: Record<IngestFormat, string> = {
+  previous: "previous (v1)",
+  before: `before (${BEFORE_COMMIT})`,
+  current: "current",
+};
+
+function row(corpus: Corpus, format: IngestFormat, f: FormatFigures | string, sizeMb: number): string {
+  const cells = [corpus.label, LABEL[format]];
+  if (typeof f === "string")
+    return `| ${[...cells, "—", "—", "—", "—", "—", "—", "—", "—", f].join(" | ")} |`;
+  const { ingest, load } = f;
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  const mb = (n: number) => n.toLocaleString("en");
+  if (ingest.error) {
+    cells.push("—", "—", mb(ingest.peakRssMb), "—", "—", "—", "—", "—", `ingest fails: ${ingest.error}`);
+  } else {
+    cells.push(
+      Math.round((ingest.documents / Math.max(1, ingest.ms)) * 1000).toLocaleString("en"),
+      seconds(ingest.ms),
+      mb(ingest.peakRssMb),
+      (ingest.peakRssMb / sizeMb).toFixed(1),
+    );
+    if (!load || load.error) {
+      cells.push("—", load ? mb(load.peakRssMb) : "—", "—", "—", `load fails: ${load?.error ?? "not run"}`);
+    } else {
+      cells.push(
+        seconds(load.ms),
+        mb(load.peakRssMb),
+        (load.peakRssMb / sizeMb).toFixed(1),
+        `${load.searchMs!.p50} / ${load.searchMs!.max}`,
+        `${mb(load.documents)} docs, index ${(ingest.indexBytes / MB).toFixed(0)} MB`,
+      );
+    }
+  }
+  return `| ${cells.join(" | ")} |`;
 }
 
 const ONLY = process.env.BENCH_INGEST_ONLY;
@@ -138,9 +195,14 @@ const ONLY = process.env.BENCH_INGEST_ONLY;
 export async function run() {
   const started = performance.now();
   const root = await mkdtemp(join(tmpdir(), "second-look-ingest-bench-"));
-  const figures: Record<string, unknown> = { scale: SCALE, only: ONLY ?? "all" };
+  const formats = (process.env.BENCH_INGEST_FORMATS?.split(",") ?? FORMATS).filter((f): f is IngestFormat =>
+    FORMATS.includes(f as IngestFormat),
+  );
+  const figures: Record<string, unknown> = { scale: SCALE, only: ONLY ?? "all", formats };
   const rows: string[] = [];
   try {
+    const currentSrc = join(CHECKOUT, "src");
+    const beforeSrc = formats.some((f) => f !== "current") ? await extractBefore(root) : currentSrc;
     const selected = CORPORA.filter(
       (c) => !ONLY || (ONLY === "large" ? c.extension === "txt" : c.extension === "md"),
     );
@@ -149,12 +211,20 @@ export async function run() {
       process.stderr.write(`ingest bench: generating ${corpus.label}\n`);
       await generate(dir, corpus);
       const sizeMb = (corpus.files * corpus.bytesPerFile) / MB;
-      const previous = corpus.previousSkipped ?? (await measure(dir, "previous"));
-      process.stderr.write(`ingest bench: ${corpus.label} previous ${JSON.stringify(previous)}\n`);
-      const current = await measure(dir, "current");
-      process.stderr.write(`ingest bench: ${corpus.label} current ${JSON.stringify(current)}\n`);
-      figures[corpus.label] = { sizeMb: Math.round(sizeMb), previous, current };
-      rows.push(row(corpus, "previous", previous, sizeMb), row(corpus, "current", current, sizeMb));
+      const measured: Record<string, FormatFigures | string> = {};
+      for (const format of formats) {
+        if (format === "previous" && corpus.previousSkipped) {
+          measured[format] = corpus.previousSkipped;
+        } else {
+          const srcRoot = format === "current" ? currentSrc : beforeSrc;
+          const ingest = await measure(dir, format, "ingest", srcRoot);
+          const load = ingest.error ? undefined : await measure(dir, format, "load", srcRoot);
+          measured[format] = load ? { ingest, load } : { ingest };
+        }
+        process.stderr.write(`ingest bench: ${corpus.label} ${format} ${JSON.stringify(measured[format])}\n`);
+        rows.push(row(corpus, format, measured[format]!, sizeMb));
+      }
+      figures[corpus.label] = { sizeMb: Math.round(sizeMb), ...measured };
       await rm(dir, { recursive: true, force: true });
     }
   } finally {
@@ -163,13 +233,15 @@ export async function run() {
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
   figures.runMinutes = Number(minutes);
   const markdown = [
-    "Ingest at scale, previous format vs current, measured in one run (each figure a fresh process).",
-    "previous: files parsed in the main thread, index saved as one JSON string; current: parser",
-    "threads under per-file bounds (default 15 s, 512 MB, 2 threads), segmented checksummed store.",
-    "Ingest = parse + analyse + in-memory index + save; load = cold load of the saved index + in-memory index.",
+    "Ingest at scale, measured in one run; every step is a fresh process (its peak RSS is its own).",
+    "previous (v1): files parsed in the main thread, terms as string arrays, one JSON file;",
+    `before (${BEFORE_COMMIT}): parser threads (15 s, 512 MB per file, 2 threads), segmented checksummed store,`,
+    "terms still held as string arrays beside the index's term ids; current: terms held once, as term ids.",
+    "Ingest = parse + analyse + in-memory index + save. Load = a later start in a new process: read the",
+    "saved index and build the in-memory index; search = one query on that index (median / slowest of 7).",
     "",
-    "| corpus | format | docs/s | MB/s | peak RSS (MB) | ingest (s) | load (s) | result |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| corpus | format | docs/s | ingest (s) | ingest peak RSS (MB) | RSS / input MB | load (s) | load peak RSS (MB) | load RSS / input MB | search p50 / max (ms) | result |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ...rows,
     "",
     `Bench run time: ${minutes} min (corpus generation included).`,

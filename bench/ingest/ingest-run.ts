@@ -1,24 +1,38 @@
-// One measured ingest, in a process of its own (so its peak RSS is its own): forked by
-// bench/ingest.bench.ts with the corpus folder and the format to use; replies with its figures.
+// One measured step, in a process of its own (so its peak RSS is its own and nothing of an
+// earlier step is still in memory): forked by bench/ingest.bench.ts with the corpus folder, the
+// format, the step and the source tree to run (this checkout's src/, or an earlier commit's
+// extracted by the bench); replies with its figures.
+//   ingest: parse + analyse every file, build the in-memory index, save it.
+//   load:   a later start — read the saved index, build the in-memory index, answer queries.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { CollectionIndex } from "../../src/knowledge/index/collection-index.js";
-import { IndexStore } from "../../src/knowledge/index/index-store.js";
-import { refreshCollection } from "../../src/knowledge/index/refresh.js";
+import { pathToFileURL } from "node:url";
 import { previousIngest, previousLoad, previousSave } from "./previous-format.js";
 
-export interface IngestFigures {
+export type IngestFormat = "previous" | "before" | "current";
+export type IngestStep = "ingest" | "load";
+
+export interface StepFigures {
   documents: number;
-  ingestMs: number;
-  /** Cold load of the saved index (a later start), documents rebuilt in memory. */
-  loadMs: number;
+  /** Wall-clock of the step (ingest: parse to saved; load: read to index built). */
+  ms: number;
   indexBytes: number;
   peakRssMb: number;
+  /** Median and slowest latency of the bench's queries (load step only). */
+  searchMs?: { p50: number; max: number };
   error?: string;
 }
 
-const [corpus, format] = process.argv.slice(2) as [string, "current" | "previous"];
+const [corpus, format, step, srcRoot] = process.argv.slice(2) as [string, IngestFormat, IngestStep, string];
 const indexDir = join(corpus, `.index-${format}`);
+/** Words of the generated corpora (bench/ingest.bench.ts), frequent to rare, and one absent. */
+const QUERIES = ["w1 w2", "w5 w1k", "w2s w9 w3", "w7f3", "w10 w200 w3000", "zeppelin", "w1 w1z w1c3"];
+
+const source = (path: string) => import(pathToFileURL(join(srcRoot, path)).href);
+const { CollectionIndex } = await source("knowledge/index/collection-index.ts");
+const { KnowledgeEngine } = await source("knowledge/engine.ts");
+const { IndexStore } = await source("knowledge/index/index-store.ts");
+const { refreshCollection } = await source("knowledge/index/refresh.ts");
 
 async function directoryBytes(dir: string): Promise<number> {
   let total = 0;
@@ -26,53 +40,64 @@ async function directoryBytes(dir: string): Promise<number> {
   return total;
 }
 
-async function measure(): Promise<IngestFigures> {
-  const started = performance.now();
-  let documents = 0;
-  let ingestMs = 0;
-  try {
-    if (format === "current") {
-      const store = new IndexStore(indexDir);
-      const { documents: docs } = await refreshCollection(
-        corpus,
-        { name: "docs", paths: ["docs/**/*"] },
-        store,
-      );
-      documents = docs.length;
-      new CollectionIndex("docs", docs);
-      ingestMs = performance.now() - started;
-      const loadStarted = performance.now();
-      const loaded = await new IndexStore(indexDir).load("docs");
-      new CollectionIndex("docs", loaded ?? []);
-      return {
-        documents,
-        ingestMs: Math.round(ingestMs),
-        loadMs: Math.round(performance.now() - loadStarted),
-        indexBytes: await directoryBytes(indexDir),
-        peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-      };
-    }
-    const docs = await previousIngest(corpus, "docs/**/*");
-    documents = docs.length;
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+async function ingest(): Promise<number> {
+  if (format === "previous") {
+    const docs = await previousIngest(corpus, "docs/**/*", srcRoot);
     new CollectionIndex("docs", docs);
     await previousSave(indexDir, "docs", docs);
-    ingestMs = performance.now() - started;
-    const loadStarted = performance.now();
-    new CollectionIndex("docs", await previousLoad(indexDir, "docs"));
+    return docs.length;
+  }
+  const store = new IndexStore(indexDir);
+  const { documents } = await refreshCollection(corpus, { name: "docs", paths: ["docs/**/*"] }, store);
+  new CollectionIndex("docs", documents);
+  return documents.length;
+}
+
+async function load(): Promise<{ documents: number; engine: { searchSync(r: unknown): unknown } }> {
+  const documents =
+    format === "previous"
+      ? await previousLoad(indexDir, "docs")
+      : ((await new IndexStore(indexDir).load("docs")) ?? []);
+  const index = new CollectionIndex("docs", documents);
+  return { documents: index.documentCount, engine: new KnowledgeEngine([index]) };
+}
+
+async function measure(): Promise<StepFigures> {
+  const started = performance.now();
+  let documents = 0;
+  try {
+    if (step === "ingest") {
+      documents = await ingest();
+      const ms = Math.round(performance.now() - started);
+      return { documents, ms, indexBytes: await directoryBytes(indexDir), peakRssMb: peakRssMb() };
+    }
+    const loaded = await load();
+    documents = loaded.documents;
+    const ms = Math.round(performance.now() - started);
+    loaded.engine.searchSync({ query: "warm up" });
+    const latencies = QUERIES.map((query) => {
+      const t = performance.now();
+      loaded.engine.searchSync({ query });
+      return performance.now() - t;
+    }).sort((a, b) => a - b);
     return {
       documents,
-      ingestMs: Math.round(ingestMs),
-      loadMs: Math.round(performance.now() - loadStarted),
+      ms,
       indexBytes: await directoryBytes(indexDir),
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      peakRssMb: peakRssMb(),
+      searchMs: {
+        p50: Number(latencies[Math.floor(latencies.length / 2)]!.toFixed(1)),
+        max: Number(latencies.at(-1)!.toFixed(1)),
+      },
     };
   } catch (error) {
     return {
       documents,
-      ingestMs: Math.round(performance.now() - started),
-      loadMs: 0,
+      ms: Math.round(performance.now() - started),
       indexBytes: 0,
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      peakRssMb: peakRssMb(),
       error: error instanceof Error ? error.message : String(error),
     };
   }

@@ -1,22 +1,37 @@
 // The ingest path as it was before parser threads and segmented stores, kept only so the ingest
 // bench can measure it side by side with the current one in the same run: every file parsed in
-// the main thread (eight at a time), the collection saved as one JSON string in one file.
+// the main thread (eight at a time), terms held as arrays of strings, the collection saved as one
+// JSON string in one file. Its loader and analyser come from the source tree the bench names
+// (an earlier commit's, extracted by the bench), so the in-memory model is that commit's too.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { glob } from "tinyglobby";
-import { loadDocument } from "../../src/knowledge/documents/load-document.js";
-import { ANALYZER_VERSION } from "../../src/knowledge/index/analyzer.js";
-import { type AnalyzedDocument, analyzeDocument } from "../../src/knowledge/index/collection-index.js";
 
+interface Section {
+  titleTerms: string[];
+  bodyTerms: string[];
+  [field: string]: unknown;
+}
 /** A document as the previous format held it in memory: its terms as arrays of strings. */
-type StoredDocument = AnalyzedDocument & { path: string; size: number; mtimeMs: number; contentHash: string };
+interface PreviousDocument {
+  sections: Section[];
+  [field: string]: unknown;
+}
 
 const READ_CONCURRENCY = 8;
+const source = (srcRoot: string, path: string) => import(pathToFileURL(join(srcRoot, path)).href);
 
-export async function previousIngest(botDir: string, pattern: string): Promise<StoredDocument[]> {
+export async function previousIngest(
+  botDir: string,
+  pattern: string,
+  srcRoot: string,
+): Promise<PreviousDocument[]> {
+  const { loadDocument } = await source(srcRoot, "knowledge/documents/load-document.ts");
+  const { analyzeDocument } = await source(srcRoot, "knowledge/index/collection-index.ts");
   const files = (await glob([pattern], { cwd: botDir, absolute: true, onlyFiles: true })).sort();
-  const documents: (StoredDocument | undefined)[] = new Array(files.length);
+  const documents: (PreviousDocument | undefined)[] = new Array(files.length);
   let next = 0;
   const worker = async () => {
     while (next < files.length) {
@@ -37,18 +52,18 @@ export async function previousIngest(botDir: string, pattern: string): Promise<S
     }
   };
   await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
-  return documents.filter((d): d is StoredDocument => d !== undefined);
+  return documents.filter((d): d is PreviousDocument => d !== undefined);
 }
 
 export async function previousSave(
   directory: string,
   collection: string,
-  documents: readonly StoredDocument[],
+  documents: readonly PreviousDocument[],
 ) {
   await mkdir(directory, { recursive: true });
   const file = {
     version: 1,
-    analyzer: ANALYZER_VERSION,
+    analyzer: "en-porter-1",
     collection,
     documents: documents.map((d) => ({
       ...d,
@@ -65,15 +80,15 @@ export async function previousSave(
   await rename(temporary, target);
 }
 
-export async function previousLoad(directory: string, collection: string): Promise<StoredDocument[]> {
+export async function previousLoad(directory: string, collection: string): Promise<PreviousDocument[]> {
   const parsed = JSON.parse(await readFile(join(directory, `${collection}.json`), "utf8"));
   return parsed.documents.map(
-    (d: StoredDocument & { sections: { titleTerms: string; bodyTerms: string }[] }) => ({
+    (d: { sections: { titleTerms: string; bodyTerms: string }[] }): PreviousDocument => ({
       ...d,
       sections: d.sections.map((s) => ({
         ...s,
-        titleTerms: s.titleTerms ? (s.titleTerms as unknown as string).split(" ") : [],
-        bodyTerms: s.bodyTerms ? (s.bodyTerms as unknown as string).split(" ") : [],
+        titleTerms: s.titleTerms ? s.titleTerms.split(" ") : [],
+        bodyTerms: s.bodyTerms ? s.bodyTerms.split(" ") : [],
       })),
     }),
   );
