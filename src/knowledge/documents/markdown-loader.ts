@@ -12,7 +12,17 @@ import { buildSections, type SectionBucket } from "./section-tree.js";
 export interface MarkdownOptions {
   /** MDX: top-level `import`/`export` statements are code, not prose, and are dropped. */
   mdx?: boolean;
+  /** A body longer than this is parsed in chunks of about this size (MARKDOWN_CHUNK_CHARS). */
+  chunkChars?: number;
 }
+
+/**
+ * The parser holds a syntax tree of a few hundred bytes per source byte (a 9.9 MB file: 2.7 GB),
+ * so a longer body is parsed in chunks of about this size, cut only where a block starts afresh:
+ * the text extracted is the same as from one parse (see markdownChunks), and memory is bounded
+ * by the chunk, not the file.
+ */
+export const MARKDOWN_CHUNK_CHARS = 256 * 1024;
 
 // The parser's cost grows with the square of container nesting (a 40 KB line of "- - - …"
 // takes minutes), and no real document nests lists or quotes this deep.
@@ -36,7 +46,6 @@ export function parseMarkdown(
 ): ParsedDocument {
   const { fields, body } = splitFrontMatter(source);
   assertShallowNesting(body);
-  const tree: Root = fromMarkdown(body, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
 
   const buckets: SectionBucket[] = [];
   let current: SectionBucket = { level: 0, content: "" };
@@ -46,7 +55,7 @@ export function parseMarkdown(
     buckets.push({ ...current, content: joinBlocks(blocks) });
     blocks = [];
   };
-  for (const node of tree.children) {
+  for (const node of topLevelBlocks(body, options.chunkChars ?? MARKDOWN_CHUNK_CHARS)) {
     if (node.type === "heading") {
       const heading = collapseWhitespace(mdastToString(node, { includeHtml: false }));
       // An empty `#` line is not a heading anyone can navigate to.
@@ -67,6 +76,125 @@ export function parseMarkdown(
   const modified = isoDate(fields.updated ?? fields.modified ?? fields.last_modified ?? fields.lastmodified);
   if (modified) doc.modifiedTime = modified;
   return doc;
+}
+
+function parseTree(markdown: string): Root {
+  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+}
+
+/**
+ * The body's top-level blocks in order, parsed chunk by chunk when the body is long: each
+ * chunk's tree is dropped once its blocks are handed out. A chunk is parsed with the document's
+ * link and footnote definitions appended (a reference resolves wherever its definition is), and
+ * the blocks those lines make are left out.
+ */
+function* topLevelBlocks(body: string, chunkChars: number): Generator<RootContent> {
+  if (body.length <= chunkChars) {
+    yield* parseTree(body).children;
+    return;
+  }
+  const { chunks, definitions } = markdownChunks(body, chunkChars);
+  for (const [i, chunk] of chunks.entries()) {
+    // The last chunk may end inside an unclosed fence, where appended lines would become code.
+    const appended = definitions !== "" && (i < chunks.length - 1 || chunk.endsClean);
+    const tree = parseTree(appended ? `${chunk.text}\n\n${definitions}` : chunk.text);
+    for (const node of tree.children) {
+      if (appended && (node.position?.start.offset ?? 0) >= chunk.text.length) break;
+      yield node;
+    }
+  }
+}
+
+const ATX_HEADING = /^#{1,6}(?:[ \t]|$)/;
+const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** HTML blocks that run past blank lines until their end marker (CommonMark's kinds 1–5). */
+const LONG_HTML_BLOCKS: readonly { start: RegExp; end: RegExp }[] = [
+  { start: /^ {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)/i, end: /<\/(?:script|pre|style|textarea)>/i },
+  { start: /^ {0,3}<!--/, end: /-->/ },
+  { start: /^ {0,3}<\?/, end: /\?>/ },
+  { start: /^ {0,3}<![A-Za-z]/, end: />/ },
+  { start: /^ {0,3}<!\[CDATA\[/, end: /\]\]>/ },
+];
+const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/;
+/**
+ * Definitions appended to every chunk, at most this much: each chunk pays for parsing them again,
+ * so past it (a file of little but definitions) a reference in one chunk to a definition in
+ * another keeps its brackets.
+ */
+const MAX_DEFINITION_CHARS = 64 * 1024;
+
+interface MarkdownChunk {
+  text: string;
+  /** False when the chunk ends inside a fence or a long HTML block (only ever the last one). */
+  endsClean: boolean;
+}
+
+/**
+ * Cuts a Markdown body into chunks of at least `chunkChars` (but for the last), only where one
+ * parse and a parse per chunk see the same top-level blocks: before an ATX heading at the start
+ * of a line, or before a line at the start of a line after a blank line that cannot continue
+ * what came before (not a list item, which would join the list above it) — and never inside a
+ * fenced code block or an HTML block that runs past blank lines. Also returns the first line of
+ * every link and footnote definition outside code (at most MAX_DEFINITION_CHARS of them), for each
+ * chunk to resolve its references against. One pass, linear in the body.
+ */
+export function markdownChunks(
+  body: string,
+  chunkChars: number,
+): { chunks: MarkdownChunk[]; definitions: string } {
+  const chunks: MarkdownChunk[] = [];
+  const definitions: string[] = [];
+  let definitionChars = 0;
+  let chunkStart = 0;
+  let fence: { char: string; length: number } | undefined;
+  let html: RegExp | undefined;
+  let previousBlank = false;
+  for (let lineStart = 0; lineStart < body.length; ) {
+    const newline = body.indexOf("\n", lineStart);
+    const lineEnd = newline === -1 ? body.length : newline;
+    const line = body.slice(lineStart, lineEnd);
+    const clean = fence === undefined && html === undefined;
+    if (
+      clean &&
+      lineStart - chunkStart >= chunkChars &&
+      (ATX_HEADING.test(line) || (previousBlank && /^[^\s]/.test(line) && !LIST_ITEM.test(line)))
+    ) {
+      chunks.push({ text: body.slice(chunkStart, lineStart), endsClean: true });
+      chunkStart = lineStart;
+    }
+    if (fence) {
+      const close = FENCE.exec(line);
+      if (
+        close &&
+        close[1]![0] === fence.char &&
+        close[1]!.length >= fence.length &&
+        close[2]!.trim() === ""
+      ) {
+        fence = undefined;
+      }
+    } else if (html) {
+      if (html.test(line)) html = undefined;
+    } else {
+      const open = FENCE.exec(line);
+      if (open && !(open[1]![0] === "`" && open[2]!.includes("`"))) {
+        fence = { char: open[1]![0]!, length: open[1]!.length };
+      } else {
+        const block = LONG_HTML_BLOCKS.find((b) => b.start.test(line));
+        // The end marker may close the block on its own first line.
+        if (block && !block.end.test(line.replace(block.start, ""))) html = block.end;
+        if (DEFINITION.test(line) && definitionChars + line.length < MAX_DEFINITION_CHARS) {
+          definitions.push(line);
+          definitionChars += line.length + 1;
+        }
+      }
+    }
+    previousBlank = line.trim() === "";
+    lineStart = lineEnd + 1;
+  }
+  chunks.push({ text: body.slice(chunkStart), endsClean: fence === undefined && html === undefined });
+  // A blank line apart: a definition line must not read as the lazy continuation of the one before.
+  return { chunks, definitions: definitions.join("\n\n") };
 }
 
 /** Throws when a line opens more nested lists/quotes than any real document does. */
