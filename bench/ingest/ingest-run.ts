@@ -33,6 +33,9 @@ const { CollectionIndex } = await source("knowledge/index/collection-index.ts");
 const { KnowledgeEngine } = await source("knowledge/engine.ts");
 const { IndexStore } = await source("knowledge/index/index-store.ts");
 const { refreshCollection } = await source("knowledge/index/refresh.ts");
+const { ingestLimits } = await source("knowledge/index/ingest-limits.ts");
+/** Set by the bench (BENCH_INGEST_FILE_TIMEOUT_MS), so a busy machine does not turn files away. */
+const fileTimeoutMs = Number(process.env.BENCH_INGEST_FILE_TIMEOUT_MS) || undefined;
 
 async function directoryBytes(dir: string): Promise<number> {
   let total = 0;
@@ -50,7 +53,15 @@ async function ingest(): Promise<number> {
     return docs.length;
   }
   const store = new IndexStore(indexDir);
-  const { documents } = await refreshCollection(corpus, { name: "docs", paths: ["docs/**/*"] }, store);
+  const limits = ingestLimits(fileTimeoutMs ? { fileTimeoutMs } : {});
+  const { documents, report } = await refreshCollection(
+    corpus,
+    { name: "docs", paths: ["docs/**/*"] },
+    store,
+    { limits },
+  );
+  if (report.skipped.length > 0)
+    throw new Error(`${report.skipped.length} files skipped: ${report.skipped[0].reason}`);
   new CollectionIndex("docs", documents);
   return documents.length;
 }
