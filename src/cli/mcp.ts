@@ -12,8 +12,12 @@ export async function runMcp(botRef: string): Promise<number> {
   const log = logger();
   const bot = await loadBot(botRef);
   // No progress bar: an embedded index refresh reports through the log, not the terminal.
-  // Bounded: an MCP client gives up on a server that does not start; a refresh cut short says so in the log.
-  const opened = await openBotBackend(bot, { refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS });
+  // Bounded: an MCP client gives up on a server that does not start. A refresh cut short says so
+  // in the log and finishes in the background; answers meanwhile come from the index as it stood.
+  const opened = await openBotBackend(bot, {
+    refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS,
+    finishRefreshInBackground: true,
+  });
   const refreshed = opened.reports.length;
   if (refreshed > 0) log.info({ bot: bot.name, collections: refreshed }, "mcp: knowledge index ready");
   // A stray rejection in a library must not take down a server other calls are using.

@@ -25,6 +25,8 @@ export interface OpenBackendOptions {
   env?: NodeJS.ProcessEnv;
   /** Embedded index: how long the refresh may take before the engine answers from the index as it stands. */
   refreshBudgetMs?: OpenEmbeddedOptions["refreshBudgetMs"];
+  /** Embedded index: a refresh the budget stopped finishes in the background (a server's choice). */
+  finishRefreshInBackground?: boolean;
 }
 
 /** The knowledge backend a bot's config names, ready to search. */
@@ -68,10 +70,12 @@ export async function openBotBackend(
       throw error;
     }
   }
-  const { engine, reports } = await openEmbeddedEngine(bot.dir, knowledge.collections ?? {}, {
+  const { engine, reports, background } = await openEmbeddedEngine(bot.dir, knowledge.collections ?? {}, {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.refreshBudgetMs !== undefined ? { refreshBudgetMs: options.refreshBudgetMs } : {}),
+    ...(options.finishRefreshInBackground ? { finishRefreshInBackground: true } : {}),
     ...(knowledge.ingest ? { limits: knowledge.ingest } : {}),
   });
-  return { backend: engine, reports, close: async () => {} };
+  // Closing stops a background refresh; what it finished is saved for the next start.
+  return { backend: engine, reports, close: async () => void (await background?.stop()) };
 }

@@ -77,6 +77,18 @@ export class KnowledgeEngine implements KnowledgeBackend {
     return [...this.indexes.keys()];
   }
 
+  /**
+   * Puts a rebuilt index of one of the engine's collections in place of the old one (a refresh
+   * finished after the engine started answering). Searching is synchronous, so a search sees the
+   * old index or the new one, never a mix.
+   */
+  replaceCollection(index: CollectionIndex): void {
+    if (!this.indexes.has(index.name)) {
+      throw new UnknownCollectionError(index.name, this.collections());
+    }
+    this.indexes.set(index.name, index);
+  }
+
   collectionIndex(name: string): CollectionIndex | undefined {
     return this.indexes.get(name);
   }

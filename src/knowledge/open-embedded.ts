@@ -43,6 +43,20 @@ export interface OpenEmbeddedOptions {
    * index as it then stands. Unset: the refresh runs to the end (`second-look index`).
    */
   refreshBudgetMs?: number;
+  /**
+   * For a long-running server (mcp): when the budget stops the refresh, finish it in the
+   * background and swap each collection's updated index into the engine when it is done; answers
+   * meanwhile come from the index as it stood. Unset: the log asks for `second-look index`.
+   */
+  finishRefreshInBackground?: boolean;
+}
+
+/** A refresh finishing after the engine was handed out (see finishRefreshInBackground). */
+export interface BackgroundRefresh {
+  /** Settles when every collection is refreshed (or the refresh was stopped); never rejects. */
+  done: Promise<RefreshReport[]>;
+  /** Stops it: files not yet read keep their stored version, what was finished is saved. */
+  stop(): Promise<RefreshReport[]>;
 }
 
 /**
@@ -55,7 +69,7 @@ export async function openEmbeddedEngine(
   botDir: string,
   collections: Record<string, { paths: readonly string[]; exclude?: readonly string[] }>,
   options: OpenEmbeddedOptions = {},
-): Promise<{ engine: KnowledgeEngine; reports: RefreshReport[] }> {
+): Promise<{ engine: KnowledgeEngine; reports: RefreshReport[]; background?: BackgroundRefresh }> {
   // A bot's own calibration (`second-look calibrate`) replaces the shipped one when present;
   // read first, so a broken file is reported before minutes of indexing.
   const calibration = await readBotCalibration(botDir);
@@ -70,28 +84,33 @@ export async function openEmbeddedEngine(
     signal: stop.signal,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   };
+  const sources = Object.entries(collections).map(([name, config]) => {
+    const source: CollectionSource = { name, paths: config.paths };
+    if (config.exclude) source.exclude = config.exclude;
+    return source;
+  });
+  const refresh = (source: CollectionSource, options: typeof refreshOptions) =>
+    refreshCollection(botDir, source, store, options).catch((error: unknown) => {
+      const code = (error as NodeJS.ErrnoException)?.code;
+      if (typeof code === "string" && UNWRITABLE.has(code)) {
+        throw new Error(
+          `cannot write the index of collection "${source.name}" to ${directory} (${code}); set ${INDEX_DIR_VARIABLE} to a writable folder`,
+          { cause: error },
+        );
+      }
+      throw error;
+    });
   const indexes: CollectionIndex[] = [];
   const reports: RefreshReport[] = [];
   try {
-    for (const [name, config] of Object.entries(collections)) {
-      const source: CollectionSource = { name, paths: config.paths };
-      if (config.exclude) source.exclude = config.exclude;
-      const { documents, report } = await refreshCollection(botDir, source, store, refreshOptions).catch(
-        (error: unknown) => {
-          const code = (error as NodeJS.ErrnoException)?.code;
-          if (typeof code === "string" && UNWRITABLE.has(code)) {
-            throw new Error(
-              `cannot write the index of collection "${name}" to ${directory} (${code}); set ${INDEX_DIR_VARIABLE} to a writable folder`,
-              { cause: error },
-            );
-          }
-          throw error;
-        },
-      );
+    for (const source of sources) {
+      const { name, paths } = source;
+      // The refreshed documents are dropped once indexed: the index keeps them without their terms.
+      const { documents, report } = await refresh(source, refreshOptions);
       if (report.files === 0 && report.skipped.length === 0) {
         logger().warn(
-          { collection: name, paths: config.paths },
-          `collection ${name}: no files match its paths ${JSON.stringify(config.paths)} in ${resolve(botDir)}; it is empty`,
+          { collection: name, paths },
+          `collection ${name}: no files match its paths ${JSON.stringify(paths)} in ${resolve(botDir)}; it is empty`,
         );
       }
       indexes.push(new CollectionIndex(name, documents));
@@ -101,13 +120,57 @@ export async function openEmbeddedEngine(
     clearTimeout(timer);
   }
   const pending = reports.reduce((n, r) => n + r.pending, 0);
-  if (pending > 0 && budget !== undefined) {
+  const engine = new KnowledgeEngine(indexes, calibration ? { calibration } : {});
+  if (pending === 0 || budget === undefined) return { engine, reports };
+  const unfinished = sources.filter((_, i) => reports[i]!.pending > 0);
+  if (!options.finishRefreshInBackground) {
     logger().warn(
       { botDir, budgetMs: budget, pendingFiles: pending },
       `index refresh stopped after ${describeTimeout(budget)} with ${pending} changed files not yet read; ` +
         "answering from the index as it stands (their previous version where there is one). " +
         "Run `second-look index` on this bot to finish it.",
     );
+    return { engine, reports };
   }
-  return { engine: new KnowledgeEngine(indexes, calibration ? { calibration } : {}), reports };
+  logger().warn(
+    { botDir, budgetMs: budget, pendingFiles: pending, collections: unfinished.map((s) => s.name) },
+    `index refresh stopped after ${describeTimeout(budget)} with ${pending} changed files not yet read; ` +
+      "answering from the index as it stands (their previous version where there is one) " +
+      "while the refresh finishes in the background.",
+  );
+  const stopBackground = new AbortController();
+  const done = (async () => {
+    const finished: RefreshReport[] = [];
+    for (const source of unfinished) {
+      if (stopBackground.signal.aborted) break;
+      try {
+        const { documents, report } = await refresh(source, { pool, signal: stopBackground.signal });
+        engine.replaceCollection(new CollectionIndex(source.name, documents));
+        finished.push(report);
+        logger().info(
+          { ...report, skipped: report.skipped.length },
+          report.pending > 0
+            ? `background index refresh of collection ${source.name} stopped with ${report.pending} files not yet read`
+            : `background index refresh of collection ${source.name} finished (${report.added} added, ${report.updated} updated, ${report.removed} removed); answers now use it`,
+        );
+      } catch (error) {
+        logger().error(
+          { collection: source.name, err: error },
+          `background index refresh of collection ${source.name} failed; answering from the index as it stood`,
+        );
+      }
+    }
+    return finished;
+  })();
+  return {
+    engine,
+    reports,
+    background: {
+      done,
+      stop: () => {
+        stopBackground.abort();
+        return done;
+      },
+    },
+  };
 }
