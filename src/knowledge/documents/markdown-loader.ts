@@ -197,7 +197,16 @@ export function markdownChunks(
   return { chunks, definitions: definitions.join("\n\n") };
 }
 
-/** Throws when a line opens more nested lists/quotes than any real document does. */
+/**
+ * A list item indented this far is nested at least MAX_CONTAINER_NESTING deep (each level
+ * indents by the width of its parent's marker: two columns at the least, four for "10. ").
+ */
+const MAX_LIST_INDENT = 4 * MAX_CONTAINER_NESTING;
+
+/**
+ * Throws when a line opens more nested lists/quotes than any real document does, on one line
+ * ("- - - …") or by indentation (a list item indented past MAX_LIST_INDENT columns).
+ */
 function assertShallowNesting(body: string): void {
   let lineNumber = 0;
   for (const line of body.split("\n")) {
@@ -208,7 +217,24 @@ function assertShallowNesting(body: string): void {
         `lists/quotes nested ${depth} deep on line ${lineNumber} (limit ${MAX_CONTAINER_NESTING})`,
       );
     }
+    const indent = indentColumns(line);
+    if (indent > MAX_LIST_INDENT && depth > 0) {
+      throw new Error(
+        `a list item indented ${indent} columns on line ${lineNumber} (limit ${MAX_LIST_INDENT}: lists nested over ${MAX_CONTAINER_NESTING} deep)`,
+      );
+    }
   }
+}
+
+/** Columns of leading blanks (a tab to the next multiple of four). */
+function indentColumns(line: string): number {
+  let columns = 0;
+  for (const c of line) {
+    if (c === " ") columns++;
+    else if (c === "\t") columns += 4 - (columns % 4);
+    else break;
+  }
+  return columns;
 }
 
 /** Counts leading `>`, bullet and `1.` markers; every step advances, so it is linear in the line. */
