@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import type { BotConfig } from "../bots/config-schema.js";
 import { HuginnBackend } from "../knowledge/huginn.js";
+import { ingestLimits } from "../knowledge/index/ingest-limits.js";
 import type { RefreshProgress, RefreshReport } from "../knowledge/index/refresh.js";
 import { type OpenEmbeddedOptions, openEmbeddedEngine } from "../knowledge/open-embedded.js";
 import { PostgresBackend } from "../knowledge/postgres/postgres-backend.js";
@@ -60,7 +61,10 @@ export async function openBotBackend(
     });
     try {
       const reports = options.index
-        ? await backend.refresh(bot.dir, options.onProgress ? { onProgress: options.onProgress } : {})
+        ? await backend.refresh(bot.dir, {
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+            ...(knowledge.ingest ? { limits: ingestLimits(knowledge.ingest) } : {}),
+          })
         : [];
       return { backend, reports, close: () => backend.close() };
     } catch (error) {

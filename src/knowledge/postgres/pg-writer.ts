@@ -237,3 +237,18 @@ async function insertDocuments(
     [collectionId, columns.documentId.length, titleSum, bodySum],
   );
 }
+
+/** A file whose bytes are unchanged but whose size or modification time moved: records the new ones. */
+export async function recordFileTimes(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  path: string,
+  size: number,
+  mtimeMs: number,
+): Promise<void> {
+  await client.query(
+    `UPDATE ${t.documents} SET size = $3, mtime_ms = $4 WHERE collection_id = $1 AND path = $2`,
+    [collectionId, path, size, mtimeMs],
+  );
+}

@@ -13,7 +13,7 @@ import {
 import { expandQuery } from "../index/feedback.js";
 import type { CollectionStatistics } from "../index/lexical-index.js";
 import { CANDIDATE_UNITS, MAX_QUERY_TERMS, rankCollection } from "../index/ranker.js";
-import type { CollectionSource, RefreshProgress, RefreshReport } from "../index/refresh.js";
+import type { CollectionSource, RefreshReport } from "../index/refresh.js";
 import {
   connectionStringFor,
   describeServer,
@@ -22,7 +22,7 @@ import {
   type PostgresTarget,
   PostgresUnavailableError,
 } from "./pg-connection.js";
-import { refreshPostgresCollection } from "./pg-indexer.js";
+import { type PostgresRefreshOptions, refreshPostgresCollection } from "./pg-indexer.js";
 import { migrate, SCHEMA_VERSION, type Tables, tablesIn } from "./pg-schema.js";
 import { inTransaction } from "./pg-writer.js";
 import { anyTermQuery } from "./tsvector-literal.js";
@@ -119,7 +119,7 @@ export class PostgresBackend implements KnowledgeBackend {
   }
 
   /** Brings every collection up to date with the bot's files (`second-look index`). */
-  async refresh(botDir: string, options: { onProgress?: RefreshProgress } = {}): Promise<RefreshReport[]> {
+  async refresh(botDir: string, options: PostgresRefreshOptions = {}): Promise<RefreshReport[]> {
     return this.run(async (client) => {
       const reports: RefreshReport[] = [];
       for (const [name, config] of Object.entries(this.configured)) {
