@@ -11,6 +11,7 @@ export interface Tables {
   documents: string;
   sections: string;
   terms: string;
+  calibrations: string;
 }
 
 export function tablesIn(schema: string): Tables {
@@ -22,6 +23,7 @@ export function tablesIn(schema: string): Tables {
     documents: `${q}.documents`,
     sections: `${q}.sections`,
     terms: `${q}.terms`,
+    calibrations: `${q}.calibrations`,
   };
 }
 
@@ -35,6 +37,9 @@ export function tablesIn(schema: string): Tables {
  *   weight A, body terms weight D, one position per occurrence), so the GIN index finds
  *   candidates and the term frequencies of both fields can be read back for scoring.
  * - terms: per collection, how many sections contain each term (BM25's document frequency).
+ * - calibrations: a bot's own relevance calibration (`second-look calibrate`), one row per bot,
+ *   the document the embedded engine keeps in `.second-look/calibration.json`: every process
+ *   serving the bot, on any host, reads it from here (src/knowledge/postgres/pg-calibration.ts).
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -83,6 +88,13 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
       term text NOT NULL,
       df bigint NOT NULL,
       PRIMARY KEY (collection_id, term)
+    );
+  `,
+  (t) => `
+    CREATE TABLE ${t.calibrations} (
+      bot text PRIMARY KEY,
+      calibration jsonb NOT NULL,
+      stored_at timestamptz NOT NULL DEFAULT now()
     );
   `,
 ];
