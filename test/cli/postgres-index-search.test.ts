@@ -2,7 +2,7 @@
 // in PostgreSQL (`knowledge.backend: "postgres"`): real processes against a real PostgreSQL 15.
 // Covers the output lines, the incremental re-run, a removed file, a hostile file refused by the
 // parser threads' bounds while the rest is indexed, and the one line printed when the server is down.
-import { cp, mkdir, mkdtemp, rm, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +24,7 @@ const URL_ENV = "SL_TEST_DATABASE_URL";
 /** Per-file parse bound of the test bot: ample for a handbook page, far short of the hostile file. */
 const FILE_TIMEOUT_MS = 4_000;
 const HOSTILE = "docs/hostile/emphasis.md";
+const HOSTILE_MTIME = 1_700_000_000;
 
 describe.skipIf(skipReason !== undefined)("second-look index and search on a postgres bot", () => {
   let server: PostgresServer;
@@ -42,6 +43,8 @@ describe.skipIf(skipReason !== undefined)("second-look index and search on a pos
     );
     await mkdir(join(bot, "docs", "hostile"));
     await writeFile(join(bot, HOSTILE), hostileText.emphasis());
+    // A whole-second time, so the test can put the same one back after changing the bytes.
+    await utimes(join(bot, HOSTILE), HOSTILE_MTIME, HOSTILE_MTIME);
     await writeFile(
       join(bot, "config.json"),
       JSON.stringify({
@@ -98,26 +101,49 @@ describe.skipIf(skipReason !== undefined)("second-look index and search on a pos
     expect(run.stderr).not.toContain("skipped");
   }, 60_000);
 
-  it("has nothing to do on a re-run, then deletes a removed file", async () => {
+  it("has nothing to do on a re-run, refuses the hostile file again without parsing it, then deletes a removed file", async () => {
     const again = await runCliProcess(["index", bot, "--json"], env());
     expect(again.exitCode, again.stderr).toBe(0);
     const [report] = JSON.parse(again.stdout).collections;
     expect(report).toMatchObject({ files: 16, added: 0, updated: 0, removed: 0, unchanged: 15 });
-    // The refused file is tried again (it may have been fixed) and refused again.
     expect(report.skipped.map((s: { path: string }) => s.path)).toEqual([HOSTILE]);
+    const refusal = report.skipped[0].reason;
+    expect(refusal).toMatch(/limit per file$/);
+
+    // Harmless bytes under the refused file's size and time: a run that parsed it would index it;
+    // the refusal is remembered instead, as the embedded index remembers it.
+    const hostile = join(bot, HOSTILE);
+    const { size } = await stat(hostile);
+    const benign = "# Fixed page\n\nThe zebrafish manual, rewritten.\n\n".padEnd(size, "lorem ipsum ");
+    await writeFile(hostile, benign);
+    await utimes(hostile, HOSTILE_MTIME, HOSTILE_MTIME);
+    const remembered = await runCliProcess(["index", bot, "--json"], env());
+    expect(remembered.exitCode, remembered.stderr).toBe(0);
+    const [kept] = JSON.parse(remembered.stdout).collections;
+    expect(kept).toMatchObject({ added: 0, unchanged: 15, skipped: [{ path: HOSTILE, reason: refusal }] });
+
+    // Once it changes (its time moved), it is parsed again: now indexed, no longer refused.
+    await utimes(hostile, HOSTILE_MTIME + 60, HOSTILE_MTIME + 60);
+    const fixed = await runCliProcess(["index", bot, "--json"], env());
+    expect(fixed.exitCode, fixed.stderr).toBe(0);
+    expect(JSON.parse(fixed.stdout).collections[0]).toMatchObject({ added: 1, unchanged: 15, skipped: [] });
 
     await unlink(join(bot, "docs", "quokka.md"));
     const removed = await runCliProcess(["index", bot], env());
     expect(removed.exitCode, removed.stderr).toBe(0);
     expect(removed.stdout).toMatch(
-      /^handbook: 15 files · 0 added, 0 updated, 1 removed, 14 unchanged, 1 skipped · \d+ ms\n/,
+      /^handbook: 15 files · 0 added, 0 updated, 1 removed, 15 unchanged · \d+ ms\n$/,
     );
-    const search = await runCliProcess(["search", bot, "quokka hotline", "--json", "--no-correct"], env());
+    const search = await runCliProcess(
+      ["search", bot, "quokka hotline zebrafish", "--json", "--no-correct"],
+      env(),
+    );
     expect(search.exitCode, search.stderr).toBe(0);
     const ids = JSON.parse(search.stdout).response.results.map((h: { id: string }) => h.id);
     expect(ids).not.toContain("docs/quokka.md");
+    expect(ids[0]).toBe(HOSTILE);
     expect(await storeInvariants(server.url, "cli_test")).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it("prints one line naming the bot, the host and the variable, exits non-zero, and never the password", async () => {
     const down = { [URL_ENV]: `postgresql://alice:hunter2@127.0.0.1:${server.port + 1}/handbook` };

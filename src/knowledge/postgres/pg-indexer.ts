@@ -3,8 +3,7 @@ import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
 import { documentIdFor } from "../documents/document-id.js";
 import type { AnalyzedDocument } from "../index/collection-index.js";
-import { splitTerms } from "../index/index-store.js";
-import { type IngestLimits, ingestLimits } from "../index/ingest-limits.js";
+import { boundsKey, type IngestLimits, ingestLimits } from "../index/ingest-limits.js";
 import { IngestPool } from "../index/ingest-pool.js";
 import {
   type CollectionSource,
@@ -17,10 +16,14 @@ import type { Tables } from "./pg-schema.js";
 import {
   type DocumentToWrite,
   ensureCollection,
+  keepSkipsOf,
   recordFileTimes,
+  recordSkip,
   replaceDocuments,
   type StoredFile,
+  type StoredSkip,
   storedFiles,
+  storedSkips,
 } from "./pg-writer.js";
 
 /** How long an index run waits for another one on the same collection before giving up. */
@@ -79,7 +82,8 @@ export interface PostgresRefreshOptions {
  * same are not rewritten (their new size and time are recorded), and files that disappeared are
  * deleted. Files are parsed in the embedded engine's parser threads (index/ingest-pool.ts), under
  * the same per-file time and memory bounds: a file past a bound is skipped with a warning naming
- * it and the bound, and the rest are indexed. Two runs on one collection take turns on an
+ * it and the bound, the rest are indexed, and the refused file is not parsed again until it or
+ * the bounds change. Two runs on one collection take turns on an
  * advisory lock; the one that waited then finds the work done.
  */
 export async function refreshPostgresCollection(
@@ -97,6 +101,8 @@ export async function refreshPostgresCollection(
   try {
     const { id } = await ensureCollection(client, t, bot, source.name);
     const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
+    const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
+    const skips: StoredSkip[] = [];
     const files = await listCollectionFiles(botDir, source);
     report.files = files.length;
     const seen = new Set<string>();
@@ -110,7 +116,20 @@ export async function refreshPostgresCollection(
       while (next < files.length && !failure) {
         const absPath = files[next++]!;
         try {
-          await refreshFile(absPath, { botDir, previous, seen, report, pool, serially, client, t, id });
+          await refreshFile(absPath, {
+            botDir,
+            previous,
+            previousSkips,
+            skips,
+            bounds: boundsKey(pool.limits),
+            seen,
+            report,
+            pool,
+            serially,
+            client,
+            t,
+            id,
+          });
         } catch (error) {
           failure ??= { error };
           return;
@@ -129,6 +148,12 @@ export async function refreshPostgresCollection(
       report.removed++;
       report.written = true;
     }
+    await keepSkipsOf(
+      client,
+      t,
+      id,
+      skips.map((s) => s.path),
+    );
   } finally {
     await releaseIndexLock(client, bot, source.name).catch(() => {});
   }
@@ -157,6 +182,11 @@ interface FileContext {
   previous: ReadonlyMap<string, StoredFile>;
   /** Paths still present (a file that can no longer be read leaves the index, as in the embedded engine). */
   seen: Set<string>;
+  /** Files refused by an earlier run, and those refused by this one. */
+  previousSkips: ReadonlyMap<string, StoredSkip>;
+  skips: StoredSkip[];
+  /** This run's per-file bounds (boundsKey). */
+  bounds: string;
   report: RefreshReport;
   pool: IngestPool;
   serially: ReturnType<typeof oneAtATime>;
@@ -185,6 +215,18 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     report.unchanged++;
     return;
   }
+  const refused = c.previousSkips.get(path);
+  if (
+    refused &&
+    refused.size === info.size &&
+    refused.mtimeMs === info.mtimeMs &&
+    refused.bounds === c.bounds
+  ) {
+    // Unchanged since it was refused, under the same bounds: refused again without paying for the parse.
+    report.skipped.push({ path, reason: refused.reason });
+    c.skips.push(refused);
+    return;
+  }
   const result = await c.pool.ingest({
     absPath,
     id: path,
@@ -196,7 +238,16 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
       if (before) c.seen.add(path);
       report.pending++;
     } else {
+      const skip: StoredSkip = {
+        path,
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+        reason: result.reason,
+        bounds: c.bounds,
+      };
       report.skipped.push({ path, reason: result.reason });
+      c.skips.push(skip);
+      await c.serially(() => recordSkip(c.client, c.t, c.id, skip));
     }
     return;
   }
@@ -218,8 +269,8 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     ...(document.modifiedTime !== undefined ? { modifiedTime: document.modifiedTime } : {}),
     sections: document.sections.map((s) => ({
       ...s,
-      titleTerms: splitTerms(s.titleTerms),
-      bodyTerms: splitTerms(s.bodyTerms),
+      titleTerms: unpackTerms(s.titleTerms),
+      bodyTerms: unpackTerms(s.bodyTerms),
     })),
   };
   const write: DocumentToWrite = {
@@ -233,4 +284,9 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
   if (before) report.updated++;
   else report.added++;
   report.written = true;
+}
+
+/** A parser thread's terms (joined by single spaces, to cross the thread boundary fast) as a list. */
+function unpackTerms(packed: string): string[] {
+  return packed === "" ? [] : packed.split(" ");
 }

@@ -12,6 +12,7 @@ export interface Tables {
   sections: string;
   terms: string;
   calibrations: string;
+  skippedFiles: string;
 }
 
 export function tablesIn(schema: string): Tables {
@@ -24,6 +25,7 @@ export function tablesIn(schema: string): Tables {
     sections: `${q}.sections`,
     terms: `${q}.terms`,
     calibrations: `${q}.calibrations`,
+    skippedFiles: `${q}.skipped_files`,
   };
 }
 
@@ -40,6 +42,8 @@ export function tablesIn(schema: string): Tables {
  * - calibrations: a bot's own relevance calibration (`second-look calibrate`), one row per bot,
  *   the document the embedded engine keeps in `.second-look/calibration.json`: every process
  *   serving the bot, on any host, reads it from here (src/knowledge/postgres/pg-calibration.ts).
+ * - skipped_files: files the parser refused (a time or memory bound, a broken file) with the size,
+ *   time and bounds they were refused at: refused again without a parse while those hold.
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -95,6 +99,15 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
       bot text PRIMARY KEY,
       calibration jsonb NOT NULL,
       stored_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE ${t.skippedFiles} (
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      path text NOT NULL,
+      size bigint NOT NULL,
+      mtime_ms double precision NOT NULL,
+      reason text NOT NULL,
+      bounds text NOT NULL,
+      PRIMARY KEY (collection_id, path)
     );
   `,
 ];
