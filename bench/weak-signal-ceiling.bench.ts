@@ -73,12 +73,12 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
       ]),
     );
     const others = names.filter((n) => n !== set).flatMap((n) => balanced(samples.get(n)!, names.length - 1));
-    const heldOut = others.length ? scoreWith(fit(others), mine) : [];
+    const heldOut = others.length ? scoreWith(fitAll(others), mine) : [];
     const crossValidated = new Array<number>(mine.length).fill(0);
     for (let fold = 0; fold < FOLDS; fold++) {
       const train = mine.filter((_s, i) => i % FOLDS !== fold).map((s) => ({ s, w: 1 }));
       if (new Set(train.map((t) => t.s.answered)).size < 2) continue;
-      const model = fit(train);
+      const model = fitAll(train);
       mine.forEach((s, i) => {
         if (i % FOLDS === fold)
           crossValidated[i] = predict(
@@ -182,7 +182,7 @@ function balanced(set: readonly Sample[], collections: number): { s: Sample; w: 
   return set.map((s) => ({ s, w: 1 / (set.length * collections) }));
 }
 
-function fit(train: readonly { s: Sample; w: number }[]) {
+function fitAll(train: readonly { s: Sample; w: number }[]) {
   const scale = train.length / train.reduce((a, t) => a + t.w, 0);
   return fitLogistic(
     train.map((t) => NAMES.map((p) => t.s.values[p])),
@@ -191,7 +191,7 @@ function fit(train: readonly { s: Sample; w: number }[]) {
   );
 }
 
-function scoreWith(model: ReturnType<typeof fit>, set: readonly Sample[]): number[] {
+function scoreWith(model: ReturnType<typeof fitAll>, set: readonly Sample[]): number[] {
   return set.map((s) =>
     predict(
       model,
