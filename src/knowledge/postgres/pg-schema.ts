@@ -11,6 +11,8 @@ export interface Tables {
   documents: string;
   sections: string;
   terms: string;
+  calibrations: string;
+  skippedFiles: string;
 }
 
 export function tablesIn(schema: string): Tables {
@@ -22,6 +24,8 @@ export function tablesIn(schema: string): Tables {
     documents: `${q}.documents`,
     sections: `${q}.sections`,
     terms: `${q}.terms`,
+    calibrations: `${q}.calibrations`,
+    skippedFiles: `${q}.skipped_files`,
   };
 }
 
@@ -35,6 +39,11 @@ export function tablesIn(schema: string): Tables {
  *   weight A, body terms weight D, one position per occurrence), so the GIN index finds
  *   candidates and the term frequencies of both fields can be read back for scoring.
  * - terms: per collection, how many sections contain each term (BM25's document frequency).
+ * - calibrations: a bot's own relevance calibration (`second-look calibrate`), one row per bot,
+ *   the document the embedded engine keeps in `.second-look/calibration.json`: every process
+ *   serving the bot, on any host, reads it from here (src/knowledge/postgres/pg-calibration.ts).
+ * - skipped_files: files the parser refused (a time or memory bound, a broken file) with the size,
+ *   time and bounds they were refused at: refused again without a parse while those hold.
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -83,6 +92,22 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
       term text NOT NULL,
       df bigint NOT NULL,
       PRIMARY KEY (collection_id, term)
+    );
+  `,
+  (t) => `
+    CREATE TABLE ${t.calibrations} (
+      bot text PRIMARY KEY,
+      calibration jsonb NOT NULL,
+      stored_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE ${t.skippedFiles} (
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      path text NOT NULL,
+      size bigint NOT NULL,
+      mtime_ms double precision NOT NULL,
+      reason text NOT NULL,
+      bounds text NOT NULL,
+      PRIMARY KEY (collection_id, path)
     );
   `,
 ];
