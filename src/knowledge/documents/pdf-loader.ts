@@ -36,6 +36,17 @@ export class PdfParseError extends SecondLookError {
   }
 }
 
+/**
+ * pdf.js itself could not be loaded: the install is at fault, not the file, so an index must
+ * not remember the file as refused (it is read again once the install is repaired).
+ */
+export class PdfEngineMissingError extends SecondLookError {
+  constructor(message: string) {
+    super("knowledge", "pdf-engine-missing", message);
+    this.name = "PdfEngineMissingError";
+  }
+}
+
 /** Parses PDF bytes; rejects with a PdfParseError naming the problem (invalid, encrypted, no text, too slow). */
 export async function parsePdf(
   bytes: Uint8Array,
@@ -108,7 +119,7 @@ function loadPdfjs(): Promise<Pdfjs> {
 async function importPdfjs(): Promise<Pdfjs> {
   const entry = `${PDFJS_ROOT}legacy/build/pdf.mjs`;
   if (!existsSync(entry)) {
-    throw new PdfParseError(
+    throw new PdfEngineMissingError(
       `pdf.js is missing from ${PDFJS_ROOT} (run \`npm run build\`, or reinstall the package)`,
     );
   }
