@@ -33,4 +33,10 @@ const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
   cwd: root,
   stdio: "inherit",
 });
-process.exit(result.status ?? 1);
+if (result.status !== 0) process.exit(result.status ?? 1);
+// The pdf.js build the PDF loader reads, shipped in the package (scripts/vendor-pdfjs.mjs says why).
+const vendored = spawnSync(process.execPath, [new URL("vendor-pdfjs.mjs", import.meta.url).pathname], {
+  cwd: root,
+  stdio: "inherit",
+});
+process.exit(vendored.status ?? 1);

@@ -8,6 +8,7 @@ import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
+import { checkProviderReachable } from "../llm/provider-reachability.js";
 import { renderPageRange } from "../protocol/page-range.js";
 import { answerWithCitations, type CitedAnswer } from "../strategies/answer/cited-answer.js";
 import { zeroUsage } from "../strategies/select/usage.js";
@@ -33,6 +34,7 @@ export async function runAsk(
 ): Promise<number> {
   if (!question.trim()) throw new CliError("the question is empty");
   const bot = await loadBot(botRef, { quiet: options.json });
+  if (hasModel(bot)) await ensureModelReachable(bot);
   const spans: SpanCapture | undefined = options.trace ? await captureSpans() : undefined;
   try {
     if (options.answer) {
@@ -121,13 +123,35 @@ async function answerWithQuotes(
     await opened.close();
   }
   if (cited.failure === undefined) return cited;
-  const model = `${bot.config.model} (${bot.config.provider ? `${bot.config.provider.type} at ${bot.config.provider.baseUrl}` : "GitHub Copilot"})`;
+  const model = describeModel(bot);
   if (deadline.aborted) {
     throw new CliError(
       `no answer from the model ${model} within ${timeoutMs} ms (session.timeoutMs in ${bot.dir}/config.json)`,
     );
   }
   throw new CliError(`the model ${model} did not answer: ${cited.failure} — ${whatToCheck(bot)}`);
+}
+
+/**
+ * Fails at once, with the line a failed answer gets, when the bot's own model server takes no
+ * connection: the Copilot runtime would retry it for about half a minute before saying so. One
+ * TCP connect, nothing sent; a server that is up costs that connect and nothing else.
+ */
+async function ensureModelReachable(bot: BotDefinition): Promise<void> {
+  const provider = bot.config.provider;
+  if (!provider) return;
+  const check = await checkProviderReachable(provider, process.env);
+  if (check.reachable !== false) return;
+  throw new CliError(
+    `the model ${describeModel(bot)} did not answer: ${check.reason} — is the model server running? ` +
+      `check provider.baseUrl in ${bot.dir}/config.json`,
+  );
+}
+
+/** `model (provider type at baseUrl)`, as the failure lines name the bot's model. */
+function describeModel(bot: BotDefinition): string {
+  const provider = bot.config.provider;
+  return `${bot.config.model} (${provider ? `${provider.type} at ${provider.baseUrl}` : "GitHub Copilot"})`;
 }
 
 /** What a user can check when the bot's model fails. */

@@ -26,6 +26,15 @@ export async function runIndex(
     io.stdout.write(`${JSON.stringify({ bot: bot.name, ms, collections: reports })}\n`);
   } else {
     for (const r of reports) io.stdout.write(terminalText(`${summary(r)}\n`));
+    const huginn = bot.config.knowledge.backend === "huginn" ? bot.config.knowledge.huginn : undefined;
+    // Without this the command would print nothing at all: there is no index of ours to build.
+    if (huginn && reports.length === 0) {
+      io.stdout.write(
+        terminalText(
+          `${bot.name} searches the Huginn server at ${huginn.url}, which indexes its own collections: nothing to index here\n`,
+        ),
+      );
+    }
   }
   return 0;
 }

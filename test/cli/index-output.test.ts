@@ -93,6 +93,22 @@ describe("second-look index, human output", () => {
     expect(run.stdout).toContain("evil\\u001b[2J.md");
   });
 
+  it("a Huginn bot: one line saying the Huginn server indexes its collections, exit 0", async () => {
+    const dir = join(root, "huginn");
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, "config.json"),
+      JSON.stringify({
+        knowledge: { backend: "huginn", huginn: { url: "http://127.0.0.1:9", collections: ["wiki"] } },
+      }),
+    );
+    const run = await runCli(["index", dir]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe(
+      "huginn searches the Huginn server at http://127.0.0.1:9, which indexes its own collections: nothing to index here\n",
+    );
+  });
+
   it("SECOND_LOOK_INDEX_DIR keeps the index out of the bot folder, one folder per bot", async () => {
     const dir = await bot("elsewhere", { "one.md": "# One\n\nText." }, { notes: { paths: ["docs/*.md"] } });
     const indexes = join(root, "indexes");

@@ -3,7 +3,17 @@
 // `search` on a bot folder, and `mcp` answering an MCP client over stdio. Built once per run
 // (the pack runs `prepare`, which compiles dist/); the install reads the npm cache first.
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +21,7 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAGE_THREE_PHRASE, threePagePdf } from "../fixtures/pdf/three-page-manual.js";
 
 const run = promisify(execFile);
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -31,6 +42,52 @@ function cleanEnv(): NodeJS.ProcessEnv {
   }
   return env;
 }
+
+/** Every installed package folder (`node_modules/<name>` or `node_modules/@scope/<name>`) at any depth. */
+function installedPackages(nodeModules: string): { name: string; dir: string }[] {
+  const found: { name: string; dir: string }[] = [];
+  const pending = [nodeModules];
+  while (pending.length > 0) {
+    const folder = pending.pop()!;
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+      const names = entry.name.startsWith("@")
+        ? readdirSync(join(folder, entry.name)).map((n) => `${entry.name}/${n}`)
+        : [entry.name];
+      for (const name of names) {
+        const dir = join(folder, name);
+        found.push({ name, dir });
+        if (existsSync(join(dir, "node_modules"))) pending.push(join(dir, "node_modules"));
+      }
+    }
+  }
+  return found;
+}
+
+/** Disk space a folder takes, counted as `du` does (allocated blocks, each file once). */
+function diskBytes(root: string): number {
+  let bytes = 0;
+  const seen = new Set<string>();
+  const pending = [root];
+  while (pending.length > 0) {
+    const path = pending.pop()!;
+    const stat = lstatSync(path);
+    const inode = `${stat.dev}:${stat.ino}`;
+    if (seen.has(inode)) continue;
+    seen.add(inode);
+    bytes += stat.blocks * 512;
+    if (stat.isDirectory()) for (const name of readdirSync(path)) pending.push(join(path, name));
+  }
+  return bytes;
+}
+
+const MB = 1024 * 1024;
+/**
+ * The installed tree measured 245 MB on linux-x64 (310 MB while pdf.js was a dependency), 113 MB
+ * of it the Copilot runtime's platform binary, which `ask` and the Copilot SDK connector run; the
+ * canvas build pdf.js brings as a dependency would add 33 MB and take it past this.
+ */
+const INSTALLED_MB_BOUND = 260;
 
 describe("the packed package installed into another project (production dependencies only)", () => {
   let work = "";
@@ -81,6 +138,42 @@ describe("the packed package installed into another project (production dependen
     // Sources and tests are not part of the package.
     expect(existsSync(join(installed, "second-look/src"))).toBe(false);
     expect(existsSync(join(installed, "second-look/test"))).toBe(false);
+  });
+
+  it("is trimmed of what the product never uses: no pdfjs-dist, no canvas build", () => {
+    const installed = join(app, "node_modules");
+    const names = installedPackages(installed).map((p) => p.name);
+    expect(names).toContain("@github/copilot-sdk");
+    expect(names.filter((n) => n === "pdfjs-dist" || n.startsWith("@napi-rs/"))).toEqual([]);
+    // The pdf.js build the PDF loader reads ships inside the package instead.
+    const pdfjs = join(installed, "second-look/vendor/pdfjs-dist");
+    for (const file of ["legacy/build/pdf.mjs", "legacy/build/pdf.worker.mjs", "cmaps", "standard_fonts"]) {
+      expect(existsSync(join(pdfjs, file)), file).toBe(true);
+    }
+    const sizes = [installed, join(installed, "second-look"), pdfjs, join(installed, "@github")].map(
+      (dir) => `${(diskBytes(dir) / MB).toFixed(1)} MB ${dir.slice(installed.length) || "node_modules"}`,
+    );
+    console.info(`installed size (as du counts it):\n  ${sizes.join("\n  ")}`);
+    expect(diskBytes(installed) / MB).toBeLessThan(INSTALLED_MB_BOUND);
+  });
+
+  it("npx second-look search reads a PDF through the shipped pdf.js, without a warning", async () => {
+    const pdfBot = join(work, "pdf-bot");
+    mkdirSync(join(pdfBot, "docs"), { recursive: true });
+    writeFileSync(join(pdfBot, "docs/manual.pdf"), threePagePdf(true));
+    writeFileSync(
+      join(pdfBot, "config.json"),
+      JSON.stringify({
+        knowledge: { backend: "embedded", collections: { manuals: { paths: ["docs/**/*.pdf"] } } },
+      }),
+    );
+    const { stdout, stderr } = await run(bin, ["search", pdfBot, PAGE_THREE_PHRASE, "--json"], {
+      cwd: app,
+      env: { ...cleanEnv(), SECOND_LOOK_LOG_LEVEL: "warn" },
+    });
+    const json = JSON.parse(stdout) as { response: { results: { id: string }[] } };
+    expect(json.response.results[0]?.id).toBe("docs/manual.pdf");
+    expect(stderr).not.toMatch(/Warning|canvas|skipped/i);
   });
 
   it("npx second-look --version prints the package's version", async () => {

@@ -8,7 +8,7 @@ import { documentText } from "./document-text.js";
 import { parseHtml } from "./html-loader.js";
 import type { LoadedDocument, ParsedDocument } from "./loaded-document.js";
 import { parseMarkdown } from "./markdown-loader.js";
-import { parsePdf } from "./pdf-loader.js";
+import { PdfEngineMissingError, parsePdf } from "./pdf-loader.js";
 import { DEFAULT_MAX_SECTION_CHARS, splitOversizedSections } from "./split-oversized.js";
 import { parseText } from "./text-loader.js";
 
@@ -23,7 +23,10 @@ export interface LoadDocumentOptions {
   pdfTimeoutMs?: number;
 }
 
-export type LoadDocumentResult = { ok: true; doc: LoadedDocument } | { ok: false; reason: string };
+export type LoadDocumentResult =
+  | { ok: true; doc: LoadedDocument }
+  /** `notTheFile`: the failure is the install's (a parser that cannot load), so it is not remembered. */
+  | { ok: false; reason: string; notTheFile?: true };
 
 /**
  * Reads one file into a LoadedDocument. Never throws for a bad file: unsupported types,
@@ -86,7 +89,10 @@ export async function parseDocumentBytes(
       parsed = parse(format, decoded.text, fileTitle);
     }
   } catch (error) {
-    return { ok: false, reason: `${format} parser failed: ${errorMessage(error)}` };
+    const reason = `${format} parser failed: ${errorMessage(error)}`;
+    return error instanceof PdfEngineMissingError
+      ? { ok: false, reason, notTheFile: true }
+      : { ok: false, reason };
   }
 
   const doc: LoadedDocument = {

@@ -1,9 +1,11 @@
 // PDF → ParsedDocument on pdf.js (legacy build, in-process "fake" worker). Nothing is fetched
-// at run time: standard-font data, CMaps and wasm decoders are read from the installed
-// package, font faces are never installed, and eval is off. The whole parse is bounded in time.
+// at run time: standard-font data, CMaps and wasm decoders are read from the copy of pdf.js the
+// package ships (vendor/pdfjs-dist, made by scripts/vendor-pdfjs.mjs, which says why it is not a
+// dependency), font faces are never installed, and eval is off. The whole parse is bounded in time.
 
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import CSSMatrix from "@thednp/dommatrix";
 import { errorMessage, SecondLookError } from "../../errors.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { headingLevels } from "./pdf-headings.js";
@@ -34,6 +36,17 @@ export class PdfParseError extends SecondLookError {
   }
 }
 
+/**
+ * pdf.js itself could not be loaded: the install is at fault, not the file, so an index must
+ * not remember the file as refused (it is read again once the install is repaired).
+ */
+export class PdfEngineMissingError extends SecondLookError {
+  constructor(message: string) {
+    super("knowledge", "pdf-engine-missing", message);
+    this.name = "PdfEngineMissingError";
+  }
+}
+
 /** Parses PDF bytes; rejects with a PdfParseError naming the problem (invalid, encrypted, no text, too slow). */
 export async function parsePdf(
   bytes: Uint8Array,
@@ -44,8 +57,8 @@ export async function parsePdf(
   if (declared !== undefined && declared > MAX_PDF_PAGES) {
     throw new PdfParseError(`${declared} pages (limit ${MAX_PDF_PAGES})`);
   }
-  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const assets = packageAssets();
+  const pdfjs = await loadPdfjs();
+  const assets = pdfjsAssets();
   const task = pdfjs.getDocument({
     // pdf.js may transfer (detach) the buffer it is given; the caller still hashes its bytes.
     data: new Uint8Array(bytes),
@@ -75,9 +88,58 @@ export async function parsePdf(
   }
 }
 
-type PdfDocument = Awaited<
-  ReturnType<typeof import("pdfjs-dist/legacy/build/pdf.mjs").getDocument>["promise"]
->;
+/** The module's type comes from the pdfjs-dist dev dependency; its code from the shipped copy. */
+type Pdfjs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+type PdfDocument = Awaited<ReturnType<Pdfjs["getDocument"]>["promise"]>;
+
+/**
+ * The shipped copy of pdf.js: vendor/pdfjs-dist at the package root, two folders above this
+ * module both in src/ (tests) and in dist/ (the installed package).
+ */
+const PDFJS_ROOT = fileURLToPath(new URL("../../../vendor/pdfjs-dist/", import.meta.url));
+
+/**
+ * Warnings pdf.js prints once as its Node build loads when the optional canvas package is absent
+ * (it is not installed with this package): they concern rendering, which is never done here.
+ */
+const RENDERING_ONLY_WARNING =
+  /^Warning: Cannot (load "@napi-rs\/canvas" package|polyfill `(DOMMatrix|ImageData|Path2D)`)/;
+
+let pdfjsModule: Promise<Pdfjs> | undefined;
+
+/** pdf.js, loaded once per thread (tried again after a failure). */
+function loadPdfjs(): Promise<Pdfjs> {
+  pdfjsModule ??= importPdfjs().catch((error: unknown) => {
+    pdfjsModule = undefined;
+    throw error;
+  });
+  return pdfjsModule;
+}
+
+async function importPdfjs(): Promise<Pdfjs> {
+  const entry = `${PDFJS_ROOT}legacy/build/pdf.mjs`;
+  if (!existsSync(entry)) {
+    throw new PdfEngineMissingError(
+      `pdf.js is missing from ${PDFJS_ROOT} (run \`npm run build\`, or reinstall the package)`,
+    );
+  }
+  // pdf.js's Node build builds a DOMMatrix as it loads, and one more per bitmap Type3 glyph,
+  // taking the class from the canvas package when the global is missing. Node has none; this
+  // pure-JS one covers what text extraction reaches.
+  const scope = globalThis as { DOMMatrix?: unknown };
+  scope.DOMMatrix ??= CSSMatrix;
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!(typeof args[0] === "string" && RENDERING_ONLY_WARNING.test(args[0]))) warn.apply(console, args);
+  };
+  try {
+    return (await import(pathToFileURL(entry).href)) as Pdfjs;
+  } catch (error) {
+    throw new PdfParseError(`pdf.js could not be loaded from ${PDFJS_ROOT} (${errorMessage(error)})`);
+  } finally {
+    console.warn = warn;
+  }
+}
 
 async function extract(
   loading: Promise<PdfDocument>,
@@ -190,18 +252,17 @@ async function destinationPage(doc: PdfDocument, dest: unknown): Promise<number 
 }
 
 /** Local paths of pdf.js's data files, so nothing is ever fetched from a CDN. */
-function packageAssets(): {
+function pdfjsAssets(): {
   standardFontDataUrl: string;
   cMapUrl: string;
   cMapPacked: boolean;
   wasmUrl: string;
 } {
-  const root = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
   return {
-    standardFontDataUrl: `${join(root, "standard_fonts")}/`,
-    cMapUrl: `${join(root, "cmaps")}/`,
+    standardFontDataUrl: `${PDFJS_ROOT}standard_fonts/`,
+    cMapUrl: `${PDFJS_ROOT}cmaps/`,
     cMapPacked: true,
-    wasmUrl: `${join(root, "wasm")}/`,
+    wasmUrl: `${PDFJS_ROOT}wasm/`,
   };
 }
 

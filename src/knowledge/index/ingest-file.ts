@@ -38,6 +38,8 @@ export type IngestResult =
       ok: false;
       reason: string /** The pool was closed before the file was done: not the file's fault. */;
       stopped?: true;
+      /** The install failed, not the file (a parser that cannot load): report it, never remember it. */
+      notTheFile?: true;
     };
 
 /** Reads, parses and analyses one file; never throws for a bad file. Runs inside a parser worker. */

@@ -235,7 +235,9 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
       return before;
     }
     report.skipped.push({ path, reason: result.reason });
-    skippedFiles.push({ path, size: info.size, mtimeMs: info.mtimeMs, reason: result.reason, limits });
+    if (!result.notTheFile) {
+      skippedFiles.push({ path, size: info.size, mtimeMs: info.mtimeMs, reason: result.reason, limits });
+    }
     return undefined;
   }
   if (result.unchanged) {

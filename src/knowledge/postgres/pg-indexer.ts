@@ -249,8 +249,11 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
         bounds: c.bounds,
       };
       report.skipped.push({ path, reason: result.reason });
-      c.skips.push(skip);
-      await c.serially(() => recordSkip(c.client, c.t, c.id, skip));
+      // A failure of the install (a parser that cannot load) is not the file's: not remembered.
+      if (!result.notTheFile) {
+        c.skips.push(skip);
+        await c.serially(() => recordSkip(c.client, c.t, c.id, skip));
+      }
     }
     return;
   }

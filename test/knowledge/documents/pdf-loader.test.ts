@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadDocument } from "../../../src/knowledge/documents/load-document.js";
 import { PdfParseError, parsePdf } from "../../../src/knowledge/documents/pdf-loader.js";
-import { makePdf } from "../../fixtures/pdf/make-pdf.js";
+import { makeCjkPdf, makePdf } from "../../fixtures/pdf/make-pdf.js";
 import { threePagePdf } from "../../fixtures/pdf/three-page-manual.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "second-look-pdf-"));
@@ -107,6 +107,11 @@ describe("PDF loader", () => {
   it("reports a PDF without a text layer", async () => {
     const empty = makePdf({ pages: [[]] });
     await expect(parsePdf(empty, "scan", { maxSectionChars: 1500 })).rejects.toThrow(/no text layer/);
+  });
+
+  it("reads text set in a predefined CJK encoding through the shipped CMap files", async () => {
+    const doc = await parsePdf(makeCjkPdf("日本語のテキスト"), "cjk", { maxSectionChars: 1500 });
+    expect(doc.sections.map((s) => s.content).join("\n")).toContain("日本語のテキスト");
   });
 
   it("bounds the parse time", async () => {

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
+import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
+import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
 import { indexDirectory, openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
 
@@ -91,5 +93,41 @@ describe("openEmbeddedEngine", () => {
     expect(reports[0]!.files).toBe(2);
     const r = await engine.search({ query: "vacation days" });
     expect(r.results[0]).toMatchObject({ collection: "handbook", id: "docs/pto.md", heading: "Allowance" });
+  });
+});
+
+describe("refreshCollection: a failure of the install is not remembered against the file", () => {
+  // A pool standing in for the parser threads: every file fails, as it would with pdf.js missing
+  // from the install (notTheFile) or with a parser refusing the file itself.
+  const failingPool = (notTheFile: boolean) =>
+    ({
+      limits: ingestLimits(),
+      ingest: async () =>
+        notTheFile
+          ? { ok: false, reason: "pdf parser failed: pdf.js is missing", notTheFile: true }
+          : { ok: false, reason: "markdown parser failed: too deep" },
+    }) as unknown as IngestPool;
+
+  it("reports the skip but keeps no record of it, so the next run with a working install reads the files", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    const broken = await refreshCollection(bot, source, store, { pool: failingPool(true) });
+    expect(broken.report.skipped.map((s) => s.reason)).toEqual([
+      "pdf parser failed: pdf.js is missing",
+      "pdf parser failed: pdf.js is missing",
+    ]);
+    const found = await store.inspect("handbook");
+    expect(found.state === "loaded" ? found.skipped : "no index").toEqual([]);
+    const repaired = await refreshCollection(bot, source, store);
+    expect(repaired.report).toMatchObject({ added: 2, skipped: [] });
+  });
+
+  it("a file's own failure is remembered (refused again without a parse until it changes)", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store, { pool: failingPool(false) });
+    const found = await store.inspect("handbook");
+    expect(found.state === "loaded" ? found.skipped.map((s) => s.path).sort() : "no index").toEqual([
+      "docs/pto.md",
+      "docs/sick.md",
+    ]);
   });
 });

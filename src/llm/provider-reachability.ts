@@ -1,0 +1,85 @@
+// Whether a BYOK provider's server takes connections at all, asked before a command starts a
+// session with it. The Copilot runtime retries an unreachable provider for about half a minute
+// before it reports; one TCP connect to the baseUrl's host and port answers the same question
+// in milliseconds. Only a connection is opened and closed again: no request, no header, no key.
+import { connect } from "node:net";
+import { DeadlineError, withDeadline } from "../deadline.js";
+import type { ProviderConfig } from "./provider-config.js";
+
+/** How long the connect may take: a server that is up on a working network accepts far sooner. */
+export const PROVIDER_CONNECT_TIMEOUT_MS = 3_000;
+
+export type Reachability =
+  | { reachable: true }
+  /** Not asked: the route goes through a proxy, whose own errors the real call reports. */
+  | { reachable: "unknown"; why: string }
+  | { reachable: false; reason: string };
+
+/**
+ * One TCP connect to the host and port of `provider.baseUrl`, bounded by `timeoutMs`. When a
+ * proxy variable is set the provider is reached through it, so the direct connect would not say
+ * anything about the real route: then nothing is asked.
+ */
+export async function checkProviderReachable(
+  provider: Pick<ProviderConfig, "baseUrl">,
+  env: NodeJS.ProcessEnv,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Reachability> {
+  const url = new URL(provider.baseUrl);
+  const proxy = url.protocol === "https:" ? proxyFor(env, "https") : proxyFor(env, "http");
+  if (proxy) return { reachable: "unknown", why: `requests go through the proxy in $${proxy}` };
+  // URL keeps IPv6 literals bracketed; net.connect wants the bare address.
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
+  const where = `${url.hostname}:${port}`;
+  const timeoutMs = options.timeoutMs ?? PROVIDER_CONNECT_TIMEOUT_MS;
+  try {
+    await withDeadline(`connecting to ${where}`, timeoutMs, options.signal, (signal) =>
+      openAndClose(host, port, signal),
+    );
+    return { reachable: true };
+  } catch (error) {
+    if (error instanceof DeadlineError && error.stop === "timeout") {
+      return { reachable: false, reason: `no connection to ${where} within ${timeoutMs} ms` };
+    }
+    if (options.signal?.aborted) throw error;
+    const code = (error as { code?: unknown }).code;
+    return { reachable: false, reason: `cannot connect to ${where} (${describeCode(code, error)})` };
+  }
+}
+
+function openAndClose(host: string, port: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const socket = connect({ host, port, signal });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once("error", (error) => {
+      socket.destroy();
+      reject(error);
+    });
+  });
+}
+
+/** The name of the proxy variable that applies, as src/llm/proxy-dispatcher.ts reads them. */
+function proxyFor(env: NodeJS.ProcessEnv, scheme: "http" | "https"): string | undefined {
+  const names = scheme === "https" ? ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"] : [];
+  if (scheme === "http") names.push("HTTP_PROXY", "http_proxy");
+  return names.find((name) => env[name]);
+}
+
+function describeCode(code: unknown, error: unknown): string {
+  switch (code) {
+    case "ECONNREFUSED":
+      return "ECONNREFUSED: nothing listens there";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `${code}: the host name does not resolve`;
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return `${code}: no route to the host`;
+    default:
+      return typeof code === "string" ? code : String((error as Error)?.message ?? error);
+  }
+}
