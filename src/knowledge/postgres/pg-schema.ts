@@ -1,4 +1,6 @@
 import type pg from "pg";
+import { DEFAULT_BM25 } from "../index/bm25.js";
+import { pseudoFrequencySql } from "./pg-postings.js";
 
 /** Identifier rule for knowledge.postgres.schema: used in SQL as a quoted identifier. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -6,22 +8,27 @@ export const DEFAULT_SCHEMA = "second_look";
 
 /** Table names of one schema, already quoted for SQL text. */
 export interface Tables {
+  /** The schema itself, quoted (for objects other than these tables, e.g. indexes). */
+  schema: string;
   meta: string;
   collections: string;
   documents: string;
   sections: string;
   terms: string;
+  postings: string;
 }
 
 export function tablesIn(schema: string): Tables {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
   const q = `"${schema}"`;
   return {
+    schema: q,
     meta: `${q}.meta`,
     collections: `${q}.collections`,
     documents: `${q}.documents`,
     sections: `${q}.sections`,
     terms: `${q}.terms`,
+    postings: `${q}.postings`,
   };
 }
 
@@ -35,6 +42,11 @@ export function tablesIn(schema: string): Tables {
  *   weight A, body terms weight D, one position per occurrence), so the GIN index finds
  *   candidates and the term frequencies of both fields can be read back for scoring.
  * - terms: per collection, how many sections contain each term (BM25's document frequency).
+ * - postings (version 2): one row per (section, term), impact-ordered per term
+ *   (src/knowledge/postgres/pg-postings.ts). Search reads a bounded number of each query term's
+ *   strongest postings from its btree, which replaces version 1's GIN index: GIN finds every
+ *   section matching a term in no order, so a common word on a large collection meant scoring
+ *   every one of them.
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -84,6 +96,50 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
       df bigint NOT NULL,
       PRIMARY KEY (collection_id, term)
     );
+  `,
+  (t) => `
+    CREATE TABLE ${t.postings} (
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      term text NOT NULL,
+      impact real NOT NULL,
+      section_id bigint NOT NULL,
+      title_tf smallint NOT NULL,
+      body_tf smallint NOT NULL,
+      title_length integer NOT NULL,
+      body_length integer NOT NULL
+    );
+    -- A version 1 database: its sections' postings from the stored tsvectors (title positions
+    -- are weighted A, body ones D), impacts from the collection's averages.
+    INSERT INTO ${t.postings} (collection_id, term, impact, section_id, title_tf, body_tf, title_length, body_length)
+    SELECT s.collection_id, u.lexeme, f.pf / (${DEFAULT_BM25.k1}::float8 + f.pf), s.id, tf.title, tf.body,
+           s.title_length, s.body_length
+    FROM ${t.sections} s
+    JOIN ${t.collections} c ON c.id = s.collection_id
+    CROSS JOIN LATERAL unnest(s.tsv) AS u
+    CROSS JOIN LATERAL (
+      SELECT cardinality(array_positions(u.weights, 'A')) AS title,
+             cardinality(array_positions(u.weights, 'D')) AS body
+    ) tf
+    CROSS JOIN LATERAL (
+      SELECT ${pseudoFrequencySql(
+        {
+          titleTf: "tf.title",
+          bodyTf: "tf.body",
+          titleLength: "s.title_length",
+          bodyLength: "s.body_length",
+        },
+        {
+          title: "c.title_length_sum::float8 / greatest(c.unit_count, 1)",
+          body: "c.body_length_sum::float8 / greatest(c.unit_count, 1)",
+        },
+        DEFAULT_BM25,
+      )} AS pf
+    ) f;
+    -- Strongest first per term; section id breaks ties, so a bounded read is deterministic.
+    CREATE INDEX postings_by_impact ON ${t.postings} (collection_id, term, impact DESC, section_id)
+      INCLUDE (title_tf, body_tf, title_length, body_length);
+    CREATE INDEX postings_by_section ON ${t.postings} (section_id);
+    DROP INDEX IF EXISTS ${t.schema}.sections_tsv_idx;
   `,
 ];
 

@@ -1,6 +1,8 @@
 import type pg from "pg";
 import { ANALYZER_VERSION } from "../index/analyzer.js";
+import { DEFAULT_BM25 } from "../index/bm25.js";
 import type { AnalyzedDocument } from "../index/collection-index.js";
+import { deleteCollectionPostings, deletePostings, writePostings } from "./pg-postings.js";
 import type { Tables } from "./pg-schema.js";
 import { sectionTsvector } from "./tsvector-literal.js";
 
@@ -41,6 +43,7 @@ export async function ensureCollection(
   const { id, analyzer } = row.rows[0]!;
   if (analyzer === ANALYZER_VERSION) return { id, emptied: false };
   await inTransaction(client, async () => {
+    await deleteCollectionPostings(client, t, id);
     await client.query(`DELETE FROM ${t.documents} WHERE collection_id = $1`, [id]);
     await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1`, [id]);
     await client.query(
@@ -136,6 +139,15 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
      WHERE c.id = $1`,
     [collectionId, ids],
   );
+  const sections = await client.query<{ id: string }>(
+    `SELECT id FROM ${t.sections} WHERE document_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  await deletePostings(
+    client,
+    t,
+    sections.rows.map((r) => r.id),
+  );
   await client.query(`DELETE FROM ${t.documents} WHERE id = ANY($1::bigint[])`, [ids]);
   await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1 AND df <= 0`, [collectionId]);
 }
@@ -197,7 +209,7 @@ async function insertDocuments(
     });
   }
   if (!columns.documentId.length) return;
-  await client.query(
+  const sections = await client.query<{ id: string; document_id: string; ord: number }>(
     `INSERT INTO ${t.sections}
        (document_id, collection_id, ord, heading_path, heading, level, content, page_start, page_end,
         title_length, body_length, tsv)
@@ -206,7 +218,8 @@ async function insertDocuments(
      FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::int[], $9::int[],
                  $10::int[], $11::int[], $12::text[])
        AS u(document_id, ord, heading_path, heading, level, content, page_start, page_end,
-            title_length, body_length, tsv)`,
+            title_length, body_length, tsv)
+     RETURNING id, document_id, ord`,
     [
       collectionId,
       columns.documentId,
@@ -235,5 +248,19 @@ async function insertDocuments(
        unit_count = unit_count + $2, title_length_sum = title_length_sum + $3, body_length_sum = body_length_sum + $4
      WHERE id = $1`,
     [collectionId, columns.documentId.length, titleSum, bodySum],
+  );
+  const written = new Map(sections.rows.map((r) => [`${r.document_id}:${r.ord}`, r.id]));
+  await writePostings(
+    client,
+    t,
+    collectionId,
+    write.flatMap((w) =>
+      w.document.sections.map((s, ord) => ({
+        sectionId: written.get(`${idByPath.get(w.path)}:${ord}`)!,
+        titleTerms: s.titleTerms,
+        bodyTerms: s.bodyTerms,
+      })),
+    ),
+    DEFAULT_BM25,
   );
 }

@@ -25,14 +25,16 @@ import {
 import { refreshPostgresCollection } from "./pg-indexer.js";
 import { migrate, SCHEMA_VERSION, type Tables, tablesIn } from "./pg-schema.js";
 import { inTransaction } from "./pg-writer.js";
-import { anyTermQuery } from "./tsvector-literal.js";
+import { postingDepths, pseudoFrequencySql } from "./pg-postings.js";
 
 /**
- * Sections the database scores per collection and query, at most: candidates come from the
- * query's rarest terms until their combined document frequency reaches this, so a query's cost
- * stays bounded however large the collection and however common its other words.
+ * Postings the database reads per collection and search pass, at most, spread over the query's
+ * terms by postingDepths (src/knowledge/postgres/pg-postings.ts): a query whose terms' postings
+ * fit is scored over all of them, exactly as the embedded engine scores it; a larger one reads
+ * each term's strongest postings, so a query's cost stays bounded however large the collection
+ * and however common its words.
  */
-export const MATCH_BUDGET = 20_000;
+export const POSTINGS_BUDGET = 20_000;
 /**
  * Candidates handed to the engine's ranker per collection: twice what its first pass keeps, so
  * the feedback (rerank) pass has room to bring up sections the first pass placed lower.
@@ -70,8 +72,9 @@ export interface PostgresBackendOptions extends PostgresTarget {
 
 /**
  * A bot's knowledge in PostgreSQL, shared by every process that serves the bot. Searching asks
- * the database for candidate sections (a GIN full-text match on the query's rarest terms, scored
- * in SQL with BM25F from the stored term frequencies), then ranks them with the embedded
+ * the database for candidate sections (each query term's strongest postings from an
+ * impact-ordered index, within POSTINGS_BUDGET, scored in SQL with BM25F from the stored term
+ * frequencies and today's collection averages), then ranks them with the embedded
  * engine's own ranker, given the collection's statistics from the database — so relevance,
  * bands, the weak flag and hints are computed exactly as the embedded engine computes them.
  * Every query is scoped to this bot's collections and parameterised.
@@ -289,9 +292,10 @@ export class PostgresBackend implements KnowledgeBackend {
 
   /**
    * The CANDIDATE_POOL sections scoring highest for a weighted query (term → idf × query
-   * frequency), scored by BM25F in SQL from the term frequencies in `tsv`. The GIN match uses
-   * the rarest terms while their sections fit MATCH_BUDGET: a section matching only common
-   * words scores little and is not looked at, which bounds the work on a large collection.
+   * frequency), by BM25F in SQL over the postings read: every posting of each term when they
+   * fit POSTINGS_BUDGET, else each term's strongest ones (postingDepths). A section reached only
+   * through postings left unread scores little for every query term, which is what bounds the
+   * work on a large collection.
    */
   private async topSections(
     client: pg.PoolClient,
@@ -300,57 +304,52 @@ export class PostgresBackend implements KnowledgeBackend {
     known: ReadonlyMap<string, number>,
     weights: ReadonlyMap<string, number>,
   ): Promise<CandidateRow[]> {
-    const terms = [...weights.keys()].filter((term) => (known.get(term) ?? 0) > 0);
-    if (!terms.length) return [];
-    const byRarity = [...terms].sort((a, b) => known.get(a)! - known.get(b)! || (a < b ? -1 : 1));
-    const matchTerms: string[] = [];
-    let budget = 0;
-    for (const term of byRarity) {
-      if (matchTerms.length && budget + known.get(term)! > MATCH_BUDGET) break;
-      matchTerms.push(term);
-      budget += known.get(term)!;
-    }
-    const p = DEFAULT_BM25;
+    const depths = postingDepths(
+      new Map([...weights.keys()].map((term) => [term, known.get(term) ?? 0])),
+      POSTINGS_BUDGET,
+    );
+    if (!depths.size) return [];
+    const terms = [...depths.keys()];
+    const pf = pseudoFrequencySql(
+      {
+        titleTf: "p.title_tf",
+        bodyTf: "p.body_tf",
+        titleLength: "p.title_length",
+        bodyLength: "p.body_length",
+      },
+      { title: "$5::float8", body: "$6::float8" },
+      DEFAULT_BM25,
+    );
     const result = await client.query<CandidateRow>(
       `WITH q AS (
-         SELECT * FROM unnest($3::text[], $4::float8[]) AS q(term, weight)
-       ),
-       matched AS (
-         SELECT s.id, s.title_length, s.body_length, s.tsv FROM ${this.t.sections} s
-         WHERE s.collection_id = $1 AND s.tsv @@ $2::tsquery
-         LIMIT $5
+         SELECT * FROM unnest($2::text[], $3::float8[], $4::int[]) AS q(term, weight, depth)
        ),
        scored AS (
-         SELECT m.id, sum(q.weight * f.pf / ($6::float8 + f.pf)) AS score
-         FROM matched m
-         CROSS JOIN LATERAL unnest(m.tsv) AS u
-         JOIN q ON q.term = u.lexeme
+         SELECT p.section_id, sum(q.weight * f.pf / (${DEFAULT_BM25.k1}::float8 + f.pf)) AS score
+         FROM q
          CROSS JOIN LATERAL (
-           SELECT $7::float8 * cardinality(array_positions(u.weights, 'A'))
-                    / (1 - $8::float8 + $8::float8 * m.title_length / $9::float8)
-                  + cardinality(array_positions(u.weights, 'D'))
-                    / (1 - $10::float8 + $10::float8 * m.body_length / $11::float8) AS pf
-         ) AS f
-         GROUP BY m.id
-         ORDER BY score DESC, m.id
-         LIMIT $12
+           SELECT section_id, title_tf, body_tf, title_length, body_length
+           FROM ${this.t.postings}
+           WHERE collection_id = $1 AND term = q.term
+           ORDER BY impact DESC, section_id
+           LIMIT q.depth
+         ) p
+         CROSS JOIN LATERAL (SELECT ${pf} AS pf) f
+         GROUP BY p.section_id
+         ORDER BY score DESC, p.section_id
+         LIMIT $7
        )
        SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
               s.content, s.page_start, s.page_end
        FROM scored sc
-       JOIN ${this.t.sections} s ON s.id = sc.id
+       JOIN ${this.t.sections} s ON s.id = sc.section_id
        JOIN ${this.t.documents} d ON d.id = s.document_id`,
       [
         collectionId,
-        anyTermQuery(matchTerms),
         terms,
         terms.map((term) => weights.get(term)!),
-        MATCH_BUDGET,
-        p.k1,
-        p.titleWeight,
-        p.bTitle,
+        terms.map((term) => depths.get(term)!),
         statistics.avgTitleLength || 1,
-        p.bBody,
         statistics.avgBodyLength || 1,
         CANDIDATE_POOL,
       ],
