@@ -186,6 +186,8 @@ async function insertDocuments(
     titleLength: [] as number[],
     bodyLength: [] as number[],
     tsv: [] as string[],
+    titleTerms: [] as string[],
+    bodyTerms: [] as string[],
   };
   const df = new Map<string, number>();
   let titleSum = 0;
@@ -203,6 +205,8 @@ async function insertDocuments(
       columns.titleLength.push(s.titleTerms.length);
       columns.bodyLength.push(s.bodyTerms.length);
       columns.tsv.push(sectionTsvector(s.titleTerms, s.bodyTerms));
+      columns.titleTerms.push(s.titleTerms.join(" "));
+      columns.bodyTerms.push(s.bodyTerms.join(" "));
       titleSum += s.titleTerms.length;
       bodySum += s.bodyTerms.length;
       for (const term of new Set([...s.titleTerms, ...s.bodyTerms])) df.set(term, (df.get(term) ?? 0) + 1);
@@ -212,13 +216,13 @@ async function insertDocuments(
   const sections = await client.query<{ id: string; document_id: string; ord: number }>(
     `INSERT INTO ${t.sections}
        (document_id, collection_id, ord, heading_path, heading, level, content, page_start, page_end,
-        title_length, body_length, tsv)
+        title_length, body_length, tsv, title_terms, body_terms)
      SELECT u.document_id, $1, u.ord, u.heading_path::jsonb, u.heading, u.level, u.content, u.page_start,
-            u.page_end, u.title_length, u.body_length, u.tsv::tsvector
+            u.page_end, u.title_length, u.body_length, u.tsv::tsvector, u.title_terms, u.body_terms
      FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::int[], $9::int[],
-                 $10::int[], $11::int[], $12::text[])
+                 $10::int[], $11::int[], $12::text[], $13::text[], $14::text[])
        AS u(document_id, ord, heading_path, heading, level, content, page_start, page_end,
-            title_length, body_length, tsv)
+            title_length, body_length, tsv, title_terms, body_terms)
      RETURNING id, document_id, ord`,
     [
       collectionId,
@@ -233,6 +237,8 @@ async function insertDocuments(
       columns.titleLength,
       columns.bodyLength,
       columns.tsv,
+      columns.titleTerms,
+      columns.bodyTerms,
     ],
   );
   // Sorted, so two writers of different collections never wait on each other in opposite orders.

@@ -5,12 +5,14 @@ import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
 import { ANALYZER_VERSION, analyze } from "../index/analyzer.js";
 import { DEFAULT_BM25, idf } from "../index/bm25.js";
 import {
+  type AnalyzedDocument,
+  type AnalyzedSection,
   analyzeDocument,
   CollectionIndex,
   type IndexableDocument,
   type IndexableSection,
 } from "../index/collection-index.js";
-import { expandQuery } from "../index/feedback.js";
+import { expandQuery, FEEDBACK_DOCUMENTS } from "../index/feedback.js";
 import type { CollectionStatistics } from "../index/lexical-index.js";
 import { CANDIDATE_UNITS, MAX_QUERY_TERMS, rankCollection } from "../index/ranker.js";
 import type { CollectionSource, RefreshProgress, RefreshReport } from "../index/refresh.js";
@@ -23,9 +25,9 @@ import {
   PostgresUnavailableError,
 } from "./pg-connection.js";
 import { refreshPostgresCollection } from "./pg-indexer.js";
+import { postingDepths, pseudoFrequencySql } from "./pg-postings.js";
 import { migrate, SCHEMA_VERSION, type Tables, tablesIn } from "./pg-schema.js";
 import { inTransaction } from "./pg-writer.js";
-import { postingDepths, pseudoFrequencySql } from "./pg-postings.js";
 
 /**
  * Postings the database reads per collection and search pass, at most, spread over the query's
@@ -34,7 +36,7 @@ import { postingDepths, pseudoFrequencySql } from "./pg-postings.js";
  * each term's strongest postings, so a query's cost stays bounded however large the collection
  * and however common its words.
  */
-export const POSTINGS_BUDGET = 20_000;
+export const POSTINGS_BUDGET = 10_000;
 /**
  * Candidates handed to the engine's ranker per collection: twice what its first pass keeps, so
  * the feedback (rerank) pass has room to bring up sections the first pass placed lower.
@@ -62,6 +64,12 @@ interface CandidateRow {
   content: string;
   page_start: number | null;
   page_end: number | null;
+}
+
+/** A candidate section with its analysed terms as stored (null in rows written by schema version 1). */
+interface AnalyzedRow extends CandidateRow {
+  title_terms: string | null;
+  body_terms: string | null;
 }
 
 export interface PostgresBackendOptions extends PostgresTarget {
@@ -177,11 +185,8 @@ export class PostgresBackend implements KnowledgeBackend {
       return result.rows;
     });
     if (!rows.length) return undefined;
-    const doc = documentsOf(rows)[0]!;
-    return toDoc(collection, {
-      ...doc,
-      sections: doc.sections.map((s) => ({ ...s, titleTerms: [], bodyTerms: [] })),
-    });
+    const doc = documentsOf(rows, (r) => ({ ...sectionOf(r), titleTerms: [], bodyTerms: [] }))[0]!;
+    return toDoc(collection, doc);
   }
 
   /** Closes the pool; safe to call twice. */
@@ -263,18 +268,24 @@ export class PostgresBackend implements KnowledgeBackend {
       if (!distinct.includes(term) || !known.get(term)) continue;
       original.set(term, (original.get(term) ?? 0) + idf(unitCount, known.get(term)!));
     }
-    const rows = new Map<string, CandidateRow>();
-    const indexOf = async (found: readonly CandidateRow[]) => {
+    const rows = new Map<string, AnalyzedRow>();
+    const indexOf = async (found: readonly AnalyzedRow[]) => {
       for (const r of found) rows.set(`${r.ord}\u0000${r.path}`, r);
-      const documents = documentsOf([...rows.values()]).map(analyzeDocument);
-      // The ranker's feedback pass weighs any term of the top candidates: their frequencies too.
+      const documents = documentsOf([...rows.values()], analyzedSection);
+      const index = new CollectionIndex(row.name, documents, DEFAULT_BM25, statistics);
+      // The ranker's feedback weighs every term of its first pass's top units, which lie in its
+      // first FEEDBACK_DOCUMENTS documents (that pass scores with the query terms' statistics
+      // alone): those documents' terms need their collection frequencies too, and no others.
+      const top = rankCollection(index, queryTerms, { rerank: false, limit: FEEDBACK_DOCUMENTS });
       const vocabulary = new Set<string>();
-      for (const d of documents) {
-        for (const s of d.sections) {
+      for (const ranked of top.documents) {
+        for (const s of documents[ranked.document]!.sections) {
           for (const term of s.titleTerms) if (!known.has(term)) vocabulary.add(term);
           for (const term of s.bodyTerms) if (!known.has(term)) vocabulary.add(term);
         }
       }
+      if (!vocabulary.size) return index;
+      for (const term of vocabulary) known.set(term, 0);
       for (const [term, df] of await this.documentFrequencies(client, row.id, [...vocabulary]))
         known.set(term, df);
       return new CollectionIndex(row.name, documents, DEFAULT_BM25, statistics);
@@ -303,7 +314,7 @@ export class PostgresBackend implements KnowledgeBackend {
     statistics: CollectionStatistics,
     known: ReadonlyMap<string, number>,
     weights: ReadonlyMap<string, number>,
-  ): Promise<CandidateRow[]> {
+  ): Promise<AnalyzedRow[]> {
     const depths = postingDepths(
       new Map([...weights.keys()].map((term) => [term, known.get(term) ?? 0])),
       POSTINGS_BUDGET,
@@ -320,7 +331,7 @@ export class PostgresBackend implements KnowledgeBackend {
       { title: "$5::float8", body: "$6::float8" },
       DEFAULT_BM25,
     );
-    const result = await client.query<CandidateRow>(
+    const result = await client.query<AnalyzedRow>(
       `WITH q AS (
          SELECT * FROM unnest($2::text[], $3::float8[], $4::int[]) AS q(term, weight, depth)
        ),
@@ -340,7 +351,7 @@ export class PostgresBackend implements KnowledgeBackend {
          LIMIT $7
        )
        SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
-              s.content, s.page_start, s.page_end
+              s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
        FROM scored sc
        JOIN ${this.t.sections} s ON s.id = sc.section_id
        JOIN ${this.t.documents} d ON d.id = s.document_id`,
@@ -375,23 +386,21 @@ export class PostgresBackend implements KnowledgeBackend {
  * Rows (one per section) grouped into documents, in path order with sections in reading order:
  * the order the embedded engine indexes them in, so ties break the same way.
  */
-function documentsOf(rows: readonly CandidateRow[]): IndexableDocument[] {
-  const byPath = new Map<string, { doc: IndexableDocument; sections: [number, IndexableSection][] }>();
+function documentsOf<R extends CandidateRow>(
+  rows: readonly R[],
+  toSection: (row: R) => AnalyzedSection,
+): AnalyzedDocument[] {
+  const byPath = new Map<string, { doc: AnalyzedDocument; sections: [number, AnalyzedSection][] }>();
   for (const r of rows) {
     let entry = byPath.get(r.path);
     if (!entry) {
-      const doc: IndexableDocument = { id: r.path, title: r.title, sections: [] };
+      const doc: AnalyzedDocument = { id: r.path, title: r.title, sections: [] };
       if (r.url) doc.url = r.url;
       if (r.modified_time) doc.modifiedTime = r.modified_time;
       entry = { doc, sections: [] };
       byPath.set(r.path, entry);
     }
-    const section: IndexableSection = { headingPath: r.heading_path, content: r.content };
-    if (r.heading !== null) section.heading = r.heading;
-    if (r.level !== null) section.level = r.level;
-    if (r.page_start !== null && r.page_end !== null)
-      section.pages = { start: r.page_start, end: r.page_end };
-    entry.sections.push([r.ord, section]);
+    entry.sections.push([r.ord, toSection(r)]);
   }
   return [...byPath.values()]
     .sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0))
@@ -399,4 +408,29 @@ function documentsOf(rows: readonly CandidateRow[]): IndexableDocument[] {
       ...doc,
       sections: sections.sort((a, b) => a[0] - b[0]).map(([, s]) => s),
     }));
+}
+
+function sectionOf(r: CandidateRow): IndexableSection {
+  const section: IndexableSection = { headingPath: r.heading_path, content: r.content };
+  if (r.heading !== null) section.heading = r.heading;
+  if (r.level !== null) section.level = r.level;
+  if (r.page_start !== null && r.page_end !== null) section.pages = { start: r.page_start, end: r.page_end };
+  return section;
+}
+
+/**
+ * A candidate with the terms the writer analysed (stored space-separated: a term never holds a
+ * space); a row from schema version 1, which has none stored, is analysed here.
+ */
+function analyzedSection(r: AnalyzedRow): AnalyzedSection {
+  const section = sectionOf(r);
+  if (r.title_terms === null || r.body_terms === null) {
+    const document: IndexableDocument = { id: r.path, title: r.title, sections: [section] };
+    return analyzeDocument(document).sections[0]!;
+  }
+  return { ...section, titleTerms: splitTerms(r.title_terms), bodyTerms: splitTerms(r.body_terms) };
+}
+
+function splitTerms(stored: string): string[] {
+  return stored === "" ? [] : stored.split(" ");
 }

@@ -41,4 +41,3 @@ export function sectionTsvector(titleTerms: readonly string[], bodyTerms: readon
   }
   return parts.join(" ");
 }
-
