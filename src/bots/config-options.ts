@@ -149,7 +149,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     type: "object",
     default: "—",
     description:
-      "Bounds on parsing one file of the embedded index; a file past one is skipped with a warning naming the file and the bound.",
+      "Bounds on parsing one file while indexing (embedded or postgres); a file past one is skipped with a warning naming the file and the bound.",
   },
   {
     key: "knowledge.ingest.fileTimeoutMs",

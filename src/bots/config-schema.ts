@@ -58,7 +58,7 @@ export const KnowledgeSchema = z
     // Both blocks may be present so that switching backends is a one-word change.
     huginn: HuginnSchema.optional(),
     postgres: PostgresSchema.optional(),
-    // Bounds on parsing one file of the embedded index (time, memory, parser threads).
+    // Bounds on parsing one file while indexing, embedded or postgres (time, memory, parser threads).
     ingest: IngestLimitsSchema.optional(),
   })
   .superRefine((knowledge, ctx) => {

@@ -15,7 +15,7 @@ import { captureSpans, renderSpanTree, type SpanCapture } from "../telemetry/spa
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
 import { type SearchJson, searchAsTheModelWould } from "./search.js";
-import { terminalText } from "./terminal-text.js";
+import { humanText } from "./terminal-text.js";
 
 /** The stable `--json` shape: `answer` is null when the bot has no model (then `search` is set). */
 export interface AskJson {
@@ -37,14 +37,14 @@ export async function runAsk(
   try {
     if (options.answer) {
       const cited = await answerWithQuotes(bot, question, !options.json);
-      io.stdout.write(options.json ? `${JSON.stringify(cited)}\n` : terminalText(citedText(cited)));
+      io.stdout.write(options.json ? `${JSON.stringify(cited)}\n` : humanText(citedText(cited), io.stdout));
       return 0;
     }
     const result = hasModel(bot)
       ? await askTheModel(bot, question, !options.json)
       : await answerOffline(bot, question, !options.json);
     if (options.json) io.stdout.write(`${JSON.stringify(result)}\n`);
-    else io.stdout.write(terminalText(`${result.answer ?? result.search?.final ?? ""}\n`));
+    else io.stdout.write(humanText(`${result.answer ?? result.search?.final ?? ""}\n`, io.stdout));
     return 0;
   } finally {
     if (spans) {

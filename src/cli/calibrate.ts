@@ -1,6 +1,6 @@
 // `second-look calibrate <bot> --questions <file.jsonl> [--dry-run] [--json]`: refit the bot's
 // relevance calibration on its own judged questions; stored in <bot>/.second-look/calibration.json
-// and used by the bot's engine from then on.
+// (a postgres bot's in its database) and used by the bot's engine from then on.
 
 import { loadBot } from "../bots/discovery.js";
 import {
@@ -80,9 +80,11 @@ export function calibrationText(r: BotCalibrationReport): string {
     ...tableLines(header, body),
     "",
     r.afterHeldOut === null ? "(held-out figures need at least 10 questions)" : "",
-    r.file === null
+    r.storedIn === null
       ? "dry run: nothing stored"
-      : `stored in ${r.file}; the bot's engine uses it from its next start (delete the file to go back to the shipped model)`,
+      : r.file !== null
+        ? `stored in ${r.file}; the bot's engine uses it from its next start (delete the file to go back to the shipped model)`
+        : `stored in ${r.storedIn}; every process serving the bot uses it from its next search (delete the row to go back to the shipped model)`,
     "",
   ]
     .filter((l, i, all) => l !== "" || all[i - 1] !== "")

@@ -42,7 +42,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
 
   program
     .command("index")
-    .description("build or refresh a bot's embedded index")
+    .description("build or refresh a bot's index (embedded, or its PostgreSQL tables)")
     .argument("<bot>", "a name under ./bots or a path to a bot folder")
     .option("--json", "machine-readable output")
     .action((bot: string, opts: { json?: boolean }) =>

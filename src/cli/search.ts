@@ -8,7 +8,7 @@ import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.
 import type { CorrectiveOutcome, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
-import { terminalText } from "./terminal-text.js";
+import { humanText } from "./terminal-text.js";
 
 /** Bound on the corrective pass of one CLI search (re-queries have their own, shorter bound). */
 const CORRECT_TIMEOUT_MS = 60_000;
@@ -46,7 +46,7 @@ export async function runSearch(
     correct: options.correct,
     progress: !options.json,
   });
-  io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : terminalText(`${result.final}\n`));
+  io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : humanText(`${result.final}\n`, io.stdout));
   return 0;
 }
 

@@ -1,9 +1,13 @@
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { BotConfig } from "../bots/config-schema.js";
+import { calibrationFile } from "../knowledge/bot-calibration.js";
 import { HuginnBackend } from "../knowledge/huginn.js";
+import { ingestLimits } from "../knowledge/index/ingest-limits.js";
 import type { RefreshProgress, RefreshReport } from "../knowledge/index/refresh.js";
 import { type OpenEmbeddedOptions, openEmbeddedEngine } from "../knowledge/open-embedded.js";
 import { PostgresBackend } from "../knowledge/postgres/postgres-backend.js";
+import { logger } from "../telemetry/logger.js";
 import type { KnowledgeBackend } from "../types.js";
 
 export interface OpenedBackend {
@@ -51,6 +55,14 @@ export async function openBotBackend(
     const postgres = knowledge.postgres;
     if (!postgres)
       throw new Error('knowledge.backend "postgres" needs a knowledge.postgres block with urlEnv');
+    const leftover = calibrationFile(bot.dir);
+    if (existsSync(leftover)) {
+      // Kept from when the bot was embedded: a postgres bot's calibration lives in its database.
+      logger().warn(
+        { bot: bot.name, file: leftover },
+        `${leftover} is not used: a postgres bot's calibration is stored in its database; run second-look calibrate to store one there, and delete the file`,
+      );
+    }
     const backend = await PostgresBackend.open({
       bot: bot.name ?? basename(bot.dir),
       urlEnv: postgres.urlEnv,
@@ -60,7 +72,10 @@ export async function openBotBackend(
     });
     try {
       const reports = options.index
-        ? await backend.refresh(bot.dir, options.onProgress ? { onProgress: options.onProgress } : {})
+        ? await backend.refresh(bot.dir, {
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+            ...(knowledge.ingest ? { limits: ingestLimits(knowledge.ingest) } : {}),
+          })
         : [];
       return { backend, reports, close: () => backend.close() };
     } catch (error) {

@@ -1,11 +1,16 @@
-// Grader mode "auto": the free signal decides first, and the model is asked only where the
-// signal is uncertain — the search is weak (or returned nothing) and the index cannot already
-// tell why. A search the signal does not flag never reaches the model, and neither does a text
-// that is not a search result (an error text has no hits and no weak signal). A weak search whose
-// query holds words no document contains is the signal's to answer: its rescue drops those
-// words, and when that finds nothing clearly relevant the model is told plainly that the
-// documents do not cover them. Asking on the medium band as well was measured and dropped: on
-// the pydocs bot it asked the model on 79 of 100 searches (bench/results/rescue.md).
+// Grader mode "auto": the free signal decides first, and the model is asked only where it can
+// change the outcome — the search is weak (or returned nothing), or its best hit sits just above
+// the weak line where the signal cannot tell a found answer from a near miss, and the index
+// cannot already tell why. A search the signal is confident about never reaches the model, and
+// neither does a text that is not a search result (an error text has no hits and no relevance).
+// A weak search whose query holds words no document contains is the signal's to answer: its
+// rescue drops those words, and when that finds nothing clearly relevant the model is told
+// plainly that the documents do not cover them. How far above the weak line to ask was measured
+// on the pydocs bot with one strong model's replies replayed (bench/results/rescue.md): asking
+// below AUTO_ASK_BELOW sends 37 of 100 searches to the model and covers 13 of the 16 misses
+// that asking on every search rescues (24 searches and 10 misses when asking on weak ones only;
+// asking on the whole medium band sent 79 of 100).
+import { WEAK_BEST_SCORE } from "../protocol/weakness.js";
 import type { RetryHints, SearchResponse } from "../types.js";
 import { gradeFromResponse } from "./signal-grader.js";
 
@@ -22,9 +27,23 @@ export interface SignalEvidence {
   unmatchedTerms?: number;
 }
 
+/**
+ * Best relevance below which `auto` asks the model even when the search is not weak: the lower
+ * part of the medium band, where a near miss and a found answer score alike.
+ */
+export const AUTO_ASK_BELOW = 0.55;
+
 export function isBorderline(evidence: SignalEvidence): boolean {
-  if (!evidence.weak) return false;
-  return !(evidence.unmatchedTerms !== undefined && evidence.unmatchedTerms > 0);
+  if (evidence.unmatchedTerms !== undefined && evidence.unmatchedTerms > 0) return false;
+  if (evidence.weak) return true;
+  const best = evidence.bestRelevance;
+  return (
+    evidence.hitCount > 0 &&
+    best !== undefined &&
+    Number.isFinite(best) &&
+    best >= WEAK_BEST_SCORE &&
+    best < AUTO_ASK_BELOW
+  );
 }
 
 /** The query words no document contains, as a search's index reported them in its hints. */

@@ -1,12 +1,15 @@
 // `second-look calibrate`: a bot's relevance calibration refitted on its own judged questions
-// and stored with its index (src/knowledge/bot-calibration.ts). The weak flag's figures are
+// and stored with its index (src/knowledge/bot-calibration.ts; a postgres bot's in its database,
+// src/knowledge/postgres/pg-calibration.ts). The weak flag's figures are
 // measured by searching the bot's engine exactly as it searches for a user: before (the model it
 // uses now), after held-out (each question scored by a model fitted without it) and after as stored.
 import type { BotDefinition } from "../bots/discovery.js";
-import { writeBotCalibration } from "../knowledge/bot-calibration.js";
+import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { type StoredCalibration, writeBotCalibration } from "../knowledge/bot-calibration.js";
 import type { KnowledgeEngine } from "../knowledge/engine.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
 import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
+import { PostgresBackend } from "../knowledge/postgres/postgres-backend.js";
 import { type CalibrationModel, DEFAULT_CALIBRATION } from "../knowledge/relevance.js";
 import { FEATURE_NAMES } from "../knowledge/relevance-features.js";
 import {
@@ -44,8 +47,10 @@ export interface BotCalibrationReport {
   /** The stored model on the questions it was fitted on (optimistic: read afterHeldOut). */
   afterFitted: WeakFigures;
   model: CalibrationModel;
-  /** Where the model was stored (null with `dryRun`). */
+  /** The file the model was stored in: embedded bots (null with `dryRun` and for a postgres bot). */
   file: string | null;
+  /** Where the model was stored: the file, or a postgres bot's table and server (null with `dryRun`). */
+  storedIn: string | null;
 }
 
 export class CalibrationDataError extends Error {
@@ -55,25 +60,91 @@ export class CalibrationDataError extends Error {
   }
 }
 
+/**
+ * What a fit searches: per question and pass (rerank or not), the engine that answers the
+ * question as the bot does — the embedded engine itself, or a postgres bot's candidates for the
+ * question with its collections' statistics — and where the fitted model goes.
+ */
+interface CalibrationSubject {
+  /** The model the bot uses now. */
+  previous: CalibrationModel;
+  engineFor: (question: number, rerank: boolean) => KnowledgeEngine;
+  /** Stores the model; returns where it went (a file path for the embedded engine). */
+  store: (stored: StoredCalibration) => Promise<string>;
+  close: () => Promise<void>;
+}
+
 export async function calibrateBot(
   bot: BotDefinition,
   questions: readonly JudgedQuestion[],
   options: { questionsFile: string; dryRun?: boolean; onIndexProgress?: RefreshProgress },
 ): Promise<BotCalibrationReport> {
-  const knowledge = bot.config.knowledge;
-  if (knowledge.backend !== "embedded") {
-    throw new CalibrationDataError(
-      `bot "${bot.name}" uses the ${knowledge.backend} backend; calibrate refits the embedded engine's relevance only`,
-    );
+  const subject = await openSubject(bot, questions, options);
+  try {
+    return await fitAndStore(bot, questions, subject, options);
+  } finally {
+    await subject.close();
   }
-  const { engine } = await openEmbeddedEngine(
-    bot.dir,
-    knowledge.collections ?? {},
-    options.onIndexProgress ? { onProgress: options.onIndexProgress } : {},
+}
+
+async function openSubject(
+  bot: BotDefinition,
+  questions: readonly JudgedQuestion[],
+  options: { onIndexProgress?: RefreshProgress },
+): Promise<CalibrationSubject> {
+  const knowledge = bot.config.knowledge;
+  if (knowledge.backend === "embedded") {
+    const { engine } = await openEmbeddedEngine(
+      bot.dir,
+      knowledge.collections ?? {},
+      options.onIndexProgress ? { onProgress: options.onIndexProgress } : {},
+    );
+    return {
+      previous: engine.calibrationModel,
+      engineFor: () => engine,
+      store: (stored) => writeBotCalibration(bot.dir, stored),
+      close: async () => {},
+    };
+  }
+  if (knowledge.backend === "postgres") {
+    // The bot's index as `second-look index` left it: calibrate searches it, never re-indexes it.
+    const opened = await openBotBackend(bot);
+    try {
+      const backend = opened.backend;
+      if (!(backend instanceof PostgresBackend)) throw new Error("a postgres bot opened another backend");
+      const previous = (await backend.storedCalibration()) ?? DEFAULT_CALIBRATION;
+      const engines: Record<"firstPass" | "reranked", KnowledgeEngine>[] = [];
+      for (const q of questions) {
+        engines.push({
+          firstPass: await backend.engineFor({ query: q.text, rerank: false }),
+          reranked: await backend.engineFor({ query: q.text }),
+        });
+      }
+      return {
+        previous,
+        engineFor: (question, rerank) => engines[question]![rerank ? "reranked" : "firstPass"],
+        store: (stored) => backend.storeCalibration(stored),
+        close: opened.close,
+      };
+    } catch (error) {
+      await opened.close();
+      throw error;
+    }
+  }
+  throw new CalibrationDataError(
+    `bot "${bot.name}" uses the ${knowledge.backend} backend, which ranks on its server; calibrate refits the embedded and postgres backends' relevance`,
   );
-  const previousModel = engine.calibrationModel;
-  const judged = resolveRelevant(engine, questions);
-  const searches = labelledSearches({ name: bot.name, engine, questions: judged });
+}
+
+async function fitAndStore(
+  bot: BotDefinition,
+  questions: readonly JudgedQuestion[],
+  subject: CalibrationSubject,
+  options: { questionsFile: string; dryRun?: boolean },
+): Promise<BotCalibrationReport> {
+  const { previous: previousModel, engineFor } = subject;
+  const judged = resolveRelevant(engineFor, questions);
+  const searches = labelledSearches({ name: bot.name, engine: engineFor, questions: judged });
   const hits = searches.flatMap((s) => s.reranked);
   const relevantHits = hits.filter((h) => h.relevant === 1).length;
   if (relevantHits < MIN_JUDGED_HITS || hits.length - relevantHits < MIN_JUDGED_HITS) {
@@ -84,19 +155,21 @@ export async function calibrateBot(
     );
   }
 
-  const before = measure(engine, judged, previousModel);
-  const afterHeldOut = judged.length >= 2 * CALIBRATION_FOLDS ? heldOut(engine, judged, searches) : null;
+  const before = measure(engineFor, judged, previousModel);
+  const afterHeldOut = judged.length >= 2 * CALIBRATION_FOLDS ? heldOut(engineFor, judged, searches) : null;
   const model = fitCalibration(searches, FEATURE_NAMES);
-  const afterFitted = measure(engine, judged, model);
-  engine.useCalibration(previousModel);
-  let file: string | null = null;
+  const afterFitted = measure(engineFor, judged, model);
+  // The engines go back to the model the bot uses (the embedded one is the bot's own engine).
+  for (const position of judged.keys()) engineFor(position, true).useCalibration(previousModel);
+  let storedIn: string | null = null;
   if (!options.dryRun) {
-    file = await writeBotCalibration(bot.dir, {
+    storedIn = await subject.store({
       version: 1,
       model: { features: [...model.features], weights: [...model.weights], bias: model.bias },
       fittedOn: { questions: options.questionsFile, count: judged.length, at: new Date().toISOString() },
     });
   }
+  const embedded = bot.config.knowledge.backend === "embedded";
   return {
     bot: bot.name,
     questionsFile: options.questionsFile,
@@ -110,9 +183,12 @@ export async function calibrateBot(
     afterHeldOut,
     afterFitted,
     model,
-    file,
+    file: embedded ? storedIn : null,
+    storedIn,
   };
 }
+
+type EngineFor = CalibrationSubject["engineFor"];
 
 interface ResolvedQuestion {
   text: string;
@@ -120,38 +196,55 @@ interface ResolvedQuestion {
   relevant: ReadonlySet<string>;
 }
 
-/** Judged paths resolved to the bot's document ids (a path matches as a suffix of an id). */
-function resolveRelevant(engine: KnowledgeEngine, questions: readonly JudgedQuestion[]): ResolvedQuestion[] {
-  const ids = engine
-    .collections()
-    .flatMap((name) => engine.collectionIndex(name)!.documents.map((d) => d.id));
-  return questions.map((q) => ({
-    text: q.text,
-    answerable: q.kind === "answerable",
-    relevant: new Set(ids.filter((id) => q.relevant.some((path) => matchesJudgedPath(id, path)))),
-  }));
+/**
+ * Judged paths resolved to the bot's document ids (a path matches as a suffix of an id): the ids
+ * of every document the question's searches can return.
+ */
+function resolveRelevant(engineFor: EngineFor, questions: readonly JudgedQuestion[]): ResolvedQuestion[] {
+  const idsOf = new Map<KnowledgeEngine, string[]>();
+  const ids = (engine: KnowledgeEngine) => {
+    let found = idsOf.get(engine);
+    if (!found) {
+      found = engine
+        .collections()
+        .flatMap((name) => engine.collectionIndex(name)!.documents.map((d) => d.id));
+      idsOf.set(engine, found);
+    }
+    return found;
+  };
+  return questions.map((q, position) => {
+    const candidates = new Set([...ids(engineFor(position, true)), ...ids(engineFor(position, false))]);
+    return {
+      text: q.text,
+      answerable: q.kind === "answerable",
+      relevant: new Set(
+        [...candidates].filter((id) => q.relevant.some((path) => matchesJudgedPath(id, path))),
+      ),
+    };
+  });
 }
 
 /** The weak flag of the bot's default search (as a user's search runs) under a model. */
 function measure(
-  engine: KnowledgeEngine,
+  engineFor: EngineFor,
   questions: readonly ResolvedQuestion[],
   model: CalibrationModel,
   only?: (position: number) => boolean,
 ): WeakFigures {
-  return weakFlagFigures(outcomes(engine, questions, model, only));
+  return weakFlagFigures(outcomes(engineFor, questions, model, only));
 }
 
 function outcomes(
-  engine: KnowledgeEngine,
+  engineFor: EngineFor,
   questions: readonly ResolvedQuestion[],
   model: CalibrationModel,
   only: (position: number) => boolean = () => true,
 ): WeakOutcome[] {
-  engine.useCalibration(model);
   const out: WeakOutcome[] = [];
   questions.forEach((q, position) => {
     if (!only(position)) return;
+    const engine = engineFor(position, true);
+    engine.useCalibration(model);
     const response = engine.searchSync({ query: q.text });
     out.push({
       bestScore: response.results.length ? response.bestScore : 0,
@@ -164,7 +257,7 @@ function outcomes(
 
 /** Every question scored by a model fitted on the folds it is not in. */
 function heldOut(
-  engine: KnowledgeEngine,
+  engineFor: EngineFor,
   questions: readonly ResolvedQuestion[],
   searches: readonly LabelledSearch[],
 ): WeakFigures {
@@ -175,7 +268,7 @@ function heldOut(
       searches.filter((s) => !inFold(s.question)),
       FEATURE_NAMES,
     );
-    all.push(...outcomes(engine, questions, model, inFold));
+    all.push(...outcomes(engineFor, questions, model, inFold));
   }
   return weakFlagFigures(all);
 }

@@ -23,7 +23,11 @@ export const ANSWER_DEPTH = 5;
 
 export interface JudgedSearchSet {
   name: string;
-  engine: KnowledgeEngine;
+  /**
+   * The engine every question is searched in; or, per question and pass (rerank or not), the
+   * engine holding what that search needs (a postgres bot's candidates for the question).
+   */
+  engine: KnowledgeEngine | ((question: number, rerank: boolean) => KnowledgeEngine);
   questions: readonly { text: string; answerable: boolean; relevant: ReadonlySet<string> }[];
 }
 
@@ -45,11 +49,13 @@ export interface LabelledSearch {
 /** Every question of the set, searched in every collection of its engine, hits labelled. */
 export function labelledSearches(set: JudgedSearchSet): LabelledSearch[] {
   const out: LabelledSearch[] = [];
+  const { engine } = set;
+  const engineFor = typeof engine === "function" ? engine : () => engine;
   for (const [position, question] of set.questions.entries()) {
     const terms = analyze(question.text);
-    for (const name of set.engine.collections()) {
-      const index = set.engine.collectionIndex(name)!;
+    for (const name of engineFor(position, true).collections()) {
       const pass = (rerank: boolean): LabelledHit[] => {
+        const index = engineFor(position, rerank).collectionIndex(name)!;
         const ranking = rankCollection(index, terms, { rerank, limit: FIT_DEPTH });
         const features = relevanceFeatures(ranking);
         return ranking.documents.map((d, i) => ({

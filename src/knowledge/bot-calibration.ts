@@ -1,5 +1,6 @@
-// A bot's own relevance calibration (`second-look calibrate`): stored beside its index in
-// <bot>/.second-look/calibration.json, read whenever the bot's embedded engine opens, never
+// A bot's own relevance calibration (`second-look calibrate`): for the embedded engine stored
+// beside its index in <bot>/.second-look/calibration.json and read whenever the engine opens; for
+// a postgres bot stored in its database (src/knowledge/postgres/pg-calibration.ts). Never
 // written into a source file. A file that does not validate stops the bot with a message naming
 // the file and the key, rather than silently falling back to the shipped model.
 import { randomBytes } from "node:crypto";
@@ -62,22 +63,28 @@ export async function readBotCalibration(botDir: string): Promise<CalibrationMod
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new BotCalibrationError(`${file}: ${(error as Error).message}`);
   }
+  return parseStoredCalibration(text, file, "rerun `second-look calibrate` or delete the file").model;
+}
+
+/**
+ * A stored calibration read back (from its file, or a postgres bot's row): `where` names it in
+ * the error, `remedy` says what to do about a bad one.
+ */
+export function parseStoredCalibration(text: string, where: string, remedy: string): StoredCalibration {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new BotCalibrationError(
-      `${file}: not JSON (${(error as Error).message}); rerun \`second-look calibrate\` or delete the file`,
-    );
+    throw new BotCalibrationError(`${where}: not JSON (${(error as Error).message}); ${remedy}`);
   }
   const parsed = storedCalibrationSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new BotCalibrationError(
-      `${file}: ${issue.path.join(".") || "(top level)"} ${issue.message}; rerun \`second-look calibrate\` or delete the file`,
+      `${where}: ${issue.path.join(".") || "(top level)"} ${issue.message}; ${remedy}`,
     );
   }
-  return parsed.data.model;
+  return parsed.data;
 }
 
 /** Writes the file whole or not at all (a temporary file renamed over the old one). */

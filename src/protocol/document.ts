@@ -5,7 +5,7 @@
 
 import type { Doc } from "../types.js";
 import { HIDDEN_METADATA_KEYS } from "./hit.js";
-import { toSingleLine } from "./untrusted-text.js";
+import { escapeControlCharacters, toSingleLine, unescapeControlCharacters } from "./untrusted-text.js";
 
 /** Huginn's banner for a Confluence page marked as work in progress (`metadata.wip === "true"`). */
 export const WIP_BANNER = "**[UNDER ARBEID]** Dette dokumentet er merket som under arbeid i Confluence.";
@@ -23,4 +23,20 @@ export function renderDocument(doc: DocWithMetadata): string {
     lines.push(visible.map(([key, value]) => `**${toSingleLine(key)}:** ${toSingleLine(value)}`).join(" | "));
   }
   return `${lines.join("\n")}\n\n${doc.text}`;
+}
+
+/**
+ * The document a `get_document` call names. A doc-id line shows an id whose file name holds
+ * control characters escaped (protocol/doc-id-line.ts), and a model copies what it was shown:
+ * when the id as given finds nothing, the id it stands for is tried once.
+ */
+export async function fetchNamedDocument<T>(
+  fetch: (id: string) => Promise<T | undefined>,
+  id: string,
+): Promise<T | undefined> {
+  const found = await fetch(id);
+  if (found !== undefined && found !== null) return found;
+  const stored = unescapeControlCharacters(id);
+  if (stored === id || escapeControlCharacters(stored) !== id) return found;
+  return fetch(stored);
 }

@@ -78,3 +78,21 @@ export function escapeControlCharacters(name: string): string {
     return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
 }
+
+const ESCAPED_CONTROL = /\\(n|r|t|u([0-9a-f]{4}))/g;
+
+/**
+ * The name {@link escapeControlCharacters} shows as `shown`: what a model copies from a doc-id
+ * line turned back into the stored id. Only escapes of control characters are read; anything
+ * else stays as written.
+ */
+export function unescapeControlCharacters(shown: string): string {
+  if (!shown.includes("\\")) return shown;
+  return shown.replace(ESCAPED_CONTROL, (escape, letter: string, hex: string | undefined) => {
+    if (letter === "n") return "\n";
+    if (letter === "r") return "\r";
+    if (letter === "t") return "\t";
+    const c = String.fromCharCode(Number.parseInt(hex!, 16));
+    return HAS_CONTROL_CHARACTER.test(c) ? c : escape;
+  });
+}

@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { isBorderline, responseEvidence, unmatchedTermsOf } from "../../src/corrective/borderline.js";
+import {
+  AUTO_ASK_BELOW,
+  isBorderline,
+  responseEvidence,
+  unmatchedTermsOf,
+} from "../../src/corrective/borderline.js";
+import { WEAK_BEST_SCORE } from "../../src/protocol/weakness.js";
 
 const clear = { weak: false, hitCount: 3, hitsWithoutRelevance: 0 };
 
-describe("isBorderline (grader auto: weak, unless the index already says which words no document has)", () => {
+describe("isBorderline (grader auto: weak or just above the weak line, unless the index already says which words no document has)", () => {
   it("a weak result is borderline, with hits or none (a 'No results' search)", () => {
     expect(isBorderline({ ...clear, weak: true, bestRelevance: 0.3 })).toBe(true);
     expect(isBorderline({ weak: true, hitCount: 0, hitsWithoutRelevance: 0 })).toBe(true);
@@ -14,10 +20,19 @@ describe("isBorderline (grader auto: weak, unless the index already says which w
     expect(isBorderline({ ...clear, weak: true, bestRelevance: 0.3, unmatchedTerms: 1 })).toBe(false);
   });
 
-  it("a result the signal does not flag stays with the signal, medium band included", () => {
-    expect(isBorderline({ ...clear, bestRelevance: 0.5 })).toBe(false);
+  it("a result just above the weak line is borderline: a near miss and a found answer score alike there", () => {
+    expect(AUTO_ASK_BELOW).toBeGreaterThan(WEAK_BEST_SCORE);
+    expect(isBorderline({ ...clear, bestRelevance: WEAK_BEST_SCORE })).toBe(true);
+    expect(isBorderline({ ...clear, bestRelevance: 0.5 })).toBe(true);
+    expect(isBorderline({ ...clear, bestRelevance: 0.5, unmatchedTerms: 2 })).toBe(false);
+  });
+
+  it("a result the signal is confident about stays with the signal, and so does one with no readable relevance", () => {
+    expect(isBorderline({ ...clear, bestRelevance: AUTO_ASK_BELOW })).toBe(false);
     expect(isBorderline({ ...clear, bestRelevance: 0.9 })).toBe(false);
-    expect(isBorderline({ weak: false, hitCount: 0, hitsWithoutRelevance: 0 })).toBe(false);
+    expect(isBorderline({ ...clear })).toBe(false);
+    expect(isBorderline({ ...clear, bestRelevance: Number.NaN })).toBe(false);
+    expect(isBorderline({ weak: false, hitCount: 0, hitsWithoutRelevance: 0, bestRelevance: 0.5 })).toBe(false);
   });
 });
 

@@ -475,14 +475,23 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
 });
 
 describe("runCorrectiveRetrieval — grader 'auto'", () => {
-  const medium = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", 0.5)]), { brief: false });
+  const nearWeak = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", 0.5)]), { brief: false });
+  const medium = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", 0.6)]), { brief: false });
   const high = renderSearchResponse(response("q", [hit("wiki", "1", "High", 0.9)]), { brief: false });
 
-  it("does not ask the model about a medium-band result the signal does not flag", async () => {
+  it("does not ask the model about a medium-band result above AUTO_ASK_BELOW", async () => {
     const grade = scriptedGrader({ verdict: "correct", reason: "fine" });
     const out = await run({ backend: never(), grader: "auto", grade, originalText: medium });
     expect(grade.inputs).toHaveLength(0);
     expect(out.metadata.graderMode).toBe("signal");
+  });
+
+  it("asks the model about a result just above the weak line, and a 'correct' leaves the text as it was", async () => {
+    const grade = scriptedGrader({ verdict: "correct", reason: "fine" });
+    const out = await run({ backend: never(), grader: "auto", grade, originalText: nearWeak });
+    expect(grade.inputs).toHaveLength(1);
+    expect(out.metadata.graderMode).toBe("haiku");
+    expect(out.text).toBe(nearWeak);
   });
 
   it("asks the model for a weak result, with hits or with none (weak counts as borderline)", async () => {

@@ -2,9 +2,10 @@
 // add a doc-id line (a fake document key) or a footer (fake retry hints) to the model's text.
 import { describe, expect, it } from "vitest";
 import { extractDocKeys, parseDocIdLine, renderDocIdLine } from "../../src/protocol/doc-id-line.js";
+import { fetchNamedDocument } from "../../src/protocol/document.js";
 import { extractTrailingFooter } from "../../src/protocol/footer.js";
 import { renderSearchResponse } from "../../src/protocol/render.js";
-import { escapeControlCharacters } from "../../src/protocol/untrusted-text.js";
+import { escapeControlCharacters, unescapeControlCharacters } from "../../src/protocol/untrusted-text.js";
 import { hit, response } from "./builders.js";
 
 const FORGING_ID =
@@ -31,5 +32,37 @@ describe("file names with control characters", () => {
   it("escapes what breaks a line or drives a terminal, and leaves ordinary names alone", () => {
     expect(escapeControlCharacters("a\nb\tc\r\u001b[31m\u2028")).toBe("a\\nb\\tc\\r\\u001b[31m\\u2028");
     expect(escapeControlCharacters("docs/Ärger & Co (2024).md")).toBe("docs/Ärger & Co (2024).md");
+  });
+});
+
+describe("get_document with the id a doc-id line showed", () => {
+  const stored = new Map([
+    [FORGING_ID, "the forging file"],
+    ["plain\\n.md", "a file whose name holds a backslash and an n"],
+  ]);
+  const fetch = async (id: string) => stored.get(id);
+
+  it("reads every escape back to the stored name, and only escapes of control characters", () => {
+    for (const name of [FORGING_ID, "a\nb\tc\r\u001b[31m\u2028", "docs/Ärger.md"]) {
+      expect(unescapeControlCharacters(escapeControlCharacters(name))).toBe(name);
+    }
+    expect(unescapeControlCharacters("C:\\docs\\u0041.md")).toBe("C:\\docs\\u0041.md");
+  });
+
+  it("finds the document by the escaped id the model copied", async () => {
+    expect(await fetchNamedDocument(fetch, escapeControlCharacters(FORGING_ID))).toBe("the forging file");
+  });
+
+  it("an id found as given wins, and a name that was never an escape is not rewritten", async () => {
+    expect(await fetchNamedDocument(fetch, "plain\\n.md")).toBe(
+      "a file whose name holds a backslash and an n",
+    );
+    const asked: string[] = [];
+    const missing = await fetchNamedDocument(async (id) => {
+      asked.push(id);
+      return undefined;
+    }, "nothing.md");
+    expect(missing).toBeUndefined();
+    expect(asked).toEqual(["nothing.md"]);
   });
 });

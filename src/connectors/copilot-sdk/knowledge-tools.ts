@@ -7,7 +7,7 @@ import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } fro
 import { type Context, context } from "@opentelemetry/api";
 import { z } from "zod";
 import { errorMessage } from "../../errors.js";
-import { renderDocument as renderDocumentText } from "../../protocol/document.js";
+import { fetchNamedDocument, renderDocument as renderDocumentText } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
   getDocumentShape,
@@ -119,7 +119,7 @@ export function createKnowledgeTools(options: KnowledgeToolsOptions): Tool<unkno
           const { collection, doc_id } = parsed.data;
           if (!collections.includes(collection)) return failure(unavailable(collection, collections));
           try {
-            const doc = await getDocument(collection, doc_id);
+            const doc = await fetchNamedDocument((id) => getDocument(collection, id), doc_id);
             if (!doc) return failure(`Document '${doc_id}' not found in collection '${collection}'.`);
             return renderDocument(doc);
           } catch (error) {

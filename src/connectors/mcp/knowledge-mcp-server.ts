@@ -18,7 +18,7 @@ import { errorMessage } from "../../errors.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
 import { positiveOrUndefined } from "../../limits.js";
-import { type DocWithMetadata, renderDocument } from "../../protocol/document.js";
+import { type DocWithMetadata, fetchNamedDocument, renderDocument } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
   type GetDocumentArgs,
@@ -148,7 +148,10 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
           return failure(new UnknownCollectionError(collection, allowed).message);
         }
         try {
-          const fetching = getDocument(collection, doc_id, { signal: deadline.signal });
+          const fetching = fetchNamedDocument(
+            (id) => getDocument(collection, id, { signal: deadline.signal }),
+            doc_id,
+          );
           const doc = await settleBy(fetching, deadline.signal, STOPPED);
           if (doc === STOPPED) return failure(failureText(GET_DOCUMENT_TOOL, undefined, deadline));
           if (!doc) return failure(`Document '${doc_id}' not found in collection '${collection}'.`);

@@ -33,6 +33,14 @@ export function ingestLimits(config: IngestLimitsConfig = {}): IngestLimits {
   };
 }
 
+/**
+ * The per-file bounds as one short string, stored with a refused file: the file is refused again
+ * without a parse while it and these bounds are unchanged.
+ */
+export function boundsKey(limits: IngestLimits): string {
+  return `${limits.fileTimeoutMs}ms/${limits.fileMemoryMb}MB`;
+}
+
 export function describeTimeout(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -4,7 +4,7 @@ import { logger } from "../../telemetry/logger.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { type IndexStore, type SkippedFile, type StoredDocument, splitTerms } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
-import { type IngestLimits, ingestLimits } from "./ingest-limits.js";
+import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
 
 /** Where a collection's files come from: globs relative to the bot folder. */
@@ -109,7 +109,7 @@ export async function refreshCollection(
   const documents: (StoredDocument | undefined)[] = new Array(files.length);
   let done = 0;
   let next = 0;
-  const limits = `${pool.limits.fileTimeoutMs}ms/${pool.limits.fileMemoryMb}MB`;
+  const limits = boundsKey(pool.limits);
   const skippedFiles: SkippedFile[] = [];
   const context = {
     botDir,

@@ -2,8 +2,9 @@ import { stat } from "node:fs/promises";
 import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
 import { documentIdFor } from "../documents/document-id.js";
-import { loadDocument } from "../documents/load-document.js";
-import { analyzeDocument } from "../index/collection-index.js";
+import type { AnalyzedDocument } from "../index/collection-index.js";
+import { boundsKey, type IngestLimits, ingestLimits } from "../index/ingest-limits.js";
+import { IngestPool } from "../index/ingest-pool.js";
 import {
   type CollectionSource,
   emptyRefreshReport,
@@ -12,7 +13,18 @@ import {
   type RefreshReport,
 } from "../index/refresh.js";
 import type { Tables } from "./pg-schema.js";
-import { type DocumentToWrite, ensureCollection, replaceDocuments, storedFiles } from "./pg-writer.js";
+import {
+  type DocumentToWrite,
+  ensureCollection,
+  keepSkipsOf,
+  recordFileTimes,
+  recordSkip,
+  replaceDocuments,
+  type StoredFile,
+  type StoredSkip,
+  storedFiles,
+  storedSkips,
+} from "./pg-writer.js";
 
 /** How long an index run waits for another one on the same collection before giving up. */
 export const INDEX_LOCK_WAIT_MS = 10 * 60_000;
@@ -55,12 +67,24 @@ async function releaseIndexLock(client: pg.PoolClient, bot: string, collection: 
   await client.query("SELECT pg_advisory_unlock(hashtext($1))", [lockKey(bot, collection)]);
 }
 
+export interface PostgresRefreshOptions {
+  onProgress?: RefreshProgress;
+  /** The parser threads to use; else the process's shared pool for `limits`. */
+  pool?: IngestPool;
+  /** The bot's bounds on parsing one file (knowledge.ingest), for the pool made when none is given. */
+  limits?: IngestLimits;
+}
+
 /**
  * Brings one collection in the database up to date with its files: one transaction per changed
  * file (so a run stopped at any point leaves every file either as it was or as it is now), files
  * with unchanged size and modification time are not read, changed ones whose content hash is the
- * same are not rewritten, and files that disappeared are deleted. Two runs on one collection
- * take turns on an advisory lock; the one that waited then finds the work done.
+ * same are not rewritten (their new size and time are recorded), and files that disappeared are
+ * deleted. Files are parsed in the embedded engine's parser threads (index/ingest-pool.ts), under
+ * the same per-file time and memory bounds: a file past a bound is skipped with a warning naming
+ * it and the bound, the rest are indexed, and the refused file is not parsed again until it or
+ * the bounds change. Two runs on one collection take turns on an
+ * advisory lock; the one that waited then finds the work done.
  */
 export async function refreshPostgresCollection(
   client: pg.PoolClient,
@@ -68,41 +92,68 @@ export async function refreshPostgresCollection(
   bot: string,
   botDir: string,
   source: CollectionSource,
-  options: { onProgress?: RefreshProgress } = {},
+  options: PostgresRefreshOptions = {},
 ): Promise<RefreshReport> {
   const started = performance.now();
   const report = emptyRefreshReport(source.name);
+  const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
   await acquireIndexLock(client, bot, source.name);
   try {
     const { id } = await ensureCollection(client, t, bot, source.name);
     const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
+    const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
+    const skips: StoredSkip[] = [];
     const files = await listCollectionFiles(botDir, source);
     report.files = files.length;
     const seen = new Set<string>();
+    // Parses run in parallel in the pool's threads; the database work is one connection's, so
+    // every statement goes through here, one file's transaction after another.
+    const serially = oneAtATime();
+    let failure: { error: unknown } | undefined;
+    let next = 0;
     let done = 0;
-    for (const absPath of files) {
-      const path = documentIdFor(botDir, absPath);
-      if (path === undefined) {
-        report.skipped.push({ path: absPath, reason: "outside the bot folder" });
-      } else {
-        const skippedBefore = report.skipped.length;
-        const write = await readIfChanged(absPath, path, previous.get(path), report);
-        // A file that can no longer be read leaves the index, as in the embedded engine.
-        if (report.skipped.length === skippedBefore) seen.add(path);
-        if (write) {
-          await replaceDocuments(client, t, id, [write]);
-          report.written = true;
+    const worker = async () => {
+      while (next < files.length && !failure) {
+        const absPath = files[next++]!;
+        try {
+          await refreshFile(absPath, {
+            botDir,
+            previous,
+            previousSkips,
+            skips,
+            bounds: boundsKey(pool.limits),
+            seen,
+            report,
+            pool,
+            serially,
+            client,
+            t,
+            id,
+          });
+        } catch (error) {
+          failure ??= { error };
+          return;
         }
+        done++;
+        options.onProgress?.({ collection: source.name, done, total: files.length });
       }
-      done++;
-      options.onProgress?.({ collection: source.name, done, total: files.length });
-    }
+    };
+    // Enough files in flight to keep every parser thread busy while one file is being written.
+    const concurrency = Math.min(files.length, Math.max(2, pool.limits.workers * 2));
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    if (failure) throw failure.error;
     for (const path of previous.keys()) {
       if (seen.has(path)) continue;
       await replaceDocuments(client, t, id, [], [path]);
       report.removed++;
       report.written = true;
     }
+    await keepSkipsOf(
+      client,
+      t,
+      id,
+      skips.map((s) => s.path),
+    );
   } finally {
     await releaseIndexLock(client, bot, source.name).catch(() => {});
   }
@@ -116,35 +167,126 @@ export async function refreshPostgresCollection(
   return report;
 }
 
-async function readIfChanged(
-  absPath: string,
-  path: string,
-  before: { size: number; mtimeMs: number; contentHash: string } | undefined,
-  report: RefreshReport,
-): Promise<DocumentToWrite | undefined> {
+/** Runs async work strictly one piece after another, in the order it was handed in. */
+function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = tail.then(work);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
+
+interface FileContext {
+  botDir: string;
+  previous: ReadonlyMap<string, StoredFile>;
+  /** Paths still present (a file that can no longer be read leaves the index, as in the embedded engine). */
+  seen: Set<string>;
+  /** Files refused by an earlier run, and those refused by this one. */
+  previousSkips: ReadonlyMap<string, StoredSkip>;
+  skips: StoredSkip[];
+  /** This run's per-file bounds (boundsKey). */
+  bounds: string;
+  report: RefreshReport;
+  pool: IngestPool;
+  serially: ReturnType<typeof oneAtATime>;
+  client: pg.PoolClient;
+  t: Tables;
+  id: number;
+}
+
+async function refreshFile(absPath: string, c: FileContext): Promise<void> {
+  const { report } = c;
+  const path = documentIdFor(c.botDir, absPath);
+  if (path === undefined) {
+    report.skipped.push({ path: absPath, reason: "outside the bot folder" });
+    return;
+  }
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(absPath);
   } catch (error) {
     report.skipped.push({ path, reason: `cannot stat: ${(error as Error).message}` });
-    return undefined;
+    return;
   }
+  const before = c.previous.get(path);
   if (before && before.size === info.size && before.mtimeMs === info.mtimeMs) {
+    c.seen.add(path);
     report.unchanged++;
-    return undefined;
+    return;
   }
-  const loaded = await loadDocument(absPath, path);
-  if (!loaded.ok) {
-    report.skipped.push({ path, reason: loaded.reason });
-    return undefined;
+  const refused = c.previousSkips.get(path);
+  if (
+    refused &&
+    refused.size === info.size &&
+    refused.mtimeMs === info.mtimeMs &&
+    refused.bounds === c.bounds
+  ) {
+    // Unchanged since it was refused, under the same bounds: refused again without paying for the parse.
+    report.skipped.push({ path, reason: refused.reason });
+    c.skips.push(refused);
+    return;
   }
-  // Another host's copy of the same file has another mtime: the hash decides.
-  if (before && before.contentHash === loaded.doc.contentHash) {
+  const result = await c.pool.ingest({
+    absPath,
+    id: path,
+    ...(before ? { knownHash: before.contentHash } : {}),
+  });
+  if (!result.ok) {
+    if (result.stopped) {
+      // The pool was closed under us: not the file's fault, its stored version stays.
+      if (before) c.seen.add(path);
+      report.pending++;
+    } else {
+      const skip: StoredSkip = {
+        path,
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+        reason: result.reason,
+        bounds: c.bounds,
+      };
+      report.skipped.push({ path, reason: result.reason });
+      c.skips.push(skip);
+      await c.serially(() => recordSkip(c.client, c.t, c.id, skip));
+    }
+    return;
+  }
+  c.seen.add(path);
+  if (result.unchanged) {
+    // Another host's copy of the same file has another mtime: the hash decides, and the new
+    // size and time are recorded so the next run does not read the file again.
     report.unchanged++;
-    return undefined;
+    report.touched++;
+    await c.serially(() => recordFileTimes(c.client, c.t, c.id, path, info.size, info.mtimeMs));
+    report.written = true;
+    return;
   }
+  const { document } = result;
+  const analyzed: AnalyzedDocument = {
+    id: path,
+    title: document.title,
+    ...(document.url !== undefined ? { url: document.url } : {}),
+    ...(document.modifiedTime !== undefined ? { modifiedTime: document.modifiedTime } : {}),
+    sections: document.sections.map((s) => ({
+      ...s,
+      titleTerms: unpackTerms(s.titleTerms),
+      bodyTerms: unpackTerms(s.bodyTerms),
+    })),
+  };
+  const write: DocumentToWrite = {
+    path,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    contentHash: document.contentHash,
+    document: analyzed,
+  };
+  await c.serially(() => replaceDocuments(c.client, c.t, c.id, [write]));
   if (before) report.updated++;
   else report.added++;
-  const { text: _text, contentHash, ...document } = loaded.doc;
-  return { path, size: info.size, mtimeMs: info.mtimeMs, contentHash, document: analyzeDocument(document) };
+  report.written = true;
+}
+
+/** A parser thread's terms (joined by single spaces, to cross the thread boundary fast) as a list. */
+function unpackTerms(packed: string): string[] {
+  return packed === "" ? [] : packed.split(" ");
 }

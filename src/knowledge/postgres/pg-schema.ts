@@ -16,6 +16,8 @@ export interface Tables {
   documents: string;
   sections: string;
   terms: string;
+  calibrations: string;
+  skippedFiles: string;
   postings: string;
 }
 
@@ -29,6 +31,8 @@ export function tablesIn(schema: string): Tables {
     documents: `${q}.documents`,
     sections: `${q}.sections`,
     terms: `${q}.terms`,
+    calibrations: `${q}.calibrations`,
+    skippedFiles: `${q}.skipped_files`,
     postings: `${q}.postings`,
   };
 }
@@ -43,9 +47,14 @@ export function tablesIn(schema: string): Tables {
  *   weight A, body terms weight D, one position per occurrence), so the GIN index finds
  *   candidates and the term frequencies of both fields can be read back for scoring.
  * - terms: per collection, how many sections contain each term (BM25's document frequency).
- * - postings (version 2): one row per (section, term), impact-ordered per term
+ * - calibrations: a bot's own relevance calibration (`second-look calibrate`), one row per bot,
+ *   the document the embedded engine keeps in `.second-look/calibration.json`: every process
+ *   serving the bot, on any host, reads it from here (src/knowledge/postgres/pg-calibration.ts).
+ * - skipped_files: files the parser refused (a time or memory bound, a broken file) with the size,
+ *   time and bounds they were refused at: refused again without a parse while those hold.
+ * - postings (version 3): one row per (section, term), impact-ordered per term
  *   (src/knowledge/postgres/pg-postings.ts). Search reads a bounded number of each query term's
- *   strongest postings from its btree, which replaces version 1's GIN index: GIN finds every
+ *   strongest postings from its btree, which replaces the GIN index of versions 1 and 2: GIN finds every
  *   section matching a term in no order, so a common word on a large collection meant scoring
  *   every one of them.
  */
@@ -99,6 +108,22 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
     );
   `,
   (t) => `
+    CREATE TABLE ${t.calibrations} (
+      bot text PRIMARY KEY,
+      calibration jsonb NOT NULL,
+      stored_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE ${t.skippedFiles} (
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      path text NOT NULL,
+      size bigint NOT NULL,
+      mtime_ms double precision NOT NULL,
+      reason text NOT NULL,
+      bounds text NOT NULL,
+      PRIMARY KEY (collection_id, path)
+    );
+  `,
+  (t) => `
     CREATE TABLE ${t.postings} (
       collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
       term text NOT NULL,
@@ -109,7 +134,7 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
       title_length integer NOT NULL,
       body_length integer NOT NULL
     );
-    -- A version 1 database: its sections' postings from the stored tsvectors (title positions
+    -- An older database: its sections' postings from the stored tsvectors (title positions
     -- are weighted A, body ones D), impacts from the collection's averages.
     INSERT INTO ${t.postings} (collection_id, term, impact, section_id, title_tf, body_tf, title_length, body_length)
     SELECT s.collection_id, u.lexeme, f.pf / (${DEFAULT_BM25.k1}::float8 + f.pf), s.id, tf.title, tf.body,
@@ -142,7 +167,7 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
     CREATE INDEX postings_by_section ON ${t.postings} (section_id);
     DROP INDEX IF EXISTS ${t.schema}.sections_tsv_idx;
     -- The analysed terms in order, space-separated, so a search ranks candidates without
-    -- analysing their text again. Rows from version 1 keep null: they are analysed when read.
+    -- analysing their text again. Older rows keep null: they are analysed when read.
     ALTER TABLE ${t.sections} ADD COLUMN title_terms text, ADD COLUMN body_terms text;
   `,
 ];

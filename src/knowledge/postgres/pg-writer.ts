@@ -270,3 +270,79 @@ async function insertDocuments(
     DEFAULT_BM25,
   );
 }
+
+/** A file whose bytes are unchanged but whose size or modification time moved: records the new ones. */
+export async function recordFileTimes(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  path: string,
+  size: number,
+  mtimeMs: number,
+): Promise<void> {
+  await client.query(
+    `UPDATE ${t.documents} SET size = $3, mtime_ms = $4 WHERE collection_id = $1 AND path = $2`,
+    [collectionId, path, size, mtimeMs],
+  );
+}
+
+/** A file the parser refused, with what makes it worth trying again (a change, other bounds). */
+export interface StoredSkip {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  reason: string;
+  /** The per-file bounds it was refused at (index/ingest-limits.ts boundsKey). */
+  bounds: string;
+}
+
+export async function storedSkips(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+): Promise<StoredSkip[]> {
+  const rows = await client.query<{
+    path: string;
+    size: string;
+    mtime_ms: number;
+    reason: string;
+    bounds: string;
+  }>(`SELECT path, size, mtime_ms, reason, bounds FROM ${t.skippedFiles} WHERE collection_id = $1`, [
+    collectionId,
+  ]);
+  return rows.rows.map((r) => ({
+    path: r.path,
+    size: Number(r.size),
+    mtimeMs: r.mtime_ms,
+    reason: r.reason,
+    bounds: r.bounds,
+  }));
+}
+
+export async function recordSkip(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  skip: StoredSkip,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO ${t.skippedFiles} (collection_id, path, size, mtime_ms, reason, bounds)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (collection_id, path) DO UPDATE SET
+       size = excluded.size, mtime_ms = excluded.mtime_ms, reason = excluded.reason, bounds = excluded.bounds`,
+    [collectionId, skip.path, skip.size, skip.mtimeMs, skip.reason, skip.bounds],
+  );
+}
+
+/** Forgets every refused file but `paths` (the others were fixed, or are gone). */
+export async function keepSkipsOf(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  paths: readonly string[],
+): Promise<void> {
+  await client.query(
+    `DELETE FROM ${t.skippedFiles} WHERE collection_id = $1 AND NOT (path = ANY($2::text[]))`,
+    [collectionId, paths],
+  );
+}

@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { SEARCH_LIMITS } from "../../limits.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
+import type { StoredCalibration } from "../bot-calibration.js";
 import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
 import { ANALYZER_VERSION, analyze } from "../index/analyzer.js";
 import { DEFAULT_BM25, idf } from "../index/bm25.js";
@@ -15,7 +16,9 @@ import {
 import { expandQuery, FEEDBACK_DOCUMENTS } from "../index/feedback.js";
 import type { CollectionStatistics } from "../index/lexical-index.js";
 import { CANDIDATE_UNITS, MAX_QUERY_TERMS, rankCollection } from "../index/ranker.js";
-import type { CollectionSource, RefreshProgress, RefreshReport } from "../index/refresh.js";
+import type { CollectionSource, RefreshReport } from "../index/refresh.js";
+import type { CalibrationModel } from "../relevance.js";
+import { CalibrationReader, writeCalibration } from "./pg-calibration.js";
 import {
   connectionStringFor,
   describeServer,
@@ -24,7 +27,7 @@ import {
   type PostgresTarget,
   PostgresUnavailableError,
 } from "./pg-connection.js";
-import { refreshPostgresCollection } from "./pg-indexer.js";
+import { type PostgresRefreshOptions, refreshPostgresCollection } from "./pg-indexer.js";
 import { postingDepths, pseudoFrequencySql } from "./pg-postings.js";
 import { migrate, SCHEMA_VERSION, type Tables, tablesIn } from "./pg-schema.js";
 import { inTransaction } from "./pg-writer.js";
@@ -89,6 +92,7 @@ export interface PostgresBackendOptions extends PostgresTarget {
  */
 export class PostgresBackend implements KnowledgeBackend {
   private closing: Promise<void> | undefined;
+  private readonly calibration: CalibrationReader;
 
   private constructor(
     private readonly target: PostgresTarget,
@@ -96,7 +100,9 @@ export class PostgresBackend implements KnowledgeBackend {
     private readonly pool: pg.Pool,
     private readonly server: string,
     private readonly t: Tables,
-  ) {}
+  ) {
+    this.calibration = new CalibrationReader(t, target.bot, server);
+  }
 
   /**
    * Connects (failing with one clear line when the database cannot be used) and creates or
@@ -130,7 +136,7 @@ export class PostgresBackend implements KnowledgeBackend {
   }
 
   /** Brings every collection up to date with the bot's files (`second-look index`). */
-  async refresh(botDir: string, options: { onProgress?: RefreshProgress } = {}): Promise<RefreshReport[]> {
+  async refresh(botDir: string, options: PostgresRefreshOptions = {}): Promise<RefreshReport[]> {
     return this.run(async (client) => {
       const reports: RefreshReport[] = [];
       for (const [name, config] of Object.entries(this.configured)) {
@@ -146,13 +152,24 @@ export class PostgresBackend implements KnowledgeBackend {
 
   async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchResponse> {
     options.signal?.throwIfAborted();
+    const engine = await this.engineFor(request);
+    options.signal?.throwIfAborted();
+    return engine.searchSync(request);
+  }
+
+  /**
+   * An engine that answers `request` exactly as `search` does: the candidate sections it needs
+   * from each collection, with the collections' statistics and the bot's calibration. Also what
+   * `second-look calibrate` fits a postgres bot's calibration on.
+   */
+  async engineFor(request: SearchRequest): Promise<KnowledgeEngine> {
     const names = this.resolveCollections(request.collections);
     const query = typeof request.query === "string" ? request.query.slice(0, SEARCH_LIMITS.queryChars) : "";
     const queryTerms = analyze(query);
     // The engine's rule: rerank unless asked not to or brief.
     const rerank = request.rerank ?? request.brief !== true;
-    const indexes = await this.run((client) =>
-      // One snapshot: statistics and candidates agree even while an indexer commits.
+    const { indexes, calibration } = await this.run((client) =>
+      // One snapshot: statistics, candidates and calibration agree even while an indexer commits.
       inTransaction(
         client,
         async () => {
@@ -160,13 +177,26 @@ export class PostgresBackend implements KnowledgeBackend {
           const out: CollectionIndex[] = [];
           for (const name of names)
             out.push(await this.candidates(client, rows.get(name)!, queryTerms, rerank));
-          return out;
+          return { indexes: out, calibration: await this.calibration.read(client) };
         },
         "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
       ),
     );
-    options.signal?.throwIfAborted();
-    return new KnowledgeEngine(indexes).searchSync(request);
+    return new KnowledgeEngine(indexes, calibration ? { calibration } : {});
+  }
+
+  /** The bot's own calibration stored in the database, or undefined (the shipped model applies). */
+  storedCalibration(): Promise<CalibrationModel | undefined> {
+    return this.run((client) => this.calibration.read(client));
+  }
+
+  /**
+   * Stores the bot's own calibration (`second-look calibrate`); every process serving the bot
+   * uses it from its next search. Returns where it went, for the report.
+   */
+  async storeCalibration(stored: StoredCalibration): Promise<string> {
+    await this.run((client) => writeCalibration(client, this.t, this.target.bot, stored));
+    return `${this.t.calibrations} (bot ${this.target.bot}) at PostgreSQL ${this.server}`;
   }
 
   async getDocument(collection: string, id: string): Promise<Doc | undefined> {

@@ -167,15 +167,13 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
           writer,
           t,
           id,
-          analysed
-            .slice(i, i + 2_000)
-            .map((document) => ({
-              path: document.id,
-              size: 1,
-              mtimeMs: 1,
-              contentHash: document.id,
-              document,
-            })),
+          analysed.slice(i, i + 2_000).map((document) => ({
+            path: document.id,
+            size: 1,
+            mtimeMs: 1,
+            contentHash: document.id,
+            document,
+          })),
         );
       }
       const df = await client.query("SELECT df FROM budget.terms WHERE term = 'harbour'");
