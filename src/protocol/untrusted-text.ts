@@ -88,11 +88,11 @@ const ESCAPED_CONTROL = /\\(n|r|t|u([0-9a-f]{4}))/g;
  */
 export function unescapeControlCharacters(shown: string): string {
   if (!shown.includes("\\")) return shown;
-  return shown.replace(ESCAPED_CONTROL, (escape, letter: string, hex: string | undefined) => {
+  return shown.replace(ESCAPED_CONTROL, (written, letter: string, hex: string | undefined) => {
     if (letter === "n") return "\n";
     if (letter === "r") return "\r";
     if (letter === "t") return "\t";
     const c = String.fromCharCode(Number.parseInt(hex!, 16));
-    return HAS_CONTROL_CHARACTER.test(c) ? c : escape;
+    return HAS_CONTROL_CHARACTER.test(c) ? c : written;
   });
 }

@@ -32,7 +32,9 @@ describe("isBorderline (grader auto: weak or just above the weak line, unless th
     expect(isBorderline({ ...clear, bestRelevance: 0.9 })).toBe(false);
     expect(isBorderline({ ...clear })).toBe(false);
     expect(isBorderline({ ...clear, bestRelevance: Number.NaN })).toBe(false);
-    expect(isBorderline({ weak: false, hitCount: 0, hitsWithoutRelevance: 0, bestRelevance: 0.5 })).toBe(false);
+    expect(isBorderline({ weak: false, hitCount: 0, hitsWithoutRelevance: 0, bestRelevance: 0.5 })).toBe(
+      false,
+    );
   });
 });
 

@@ -108,8 +108,11 @@ export async function refreshPostgresCollection(
     const seen = new Set<string>();
     // Parses run in parallel in the pool's threads; the database work is one connection's, so
     // every statement goes through here, one file's transaction after another.
-    const serially = oneAtATime();
     let failure: { error: unknown } | undefined;
+    const oneByOne = oneAtATime();
+    // After a failed write, files still being parsed are not written: the run is ending.
+    const serially = <T>(work: () => Promise<T>) =>
+      oneByOne(() => (failure ? Promise.reject(failure.error) : work()));
     let next = 0;
     let done = 0;
     const worker = async () => {
@@ -189,7 +192,7 @@ interface FileContext {
   bounds: string;
   report: RefreshReport;
   pool: IngestPool;
-  serially: ReturnType<typeof oneAtATime>;
+  serially: <T>(work: () => Promise<T>) => Promise<T>;
   client: pg.PoolClient;
   t: Tables;
   id: number;

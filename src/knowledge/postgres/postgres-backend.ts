@@ -243,15 +243,23 @@ export class PostgresBackend implements KnowledgeBackend {
       throw explainPostgresError(this.target, this.server, error);
     }
     let broken: Error | undefined;
+    // A connection dropped between two statements (server restart, pg_terminate_backend) is
+    // reported on the client, not by a query: without a listener it would crash the process.
+    let dropped: Error | undefined;
+    const onDropped = (error: Error) => {
+      dropped ??= error;
+    };
+    client.on("error", onDropped);
     try {
       return await work(client);
     } catch (error) {
-      const explained = explainPostgresError(this.target, this.server, error);
+      const explained = explainPostgresError(this.target, this.server, dropped ?? error);
       // A connection that failed at the transport level is not handed out again.
-      if (explained instanceof PostgresUnavailableError) broken = explained;
+      if (explained instanceof PostgresUnavailableError || dropped) broken = explained;
       throw explained;
     } finally {
-      client.release(broken);
+      client.off("error", onDropped);
+      client.release(broken ?? dropped);
     }
   }
 

@@ -194,4 +194,30 @@ describe.skipIf(skipReason !== undefined)("kill -9 during second-look index on P
       `killed holder: ${committed} of ${FILES} committed; the waiter indexed the rest in ${took.ms} ms`,
     );
   }, 300_000);
+
+  it("ends a run whose connection the server drops with one line, leaving what it committed sound", async () => {
+    const bot = await makeBot(root, "dropped", "dropped");
+    const run = startCli(["index", bot], env());
+    await waitForDocuments("dropped", KILL_AFTER, run.done);
+    // What an administrator's pg_terminate_backend, or a server restart, does to the run.
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'second-look dropped'",
+    );
+    const ended = await run.done;
+    expect(ended.exitCode).toBe(1);
+    expect(ended.stdout).toBe("");
+    const errorLines = ended.stderr.split("\n").filter((l) => l.startsWith("second-look index:"));
+    expect(errorLines, ended.stderr).toHaveLength(1);
+    expect(errorLines[0]).toMatch(
+      /^second-look index: bot dropped: PostgreSQL at 127\.0\.0\.1:\d+\/postgres (is unreachable \(ECONNRESET\)|closed the connection|is shutting down)/,
+    );
+    expect(ended.stderr).not.toMatch(/\n\s+at /); // no stack
+    console.info(`dropped run: ${errorLines[0]}`);
+    expect(await storeInvariants(server.url, "dropped")).toEqual([]);
+
+    const again = await runCliProcess(["index", bot, "--json"], env());
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain(WAITING);
+    await expectEveryFileOnce("dropped");
+  }, 300_000);
 });
