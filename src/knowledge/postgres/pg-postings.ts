@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Bm25Params } from "../index/bm25.js";
+import { pseudoFrequencySql } from "./pg-bm25f.js";
 import type { Tables } from "./pg-schema.js";
 
 /**
@@ -20,25 +21,6 @@ export interface SectionPostings {
 
 /** smallint holds a field frequency; a term repeated more often than this counts this often. */
 const MAX_FIELD_FREQUENCY = 32_767;
-
-/**
- * The BM25F pseudo-frequency as SQL (the formula of src/knowledge/index/lexical-index.ts): the
- * column expressions are given, the parameters are bound as numbers (never spliced as text).
- */
-export function pseudoFrequencySql(
-  columns: { titleTf: string; bodyTf: string; titleLength: string; bodyLength: string },
-  averages: { title: string; body: string },
-  p: Readonly<Bm25Params>,
-): string {
-  const n = (v: number) => {
-    if (!Number.isFinite(v)) throw new Error(`BM25 parameter ${v} is not a finite number`);
-    return `${v}::float8`;
-  };
-  return `(${n(p.titleWeight)} * ${columns.titleTf}
-            / (1 - ${n(p.bTitle)} + ${n(p.bTitle)} * ${columns.titleLength} / greatest(${averages.title}, 1e-9))
-          + ${columns.bodyTf}
-            / (1 - ${n(p.bBody)} + ${n(p.bBody)} * ${columns.bodyLength} / greatest(${averages.body}, 1e-9)))`;
-}
 
 /**
  * Writes the postings of sections just inserted, their impacts from the collection's averages

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
 import { DEFAULT_BM25 } from "../index/bm25.js";
-import { pseudoFrequencySql } from "./pg-postings.js";
+import { pseudoFrequencySql } from "./pg-bm25f.js";
 
 /** Identifier rule for knowledge.postgres.schema: used in SQL as a quoted identifier. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

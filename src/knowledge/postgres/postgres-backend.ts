@@ -18,6 +18,7 @@ import type { CollectionStatistics } from "../index/lexical-index.js";
 import { CANDIDATE_UNITS, MAX_QUERY_TERMS, rankCollection } from "../index/ranker.js";
 import type { CollectionSource, RefreshReport } from "../index/refresh.js";
 import type { CalibrationModel } from "../relevance.js";
+import { pseudoFrequencySql } from "./pg-bm25f.js";
 import { CalibrationReader, writeCalibration } from "./pg-calibration.js";
 import {
   connectionStringFor,
@@ -28,7 +29,7 @@ import {
   PostgresUnavailableError,
 } from "./pg-connection.js";
 import { type PostgresRefreshOptions, refreshPostgresCollection } from "./pg-indexer.js";
-import { postingDepths, pseudoFrequencySql } from "./pg-postings.js";
+import { postingDepths } from "./pg-postings.js";
 import { migrate, SCHEMA_VERSION, type Tables, tablesIn } from "./pg-schema.js";
 import { inTransaction } from "./pg-writer.js";
 
