@@ -1,4 +1,7 @@
 import type pg from "pg";
+import { logger } from "../../telemetry/logger.js";
+import { DEFAULT_BM25 } from "../index/bm25.js";
+import { pseudoFrequencySql } from "./pg-bm25f.js";
 
 /** Identifier rule for knowledge.postgres.schema: used in SQL as a quoted identifier. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -6,6 +9,8 @@ export const DEFAULT_SCHEMA = "second_look";
 
 /** Table names of one schema, already quoted for SQL text. */
 export interface Tables {
+  /** The schema itself, quoted (for objects other than these tables, e.g. indexes). */
+  schema: string;
   meta: string;
   collections: string;
   documents: string;
@@ -13,12 +18,14 @@ export interface Tables {
   terms: string;
   calibrations: string;
   skippedFiles: string;
+  postings: string;
 }
 
 export function tablesIn(schema: string): Tables {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
   const q = `"${schema}"`;
   return {
+    schema: q,
     meta: `${q}.meta`,
     collections: `${q}.collections`,
     documents: `${q}.documents`,
@@ -26,6 +33,7 @@ export function tablesIn(schema: string): Tables {
     terms: `${q}.terms`,
     calibrations: `${q}.calibrations`,
     skippedFiles: `${q}.skipped_files`,
+    postings: `${q}.postings`,
   };
 }
 
@@ -44,6 +52,11 @@ export function tablesIn(schema: string): Tables {
  *   serving the bot, on any host, reads it from here (src/knowledge/postgres/pg-calibration.ts).
  * - skipped_files: files the parser refused (a time or memory bound, a broken file) with the size,
  *   time and bounds they were refused at: refused again without a parse while those hold.
+ * - postings (version 3): one row per (section, term), impact-ordered per term
+ *   (src/knowledge/postgres/pg-postings.ts). Search reads a bounded number of each query term's
+ *   strongest postings from its btree, which replaces the GIN index of versions 1 and 2: GIN finds every
+ *   section matching a term in no order, so a common word on a large collection meant scoring
+ *   every one of them.
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -110,12 +123,62 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
       PRIMARY KEY (collection_id, path)
     );
   `,
+  (t) => `
+    CREATE TABLE ${t.postings} (
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      term text NOT NULL,
+      impact real NOT NULL,
+      section_id bigint NOT NULL,
+      title_tf smallint NOT NULL,
+      body_tf smallint NOT NULL,
+      title_length integer NOT NULL,
+      body_length integer NOT NULL
+    );
+    -- An older database: its sections' postings from the stored tsvectors (title positions
+    -- are weighted A, body ones D), impacts from the collection's averages.
+    INSERT INTO ${t.postings} (collection_id, term, impact, section_id, title_tf, body_tf, title_length, body_length)
+    SELECT s.collection_id, u.lexeme, f.pf / (${DEFAULT_BM25.k1}::float8 + f.pf), s.id, tf.title, tf.body,
+           s.title_length, s.body_length
+    FROM ${t.sections} s
+    JOIN ${t.collections} c ON c.id = s.collection_id
+    CROSS JOIN LATERAL unnest(s.tsv) AS u
+    CROSS JOIN LATERAL (
+      SELECT cardinality(array_positions(u.weights, 'A')) AS title,
+             cardinality(array_positions(u.weights, 'D')) AS body
+    ) tf
+    CROSS JOIN LATERAL (
+      SELECT ${pseudoFrequencySql(
+        {
+          titleTf: "tf.title",
+          bodyTf: "tf.body",
+          titleLength: "s.title_length",
+          bodyLength: "s.body_length",
+        },
+        {
+          title: "c.title_length_sum::float8 / greatest(c.unit_count, 1)",
+          body: "c.body_length_sum::float8 / greatest(c.unit_count, 1)",
+        },
+        DEFAULT_BM25,
+      )} AS pf
+    ) f;
+    -- Strongest first per term; section id breaks ties, so a bounded read is deterministic.
+    CREATE INDEX postings_by_impact ON ${t.postings} (collection_id, term, impact DESC, section_id)
+      INCLUDE (title_tf, body_tf, title_length, body_length);
+    CREATE INDEX postings_by_section ON ${t.postings} (section_id);
+    DROP INDEX IF EXISTS ${t.schema}.sections_tsv_idx;
+    -- The analysed terms in order, space-separated, so a search ranks candidates without
+    -- analysing their text again. Older rows keep null: they are analysed when read.
+    ALTER TABLE ${t.sections} ADD COLUMN title_terms text, ADD COLUMN body_terms text;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Creates the schema or brings it to SCHEMA_VERSION; safe when several processes start at once. */
-export async function migrate(client: pg.PoolClient, schema: string): Promise<void> {
+/**
+ * Creates the schema or brings it to SCHEMA_VERSION; safe when several processes start at once.
+ * `target` stops at an earlier version (tests build an old database with it).
+ */
+export async function migrate(client: pg.PoolClient, schema: string, target = SCHEMA_VERSION): Promise<void> {
   const t = tablesIn(schema);
   await client.query("BEGIN");
   try {
@@ -130,12 +193,18 @@ export async function migrate(client: pg.PoolClient, schema: string): Promise<vo
         `schema ${schema} is at version ${current}, newer than this second-look understands (${SCHEMA_VERSION}); upgrade second-look`,
       );
     }
-    for (let v = current; v < SCHEMA_VERSION; v++) await client.query(MIGRATIONS[v]!(t));
-    if (current < SCHEMA_VERSION) {
+    if (current > 0 && current < target) {
+      logger().info(
+        { schema, from: current, to: target },
+        `migrating PostgreSQL schema ${schema} from version ${current} to ${target}; on a large collection this takes minutes`,
+      );
+    }
+    for (let v = current; v < target; v++) await client.query(MIGRATIONS[v]!(t));
+    if (current < target) {
       await client.query(
         `INSERT INTO ${t.meta} (key, value) VALUES ('version', $1)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-        [String(SCHEMA_VERSION)],
+        [String(target)],
       );
     }
     await client.query("COMMIT");

@@ -1,6 +1,8 @@
 import type pg from "pg";
 import { ANALYZER_VERSION } from "../index/analyzer.js";
+import { DEFAULT_BM25 } from "../index/bm25.js";
 import type { AnalyzedDocument } from "../index/collection-index.js";
+import { deleteCollectionPostings, deletePostings, writePostings } from "./pg-postings.js";
 import type { Tables } from "./pg-schema.js";
 import { sectionTsvector } from "./tsvector-literal.js";
 
@@ -41,6 +43,7 @@ export async function ensureCollection(
   const { id, analyzer } = row.rows[0]!;
   if (analyzer === ANALYZER_VERSION) return { id, emptied: false };
   await inTransaction(client, async () => {
+    await deleteCollectionPostings(client, t, id);
     await client.query(`DELETE FROM ${t.documents} WHERE collection_id = $1`, [id]);
     await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1`, [id]);
     await client.query(
@@ -136,6 +139,15 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
      WHERE c.id = $1`,
     [collectionId, ids],
   );
+  const sections = await client.query<{ id: string }>(
+    `SELECT id FROM ${t.sections} WHERE document_id = ANY($1::bigint[])`,
+    [ids],
+  );
+  await deletePostings(
+    client,
+    t,
+    sections.rows.map((r) => r.id),
+  );
   await client.query(`DELETE FROM ${t.documents} WHERE id = ANY($1::bigint[])`, [ids]);
   await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1 AND df <= 0`, [collectionId]);
 }
@@ -174,6 +186,8 @@ async function insertDocuments(
     titleLength: [] as number[],
     bodyLength: [] as number[],
     tsv: [] as string[],
+    titleTerms: [] as string[],
+    bodyTerms: [] as string[],
   };
   const df = new Map<string, number>();
   let titleSum = 0;
@@ -191,22 +205,25 @@ async function insertDocuments(
       columns.titleLength.push(s.titleTerms.length);
       columns.bodyLength.push(s.bodyTerms.length);
       columns.tsv.push(sectionTsvector(s.titleTerms, s.bodyTerms));
+      columns.titleTerms.push(s.titleTerms.join(" "));
+      columns.bodyTerms.push(s.bodyTerms.join(" "));
       titleSum += s.titleTerms.length;
       bodySum += s.bodyTerms.length;
       for (const term of new Set([...s.titleTerms, ...s.bodyTerms])) df.set(term, (df.get(term) ?? 0) + 1);
     });
   }
   if (!columns.documentId.length) return;
-  await client.query(
+  const sections = await client.query<{ id: string; document_id: string; ord: number }>(
     `INSERT INTO ${t.sections}
        (document_id, collection_id, ord, heading_path, heading, level, content, page_start, page_end,
-        title_length, body_length, tsv)
+        title_length, body_length, tsv, title_terms, body_terms)
      SELECT u.document_id, $1, u.ord, u.heading_path::jsonb, u.heading, u.level, u.content, u.page_start,
-            u.page_end, u.title_length, u.body_length, u.tsv::tsvector
+            u.page_end, u.title_length, u.body_length, u.tsv::tsvector, u.title_terms, u.body_terms
      FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::int[], $9::int[],
-                 $10::int[], $11::int[], $12::text[])
+                 $10::int[], $11::int[], $12::text[], $13::text[], $14::text[])
        AS u(document_id, ord, heading_path, heading, level, content, page_start, page_end,
-            title_length, body_length, tsv)`,
+            title_length, body_length, tsv, title_terms, body_terms)
+     RETURNING id, document_id, ord`,
     [
       collectionId,
       columns.documentId,
@@ -220,6 +237,8 @@ async function insertDocuments(
       columns.titleLength,
       columns.bodyLength,
       columns.tsv,
+      columns.titleTerms,
+      columns.bodyTerms,
     ],
   );
   // Sorted, so two writers of different collections never wait on each other in opposite orders.
@@ -235,6 +254,20 @@ async function insertDocuments(
        unit_count = unit_count + $2, title_length_sum = title_length_sum + $3, body_length_sum = body_length_sum + $4
      WHERE id = $1`,
     [collectionId, columns.documentId.length, titleSum, bodySum],
+  );
+  const written = new Map(sections.rows.map((r) => [`${r.document_id}:${r.ord}`, r.id]));
+  await writePostings(
+    client,
+    t,
+    collectionId,
+    write.flatMap((w) =>
+      w.document.sections.map((s, ord) => ({
+        sectionId: written.get(`${idByPath.get(w.path)}:${ord}`)!,
+        titleTerms: s.titleTerms,
+        bodyTerms: s.bodyTerms,
+      })),
+    ),
+    DEFAULT_BM25,
   );
 }
 

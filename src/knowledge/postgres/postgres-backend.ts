@@ -6,16 +6,19 @@ import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
 import { ANALYZER_VERSION, analyze } from "../index/analyzer.js";
 import { DEFAULT_BM25, idf } from "../index/bm25.js";
 import {
+  type AnalyzedDocument,
+  type AnalyzedSection,
   analyzeDocument,
   CollectionIndex,
   type IndexableDocument,
   type IndexableSection,
 } from "../index/collection-index.js";
-import { expandQuery } from "../index/feedback.js";
+import { expandQuery, FEEDBACK_DOCUMENTS } from "../index/feedback.js";
 import type { CollectionStatistics } from "../index/lexical-index.js";
 import { CANDIDATE_UNITS, MAX_QUERY_TERMS, rankCollection } from "../index/ranker.js";
 import type { CollectionSource, RefreshReport } from "../index/refresh.js";
 import type { CalibrationModel } from "../relevance.js";
+import { pseudoFrequencySql } from "./pg-bm25f.js";
 import { CalibrationReader, writeCalibration } from "./pg-calibration.js";
 import {
   connectionStringFor,
@@ -26,16 +29,18 @@ import {
   PostgresUnavailableError,
 } from "./pg-connection.js";
 import { type PostgresRefreshOptions, refreshPostgresCollection } from "./pg-indexer.js";
+import { postingDepths } from "./pg-postings.js";
 import { migrate, SCHEMA_VERSION, type Tables, tablesIn } from "./pg-schema.js";
 import { inTransaction } from "./pg-writer.js";
-import { anyTermQuery } from "./tsvector-literal.js";
 
 /**
- * Sections the database scores per collection and query, at most: candidates come from the
- * query's rarest terms until their combined document frequency reaches this, so a query's cost
- * stays bounded however large the collection and however common its other words.
+ * Postings the database reads per collection and search pass, at most, spread over the query's
+ * terms by postingDepths (src/knowledge/postgres/pg-postings.ts): a query whose terms' postings
+ * fit is scored over all of them, exactly as the embedded engine scores it; a larger one reads
+ * each term's strongest postings, so a query's cost stays bounded however large the collection
+ * and however common its words.
  */
-export const MATCH_BUDGET = 20_000;
+export const POSTINGS_BUDGET = 10_000;
 /**
  * Candidates handed to the engine's ranker per collection: twice what its first pass keeps, so
  * the feedback (rerank) pass has room to bring up sections the first pass placed lower.
@@ -65,6 +70,12 @@ interface CandidateRow {
   page_end: number | null;
 }
 
+/** A candidate section with its analysed terms as stored (null in rows written by schema version 1). */
+interface AnalyzedRow extends CandidateRow {
+  title_terms: string | null;
+  body_terms: string | null;
+}
+
 export interface PostgresBackendOptions extends PostgresTarget {
   /** The bot's collections: the only ones its searches may reach. */
   collections: Record<string, { paths: readonly string[]; exclude?: readonly string[] }>;
@@ -73,8 +84,9 @@ export interface PostgresBackendOptions extends PostgresTarget {
 
 /**
  * A bot's knowledge in PostgreSQL, shared by every process that serves the bot. Searching asks
- * the database for candidate sections (a GIN full-text match on the query's rarest terms, scored
- * in SQL with BM25F from the stored term frequencies), then ranks them with the embedded
+ * the database for candidate sections (each query term's strongest postings from an
+ * impact-ordered index, within POSTINGS_BUDGET, scored in SQL with BM25F from the stored term
+ * frequencies and today's collection averages), then ranks them with the embedded
  * engine's own ranker, given the collection's statistics from the database — so relevance,
  * bands, the weak flag and hints are computed exactly as the embedded engine computes them.
  * Every query is scoped to this bot's collections and parameterised.
@@ -204,11 +216,8 @@ export class PostgresBackend implements KnowledgeBackend {
       return result.rows;
     });
     if (!rows.length) return undefined;
-    const doc = documentsOf(rows)[0]!;
-    return toDoc(collection, {
-      ...doc,
-      sections: doc.sections.map((s) => ({ ...s, titleTerms: [], bodyTerms: [] })),
-    });
+    const doc = documentsOf(rows, (r) => ({ ...sectionOf(r), titleTerms: [], bodyTerms: [] }))[0]!;
+    return toDoc(collection, doc);
   }
 
   /** Closes the pool; safe to call twice. */
@@ -298,18 +307,24 @@ export class PostgresBackend implements KnowledgeBackend {
       if (!distinct.includes(term) || !known.get(term)) continue;
       original.set(term, (original.get(term) ?? 0) + idf(unitCount, known.get(term)!));
     }
-    const rows = new Map<string, CandidateRow>();
-    const indexOf = async (found: readonly CandidateRow[]) => {
+    const rows = new Map<string, AnalyzedRow>();
+    const indexOf = async (found: readonly AnalyzedRow[]) => {
       for (const r of found) rows.set(`${r.ord}\u0000${r.path}`, r);
-      const documents = documentsOf([...rows.values()]).map(analyzeDocument);
-      // The ranker's feedback pass weighs any term of the top candidates: their frequencies too.
+      const documents = documentsOf([...rows.values()], analyzedSection);
+      const index = new CollectionIndex(row.name, documents, DEFAULT_BM25, statistics);
+      // The ranker's feedback weighs every term of its first pass's top units, which lie in its
+      // first FEEDBACK_DOCUMENTS documents (that pass scores with the query terms' statistics
+      // alone): those documents' terms need their collection frequencies too, and no others.
+      const top = rankCollection(index, queryTerms, { rerank: false, limit: FEEDBACK_DOCUMENTS });
       const vocabulary = new Set<string>();
-      for (const d of documents) {
-        for (const s of d.sections) {
+      for (const ranked of top.documents) {
+        for (const s of documents[ranked.document]!.sections) {
           for (const term of s.titleTerms) if (!known.has(term)) vocabulary.add(term);
           for (const term of s.bodyTerms) if (!known.has(term)) vocabulary.add(term);
         }
       }
+      if (!vocabulary.size) return index;
+      for (const term of vocabulary) known.set(term, 0);
       for (const [term, df] of await this.documentFrequencies(client, row.id, [...vocabulary]))
         known.set(term, df);
       return new CollectionIndex(row.name, documents, DEFAULT_BM25, statistics);
@@ -327,9 +342,10 @@ export class PostgresBackend implements KnowledgeBackend {
 
   /**
    * The CANDIDATE_POOL sections scoring highest for a weighted query (term → idf × query
-   * frequency), scored by BM25F in SQL from the term frequencies in `tsv`. The GIN match uses
-   * the rarest terms while their sections fit MATCH_BUDGET: a section matching only common
-   * words scores little and is not looked at, which bounds the work on a large collection.
+   * frequency), by BM25F in SQL over the postings read: every posting of each term when they
+   * fit POSTINGS_BUDGET, else each term's strongest ones (postingDepths). A section reached only
+   * through postings left unread scores little for every query term, which is what bounds the
+   * work on a large collection.
    */
   private async topSections(
     client: pg.PoolClient,
@@ -337,58 +353,53 @@ export class PostgresBackend implements KnowledgeBackend {
     statistics: CollectionStatistics,
     known: ReadonlyMap<string, number>,
     weights: ReadonlyMap<string, number>,
-  ): Promise<CandidateRow[]> {
-    const terms = [...weights.keys()].filter((term) => (known.get(term) ?? 0) > 0);
-    if (!terms.length) return [];
-    const byRarity = [...terms].sort((a, b) => known.get(a)! - known.get(b)! || (a < b ? -1 : 1));
-    const matchTerms: string[] = [];
-    let budget = 0;
-    for (const term of byRarity) {
-      if (matchTerms.length && budget + known.get(term)! > MATCH_BUDGET) break;
-      matchTerms.push(term);
-      budget += known.get(term)!;
-    }
-    const p = DEFAULT_BM25;
-    const result = await client.query<CandidateRow>(
+  ): Promise<AnalyzedRow[]> {
+    const depths = postingDepths(
+      new Map([...weights.keys()].map((term) => [term, known.get(term) ?? 0])),
+      POSTINGS_BUDGET,
+    );
+    if (!depths.size) return [];
+    const terms = [...depths.keys()];
+    const pf = pseudoFrequencySql(
+      {
+        titleTf: "p.title_tf",
+        bodyTf: "p.body_tf",
+        titleLength: "p.title_length",
+        bodyLength: "p.body_length",
+      },
+      { title: "$5::float8", body: "$6::float8" },
+      DEFAULT_BM25,
+    );
+    const result = await client.query<AnalyzedRow>(
       `WITH q AS (
-         SELECT * FROM unnest($3::text[], $4::float8[]) AS q(term, weight)
-       ),
-       matched AS (
-         SELECT s.id, s.title_length, s.body_length, s.tsv FROM ${this.t.sections} s
-         WHERE s.collection_id = $1 AND s.tsv @@ $2::tsquery
-         LIMIT $5
+         SELECT * FROM unnest($2::text[], $3::float8[], $4::int[]) AS q(term, weight, depth)
        ),
        scored AS (
-         SELECT m.id, sum(q.weight * f.pf / ($6::float8 + f.pf)) AS score
-         FROM matched m
-         CROSS JOIN LATERAL unnest(m.tsv) AS u
-         JOIN q ON q.term = u.lexeme
+         SELECT p.section_id, sum(q.weight * f.pf / (${DEFAULT_BM25.k1}::float8 + f.pf)) AS score
+         FROM q
          CROSS JOIN LATERAL (
-           SELECT $7::float8 * cardinality(array_positions(u.weights, 'A'))
-                    / (1 - $8::float8 + $8::float8 * m.title_length / $9::float8)
-                  + cardinality(array_positions(u.weights, 'D'))
-                    / (1 - $10::float8 + $10::float8 * m.body_length / $11::float8) AS pf
-         ) AS f
-         GROUP BY m.id
-         ORDER BY score DESC, m.id
-         LIMIT $12
+           SELECT section_id, title_tf, body_tf, title_length, body_length
+           FROM ${this.t.postings}
+           WHERE collection_id = $1 AND term = q.term
+           ORDER BY impact DESC, section_id
+           LIMIT q.depth
+         ) p
+         CROSS JOIN LATERAL (SELECT ${pf} AS pf) f
+         GROUP BY p.section_id
+         ORDER BY score DESC, p.section_id
+         LIMIT $7
        )
        SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
-              s.content, s.page_start, s.page_end
+              s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
        FROM scored sc
-       JOIN ${this.t.sections} s ON s.id = sc.id
+       JOIN ${this.t.sections} s ON s.id = sc.section_id
        JOIN ${this.t.documents} d ON d.id = s.document_id`,
       [
         collectionId,
-        anyTermQuery(matchTerms),
         terms,
         terms.map((term) => weights.get(term)!),
-        MATCH_BUDGET,
-        p.k1,
-        p.titleWeight,
-        p.bTitle,
+        terms.map((term) => depths.get(term)!),
         statistics.avgTitleLength || 1,
-        p.bBody,
         statistics.avgBodyLength || 1,
         CANDIDATE_POOL,
       ],
@@ -414,23 +425,21 @@ export class PostgresBackend implements KnowledgeBackend {
  * Rows (one per section) grouped into documents, in path order with sections in reading order:
  * the order the embedded engine indexes them in, so ties break the same way.
  */
-function documentsOf(rows: readonly CandidateRow[]): IndexableDocument[] {
-  const byPath = new Map<string, { doc: IndexableDocument; sections: [number, IndexableSection][] }>();
+function documentsOf<R extends CandidateRow>(
+  rows: readonly R[],
+  toSection: (row: R) => AnalyzedSection,
+): AnalyzedDocument[] {
+  const byPath = new Map<string, { doc: AnalyzedDocument; sections: [number, AnalyzedSection][] }>();
   for (const r of rows) {
     let entry = byPath.get(r.path);
     if (!entry) {
-      const doc: IndexableDocument = { id: r.path, title: r.title, sections: [] };
+      const doc: AnalyzedDocument = { id: r.path, title: r.title, sections: [] };
       if (r.url) doc.url = r.url;
       if (r.modified_time) doc.modifiedTime = r.modified_time;
       entry = { doc, sections: [] };
       byPath.set(r.path, entry);
     }
-    const section: IndexableSection = { headingPath: r.heading_path, content: r.content };
-    if (r.heading !== null) section.heading = r.heading;
-    if (r.level !== null) section.level = r.level;
-    if (r.page_start !== null && r.page_end !== null)
-      section.pages = { start: r.page_start, end: r.page_end };
-    entry.sections.push([r.ord, section]);
+    entry.sections.push([r.ord, toSection(r)]);
   }
   return [...byPath.values()]
     .sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0))
@@ -438,4 +447,29 @@ function documentsOf(rows: readonly CandidateRow[]): IndexableDocument[] {
       ...doc,
       sections: sections.sort((a, b) => a[0] - b[0]).map(([, s]) => s),
     }));
+}
+
+function sectionOf(r: CandidateRow): IndexableSection {
+  const section: IndexableSection = { headingPath: r.heading_path, content: r.content };
+  if (r.heading !== null) section.heading = r.heading;
+  if (r.level !== null) section.level = r.level;
+  if (r.page_start !== null && r.page_end !== null) section.pages = { start: r.page_start, end: r.page_end };
+  return section;
+}
+
+/**
+ * A candidate with the terms the writer analysed (stored space-separated: a term never holds a
+ * space); a row from schema version 1, which has none stored, is analysed here.
+ */
+function analyzedSection(r: AnalyzedRow): AnalyzedSection {
+  const section = sectionOf(r);
+  if (r.title_terms === null || r.body_terms === null) {
+    const document: IndexableDocument = { id: r.path, title: r.title, sections: [section] };
+    return analyzeDocument(document).sections[0]!;
+  }
+  return { ...section, titleTerms: splitTerms(r.title_terms), bodyTerms: splitTerms(r.body_terms) };
+}
+
+function splitTerms(stored: string): string[] {
+  return stored === "" ? [] : stored.split(" ");
 }

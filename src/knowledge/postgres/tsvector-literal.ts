@@ -1,5 +1,5 @@
 /**
- * Text forms of tsvector and tsquery values built from our own analysed terms. The terms are
+ * Text forms of tsvector values built from our own analysed terms. The terms are
  * given to PostgreSQL as lexemes exactly (no parser or dictionary of its own runs), so the
  * database and the engine agree on what a term is. The texts travel as query parameters, cast
  * in SQL; quoting here only keeps a lexeme one lexeme.
@@ -40,9 +40,4 @@ export function sectionTsvector(titleTerms: readonly string[], bodyTerms: readon
     parts.push(`${lexeme(term)}:${positions.join(",")}`);
   }
   return parts.join(" ");
-}
-
-/** Any of the terms (OR), as tsquery text. */
-export function anyTermQuery(terms: readonly string[]): string {
-  return terms.map(lexeme).join(" | ");
 }

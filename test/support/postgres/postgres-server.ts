@@ -56,7 +56,11 @@ async function postgresAccount(): Promise<{ uid: number; gid: number } | undefin
   return { uid: Number(stdout.trim()), gid: Number(gid.trim()) };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * Starts a throwaway server. `settings` are extra server settings (name → value), e.g. a
+ * benchmark's memory sizes; the defaults suit tests.
+ */
+export async function startPostgres(settings: Record<string, string> = {}): Promise<PostgresServer> {
   const account = await postgresAccount();
   const dir = await mkdtemp(join(tmpdir(), "second-look-pg-"));
   const data = join(dir, "data");
@@ -91,6 +95,11 @@ export async function startPostgres(): Promise<PostgresServer> {
       "-c full_page_writes=off",
       "-c synchronous_commit=off",
       "-c max_connections=60",
+      ...Object.entries(settings).map(([name, value]) => {
+        if (!/^[a-z_]+$/.test(name) || !/^[A-Za-z0-9_.]+$/.test(value))
+          throw new Error(`unusable server setting ${name}=${value}`);
+        return `-c ${name}=${value}`;
+      }),
     ].join(" ");
     await asServer("pg_ctl", [
       "-D",

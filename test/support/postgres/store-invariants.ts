@@ -2,8 +2,9 @@ import pg from "pg";
 
 /**
  * What must hold in a schema whatever happened to the indexers (races, kill -9): no document
- * twice, no section without its document, and the statistics the scorer reads equal to what the
- * sections say. Returns the violations found (empty when sound).
+ * twice, no section without its document, the statistics the scorer reads equal to what the
+ * sections say, and the postings search reads equal to the sections' terms. Returns the
+ * violations found (empty when sound).
  */
 export async function storeInvariants(url: string, schema: string): Promise<string[]> {
   const client = new pg.Client(url);
@@ -43,6 +44,38 @@ export async function storeInvariants(url: string, schema: string): Promise<stri
        LIMIT 5`,
     );
     for (const r of df.rows) problems.push(`term ${r.term}: stored df ${r.stored}, sections say ${r.actual}`);
+    // Every (section, term) of the stored tsvectors has exactly one posting carrying its field
+    // frequencies (exact below the tsvector's 256 positions) and the section's lengths, and no
+    // posting outlives its section.
+    const postings = await client.query(
+      `WITH expected AS (
+         SELECT s.id, s.collection_id, s.title_length, s.body_length, u.lexeme,
+                cardinality(array_positions(u.weights, 'A')) AS title_tf,
+                cardinality(array_positions(u.weights, 'D')) AS body_tf
+         FROM ${s}.sections s, unnest(s.tsv) AS u
+       )
+       SELECT coalesce(e.id, p.section_id) AS section, coalesce(e.lexeme, p.term) AS term,
+              e.id IS NULL AS orphan, p.section_id IS NULL AS missing
+       FROM expected e
+       FULL JOIN ${s}.postings p ON p.section_id = e.id AND p.term = e.lexeme
+       WHERE e.id IS NULL OR p.section_id IS NULL OR p.collection_id <> e.collection_id
+          OR p.title_length <> e.title_length OR p.body_length <> e.body_length
+          OR (e.title_tf + e.body_tf < 256 AND (p.title_tf <> e.title_tf OR p.body_tf <> e.body_tf))
+       LIMIT 5`,
+    );
+    for (const r of postings.rows) {
+      const what = r.orphan
+        ? "a posting with no section"
+        : r.missing
+          ? "no posting"
+          : "a posting that disagrees";
+      problems.push(`section ${r.section}, term ${r.term}: ${what}`);
+    }
+    const duplicated = await client.query(
+      `SELECT section_id, term FROM ${s}.postings GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 5`,
+    );
+    for (const r of duplicated.rows)
+      problems.push(`section ${r.section_id}, term ${r.term}: posting stored twice`);
     return problems;
   } finally {
     await client.end();
