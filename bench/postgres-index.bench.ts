@@ -6,7 +6,7 @@
  * repository (e.g. the main branch before a change) — that checkout's postgres index too.
  * Wall time, files per second and peak RSS of the whole process (parser threads included).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -92,7 +92,10 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     });
     if (BEFORE) {
       const beforeBot = await bot(root, "before", postgres("before"));
-      runs.push({ label: `postgres, ${BEFORE}`, ...(await indexRun(resolve(BEFORE), beforeBot, env)) });
+      runs.push({
+        label: `postgres, ${checkoutLabel(resolve(BEFORE))}`,
+        ...(await indexRun(resolve(BEFORE), beforeBot, env)),
+      });
     }
     const rows = runs.map((r) => {
       const perSecond = r.report.added ? (r.report.added / (r.ms / 1000)).toFixed(1) : "–";
@@ -115,5 +118,14 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
   } finally {
     await server.stop();
     await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** A checkout named by its commit, never by where it sits on this machine. */
+function checkoutLabel(dir: string): string {
+  try {
+    return `commit ${execFileSync("git", ["-C", dir, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim()}`;
+  } catch {
+    return "the checkout named by BENCH_PG_BEFORE";
   }
 }
