@@ -22,8 +22,6 @@ import { UsageMeter } from "./usage-meter.js";
 
 const PROVIDER = "copilot";
 export const DEFAULT_COPILOT_TIMEOUT_MS = 60_000;
-/** Bound on closing a session after a call; the answer is already in hand by then. */
-const DISCONNECT_GRACE_MS = 5_000;
 
 /** A BYOK endpoint for the runtime to call instead of Copilot's own models. */
 export interface CopilotByok {
@@ -108,7 +106,8 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       throw error;
     } finally {
       const closing = session;
-      if (closing) void withGrace(closing.disconnect()).catch(() => undefined);
+      // Not awaited: the answer (or the error) is the caller's now; the session ends on its own.
+      if (closing) void closing.disconnect().catch(() => undefined);
       // A lease still being acquired when the call stopped is released once it arrives.
       if (lease) void lease.release().catch(() => undefined);
       else leasing.then((late) => late.release()).catch(() => undefined);
@@ -195,16 +194,6 @@ function turn(session: CopilotSession, prompt: string): Promise<ChatResponse> {
 function promptOf(messages: readonly ChatMessage[]): string {
   if (messages.length === 1) return messages[0]!.content;
   return messages.map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.content}`).join("\n\n");
-}
-
-/** `work`, or the signal's reason as soon as it fires (the work itself is left to settle). */
-function withGrace(work: Promise<unknown>): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise((resolve) => {
-    timer = setTimeout(resolve, DISCONNECT_GRACE_MS);
-    timer.unref();
-  });
-  return Promise.race([work, grace]).finally(() => clearTimeout(timer));
 }
 
 function count(value: unknown): number {

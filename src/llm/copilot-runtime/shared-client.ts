@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { CopilotClient, type CopilotClientOptions, RuntimeConnection } from "@github/copilot-sdk";
+import { withDeadline } from "../../deadline.js";
 
 export interface ClientSpec {
   home: string;
@@ -45,17 +46,11 @@ function specKey(spec: ClientSpec): string {
 }
 
 async function stopClient(client: CopilotClient): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), STOP_GRACE_MS);
-  });
   try {
-    const outcome = await Promise.race([client.stop().then(() => "stopped" as const), grace]);
-    if (outcome === "late") await client.forceStop();
+    await withDeadline("stopping the Copilot runtime", STOP_GRACE_MS, undefined, () => client.stop());
   } catch {
+    // Late or failed: the runtime process is killed instead.
     await client.forceStop().catch(() => undefined);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
