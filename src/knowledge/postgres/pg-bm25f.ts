@@ -19,3 +19,28 @@ export function pseudoFrequencySql(
           + ${columns.bodyTf}
             / (1 - ${n(p.bBody)} + ${n(p.bBody)} * ${columns.bodyLength} / greatest(${averages.body}, 1e-9)))`;
 }
+
+/** A posting's field frequencies and its section's field lengths. */
+export interface PostingFields {
+  titleTf: number;
+  bodyTf: number;
+  titleLength: number;
+  bodyLength: number;
+}
+
+/**
+ * pseudoFrequencySql computed here, operation for operation in the same order on doubles, so
+ * both give the same value to the last bit: `averages` are the collection's field length sums
+ * divided by max(unit count, 1), as the SQL form computes them.
+ */
+export function pseudoFrequency(
+  f: PostingFields,
+  averages: { title: number; body: number },
+  p: Readonly<Bm25Params>,
+): number {
+  return (
+    (p.titleWeight * f.titleTf) /
+      (1 - p.bTitle + (p.bTitle * f.titleLength) / Math.max(averages.title, 1e-9)) +
+    f.bodyTf / (1 - p.bBody + (p.bBody * f.bodyLength) / Math.max(averages.body, 1e-9))
+  );
+}

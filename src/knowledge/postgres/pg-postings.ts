@@ -1,6 +1,7 @@
 import type pg from "pg";
-import type { Bm25Params } from "../index/bm25.js";
-import { pseudoFrequencySql } from "./pg-bm25f.js";
+import { type Bm25Params, saturate } from "../index/bm25.js";
+import { type PostingFields, pseudoFrequency } from "./pg-bm25f.js";
+import { copyRows } from "./pg-copy.js";
 import type { Tables } from "./pg-schema.js";
 
 /**
@@ -22,83 +23,115 @@ export interface SectionPostings {
 /** smallint holds a field frequency; a term repeated more often than this counts this often. */
 const MAX_FIELD_FREQUENCY = 32_767;
 
+/** A collection's statistics as its row stands: what the impacts' length averages come from. */
+export interface CollectionTotals {
+  unitCount: number;
+  titleLengthSum: number;
+  bodyLengthSum: number;
+}
+
+/** One posting as stored; `impact` is already the float4 the column holds. */
+export interface PostingRow extends PostingFields {
+  term: string;
+  sectionId: string;
+  impact: number;
+}
+
 /**
- * Writes the postings of sections just inserted, their impacts from the collection's averages
- * as its row says now (call after the statistics are updated, inside the file's transaction).
- * Terms are written in sorted order, so concurrent writers touch the index in one order.
+ * The postings of `sections` with their impacts from the collection's averages in `totals`:
+ * pseudoFrequency (the same arithmetic as pseudoFrequencySql, so the same value a SQL-computed
+ * impact had), saturated, rounded to float4 as the `real` column stores it. In term order, then
+ * the sections' order: written in that order, consecutive rows land in the same part of the
+ * impact index, and concurrent writers touch it in one order.
  */
+export function postingRows(
+  sections: readonly SectionPostings[],
+  totals: Readonly<CollectionTotals>,
+  params: Readonly<Bm25Params>,
+): PostingRow[] {
+  const units = Math.max(totals.unitCount, 1);
+  const averages = { title: totals.titleLengthSum / units, body: totals.bodyLengthSum / units };
+  const byTerm = new Map<string, PostingRow[]>();
+  for (const s of sections) {
+    const counts = new Map<string, [number, number]>();
+    for (const term of s.titleTerms) {
+      const c = counts.get(term);
+      if (c) c[0]++;
+      else counts.set(term, [1, 0]);
+    }
+    for (const term of s.bodyTerms) {
+      const c = counts.get(term);
+      if (c) c[1]++;
+      else counts.set(term, [0, 1]);
+    }
+    for (const [term, [title, body]] of counts) {
+      const fields: PostingFields = {
+        titleTf: Math.min(title, MAX_FIELD_FREQUENCY),
+        bodyTf: Math.min(body, MAX_FIELD_FREQUENCY),
+        titleLength: s.titleTerms.length,
+        bodyLength: s.bodyTerms.length,
+      };
+      const impact = Math.fround(saturate(pseudoFrequency(fields, averages, params), params.k1));
+      const row: PostingRow = { term, sectionId: s.sectionId, impact, ...fields };
+      const list = byTerm.get(term);
+      if (list) list.push(row);
+      else byTerm.set(term, [row]);
+    }
+  }
+  const rows: PostingRow[] = [];
+  for (const term of [...byTerm.keys()].sort()) rows.push(...byTerm.get(term)!);
+  return rows;
+}
+
+/** Writes postings made by postingRows for sections just inserted (inside the file's transaction). */
 export async function writePostings(
   client: pg.PoolClient,
   t: Tables,
   collectionId: number,
-  sections: readonly SectionPostings[],
-  params: Readonly<Bm25Params>,
+  rows: readonly PostingRow[],
 ): Promise<void> {
-  const rows = {
-    sectionId: [] as string[],
-    term: [] as string[],
-    titleTf: [] as number[],
-    bodyTf: [] as number[],
-    titleLength: [] as number[],
-    bodyLength: [] as number[],
-  };
-  for (const s of sections) {
-    const counts = new Map<string, [number, number]>();
-    for (const term of s.titleTerms) {
-      const c = counts.get(term) ?? [0, 0];
-      c[0]++;
-      counts.set(term, c);
-    }
-    for (const term of s.bodyTerms) {
-      const c = counts.get(term) ?? [0, 0];
-      c[1]++;
-      counts.set(term, c);
-    }
-    for (const [term, [title, body]] of counts) {
-      rows.sectionId.push(s.sectionId);
-      rows.term.push(term);
-      rows.titleTf.push(Math.min(title, MAX_FIELD_FREQUENCY));
-      rows.bodyTf.push(Math.min(body, MAX_FIELD_FREQUENCY));
-      rows.titleLength.push(s.titleTerms.length);
-      rows.bodyLength.push(s.bodyTerms.length);
-    }
-  }
-  if (!rows.term.length) return;
-  const pf = pseudoFrequencySql(
-    {
-      titleTf: "u.title_tf",
-      bodyTf: "u.body_tf",
-      titleLength: "u.title_length",
-      bodyLength: "u.body_length",
-    },
-    {
-      title: "c.title_length_sum::float8 / greatest(c.unit_count, 1)",
-      body: "c.body_length_sum::float8 / greatest(c.unit_count, 1)",
-    },
-    params,
-  );
-  await client.query(
-    `INSERT INTO ${t.postings} (collection_id, term, impact, section_id, title_tf, body_tf, title_length, body_length)
-     SELECT c.id, u.term, f.pf / (${params.k1}::float8 + f.pf), u.section_id, u.title_tf, u.body_tf,
-            u.title_length, u.body_length
-     FROM ${t.collections} c
-     CROSS JOIN unnest($2::bigint[], $3::text[], $4::int2[], $5::int2[], $6::int[], $7::int[])
-       AS u(section_id, term, title_tf, body_tf, title_length, body_length)
-     CROSS JOIN LATERAL (SELECT ${pf} AS pf) f
-     WHERE c.id = $1
-     ORDER BY u.term, u.section_id`,
-    [collectionId, rows.sectionId, rows.term, rows.titleTf, rows.bodyTf, rows.titleLength, rows.bodyLength],
+  if (!rows.length) return;
+  await copyRows(
+    client,
+    `COPY ${t.postings} (collection_id, term, impact, section_id, title_tf, body_tf, title_length, body_length)
+     FROM STDIN`,
+    rows.map((r) => [
+      collectionId,
+      r.term,
+      r.impact,
+      r.sectionId,
+      r.titleTf,
+      r.bodyTf,
+      r.titleLength,
+      r.bodyLength,
+    ]),
   );
 }
 
-/** Deletes the postings of sections about to be deleted (same transaction). */
+/**
+ * Deletes the postings of sections about to be deleted and takes them out of the collection's
+ * document frequencies (same transaction): a section's postings are its distinct terms, so
+ * they are what its share of each term's df was counted from. Terms left in no section go.
+ */
 export async function deletePostings(
   client: pg.PoolClient,
   t: Tables,
+  collectionId: number,
   sectionIds: readonly string[],
 ): Promise<void> {
   if (!sectionIds.length) return;
-  await client.query(`DELETE FROM ${t.postings} WHERE section_id = ANY($1::bigint[])`, [sectionIds]);
+  await client.query(
+    `WITH gone AS (
+       DELETE FROM ${t.postings} WHERE section_id = ANY($2::bigint[]) RETURNING term
+     ), counted AS (
+       SELECT term, count(*) AS n FROM gone GROUP BY term
+     )
+     UPDATE ${t.terms} AS t SET df = t.df - counted.n
+     FROM counted
+     WHERE t.collection_id = $1 AND t.term = counted.term`,
+    [collectionId, sectionIds],
+  );
+  await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1 AND df <= 0`, [collectionId]);
 }
 
 /** Deletes every posting of a collection (it is being emptied for re-indexing). */

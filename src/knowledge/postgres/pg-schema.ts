@@ -43,9 +43,9 @@ export function tablesIn(schema: string): Tables {
  *
  * - collections: one row per (bot, collection) with the statistics BM25F needs (unit count and
  *   field length sums), kept in step with `sections` by the writer.
- * - sections: the scoring units. `tsv` holds the analysed terms as lexemes (title/heading terms
- *   weight A, body terms weight D, one position per occurrence), so the GIN index finds
- *   candidates and the term frequencies of both fields can be read back for scoring.
+ * - sections: the scoring units. Until version 4, `tsv` held the analysed terms as lexemes
+ *   (title/heading terms weight A, body terms weight D, one position per occurrence), for the
+ *   GIN index of versions 1 and 2 and the postings built from it by version 3.
  * - terms: per collection, how many sections contain each term (BM25's document frequency).
  * - calibrations: a bot's own relevance calibration (`second-look calibrate`), one row per bot,
  *   the document the embedded engine keeps in `.second-look/calibration.json`: every process
@@ -57,6 +57,12 @@ export function tablesIn(schema: string): Tables {
  *   strongest postings from its btree, which replaces the GIN index of versions 1 and 2: GIN finds every
  *   section matching a term in no order, so a common word on a large collection meant scoring
  *   every one of them.
+ * - version 4: the writer's speed. Sections lose `tsv`: nothing reads it since search reads
+ *   postings, and a deleted section's share of the document frequencies is counted from its
+ *   postings (its distinct terms). Postings lose their foreign key to collections: checking it
+ *   cost a lookup per posting, about a third of a file's write; a collection's postings are
+ *   deleted with it explicitly (pg-writer.ts ensureCollection), and no code deletes a
+ *   collection row. Dropping a column is instant; its space is reused as rows are rewritten.
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -169,6 +175,10 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
     -- The analysed terms in order, space-separated, so a search ranks candidates without
     -- analysing their text again. Older rows keep null: they are analysed when read.
     ALTER TABLE ${t.sections} ADD COLUMN title_terms text, ADD COLUMN body_terms text;
+  `,
+  (t) => `
+    ALTER TABLE ${t.sections} DROP COLUMN tsv;
+    ALTER TABLE ${t.postings} DROP CONSTRAINT IF EXISTS postings_collection_id_fkey;
   `,
 ];
 

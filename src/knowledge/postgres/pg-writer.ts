@@ -2,9 +2,15 @@ import type pg from "pg";
 import { ANALYZER_VERSION } from "../index/analyzer.js";
 import { DEFAULT_BM25 } from "../index/bm25.js";
 import type { AnalyzedDocument } from "../index/collection-index.js";
-import { deleteCollectionPostings, deletePostings, writePostings } from "./pg-postings.js";
+import { type CopyValue, copyRows } from "./pg-copy.js";
+import {
+  deleteCollectionPostings,
+  deletePostings,
+  postingRows,
+  type SectionPostings,
+  writePostings,
+} from "./pg-postings.js";
 import type { Tables } from "./pg-schema.js";
-import { sectionTsvector } from "./tsvector-literal.js";
 
 /** A parsed, analysed file as the writer stores it. */
 export interface DocumentToWrite {
@@ -116,16 +122,9 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
   );
   if (!old.rows.length) return;
   const ids = old.rows.map((r) => r.id);
-  await client.query(
-    `UPDATE ${t.terms} AS t SET df = t.df - d.n
-     FROM (
-       SELECT lexeme, count(*) AS n
-       FROM ${t.sections} s, unnest(tsvector_to_array(s.tsv)) AS lexeme
-       WHERE s.document_id = ANY($2::bigint[])
-       GROUP BY lexeme
-     ) AS d
-     WHERE t.collection_id = $1 AND t.term = d.lexeme`,
-    [collectionId, ids],
+  const sections = await client.query<{ id: string }>(
+    `SELECT id FROM ${t.sections} WHERE document_id = ANY($1::bigint[])`,
+    [ids],
   );
   await client.query(
     `UPDATE ${t.collections} AS c SET
@@ -139,17 +138,13 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
      WHERE c.id = $1`,
     [collectionId, ids],
   );
-  const sections = await client.query<{ id: string }>(
-    `SELECT id FROM ${t.sections} WHERE document_id = ANY($1::bigint[])`,
-    [ids],
-  );
   await deletePostings(
     client,
     t,
+    collectionId,
     sections.rows.map((r) => r.id),
   );
   await client.query(`DELETE FROM ${t.documents} WHERE id = ANY($1::bigint[])`, [ids]);
-  await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1 AND df <= 0`, [collectionId]);
 }
 
 async function insertDocuments(
@@ -174,101 +169,90 @@ async function insertDocuments(
     ],
   );
   const idByPath = new Map(inserted.rows.map((r) => [r.path, r.id]));
-  const columns = {
-    documentId: [] as string[],
-    ord: [] as number[],
-    headingPath: [] as string[],
-    heading: [] as (string | null)[],
-    level: [] as (number | null)[],
-    content: [] as string[],
-    pageStart: [] as (number | null)[],
-    pageEnd: [] as (number | null)[],
-    titleLength: [] as number[],
-    bodyLength: [] as number[],
-    tsv: [] as string[],
-    titleTerms: [] as string[],
-    bodyTerms: [] as string[],
-  };
-  const df = new Map<string, number>();
+  const sectionCount = write.reduce((n, w) => n + w.document.sections.length, 0);
+  if (!sectionCount) return;
+  // The sections' ids are taken from their sequence first, so their postings can be written in
+  // the same pass, with no round trip to learn which id each section got.
+  const ids = await client.query<{ id: string }>(
+    "SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2)",
+    [t.sections, sectionCount],
+  );
+  const sections: SectionPostings[] = [];
+  const rows: CopyValue[][] = [];
   let titleSum = 0;
   let bodySum = 0;
   for (const w of write) {
+    const documentId = idByPath.get(w.path)!;
     w.document.sections.forEach((s, ord) => {
-      columns.documentId.push(idByPath.get(w.path)!);
-      columns.ord.push(ord);
-      columns.headingPath.push(JSON.stringify(s.headingPath));
-      columns.heading.push(s.heading ?? null);
-      columns.level.push(s.level ?? null);
-      columns.content.push(s.content);
-      columns.pageStart.push(s.pages?.start ?? null);
-      columns.pageEnd.push(s.pages?.end ?? null);
-      columns.titleLength.push(s.titleTerms.length);
-      columns.bodyLength.push(s.bodyTerms.length);
-      columns.tsv.push(sectionTsvector(s.titleTerms, s.bodyTerms));
-      columns.titleTerms.push(s.titleTerms.join(" "));
-      columns.bodyTerms.push(s.bodyTerms.join(" "));
+      const sectionId = ids.rows[sections.length]!.id;
+      sections.push({ sectionId, titleTerms: s.titleTerms, bodyTerms: s.bodyTerms });
+      rows.push([
+        sectionId,
+        documentId,
+        collectionId,
+        ord,
+        JSON.stringify(s.headingPath),
+        s.heading ?? null,
+        s.level ?? null,
+        s.content,
+        s.pages?.start ?? null,
+        s.pages?.end ?? null,
+        s.titleTerms.length,
+        s.bodyTerms.length,
+        s.titleTerms.join(" "),
+        s.bodyTerms.join(" "),
+      ]);
       titleSum += s.titleTerms.length;
       bodySum += s.bodyTerms.length;
-      for (const term of new Set([...s.titleTerms, ...s.bodyTerms])) df.set(term, (df.get(term) ?? 0) + 1);
     });
   }
-  if (!columns.documentId.length) return;
-  const sections = await client.query<{ id: string; document_id: string; ord: number }>(
-    `INSERT INTO ${t.sections}
-       (document_id, collection_id, ord, heading_path, heading, level, content, page_start, page_end,
-        title_length, body_length, tsv, title_terms, body_terms)
-     SELECT u.document_id, $1, u.ord, u.heading_path::jsonb, u.heading, u.level, u.content, u.page_start,
-            u.page_end, u.title_length, u.body_length, u.tsv::tsvector, u.title_terms, u.body_terms
-     FROM unnest($2::bigint[], $3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::int[], $9::int[],
-                 $10::int[], $11::int[], $12::text[], $13::text[], $14::text[])
-       AS u(document_id, ord, heading_path, heading, level, content, page_start, page_end,
-            title_length, body_length, tsv, title_terms, body_terms)
-     RETURNING id, document_id, ord`,
-    [
-      collectionId,
-      columns.documentId,
-      columns.ord,
-      columns.headingPath,
-      columns.heading,
-      columns.level,
-      columns.content,
-      columns.pageStart,
-      columns.pageEnd,
-      columns.titleLength,
-      columns.bodyLength,
-      columns.tsv,
-      columns.titleTerms,
-      columns.bodyTerms,
-    ],
+  await copyRows(
+    client,
+    `COPY ${t.sections} (id, document_id, collection_id, ord, heading_path, heading, level, content, page_start,
+                          page_end, title_length, body_length, title_terms, body_terms)
+     FROM STDIN`,
+    rows,
   );
-  // Sorted, so two writers of different collections never wait on each other in opposite orders.
-  const terms = [...df.keys()].sort();
+  const totals = await client.query<{
+    unit_count: string;
+    title_length_sum: string;
+    body_length_sum: string;
+  }>(
+    `UPDATE ${t.collections} SET
+       unit_count = unit_count + $2, title_length_sum = title_length_sum + $3, body_length_sum = body_length_sum + $4
+     WHERE id = $1
+     RETURNING unit_count, title_length_sum, body_length_sum`,
+    [collectionId, sections.length, titleSum, bodySum],
+  );
+  const row = totals.rows[0]!;
+  const postings = postingRows(
+    sections,
+    {
+      unitCount: Number(row.unit_count),
+      titleLengthSum: Number(row.title_length_sum),
+      bodyLengthSum: Number(row.body_length_sum),
+    },
+    DEFAULT_BM25,
+  );
+  // A term's df grows by its postings here, one per section holding it. The postings come in
+  // term order, so the terms are sorted too: two writers of different collections never wait
+  // on each other in opposite orders.
+  const terms: string[] = [];
+  const counts: number[] = [];
+  for (const p of postings) {
+    if (terms[terms.length - 1] === p.term) counts[counts.length - 1]!++;
+    else {
+      terms.push(p.term);
+      counts.push(1);
+    }
+  }
   await client.query(
     `INSERT INTO ${t.terms} (collection_id, term, df)
      SELECT $1, * FROM unnest($2::text[], $3::bigint[])
      ON CONFLICT (collection_id, term) DO UPDATE SET df = ${t.terms}.df + excluded.df`,
-    [collectionId, terms, terms.map((term) => df.get(term)!)],
+    [collectionId, terms, counts],
   );
-  await client.query(
-    `UPDATE ${t.collections} SET
-       unit_count = unit_count + $2, title_length_sum = title_length_sum + $3, body_length_sum = body_length_sum + $4
-     WHERE id = $1`,
-    [collectionId, columns.documentId.length, titleSum, bodySum],
-  );
-  const written = new Map(sections.rows.map((r) => [`${r.document_id}:${r.ord}`, r.id]));
-  await writePostings(
-    client,
-    t,
-    collectionId,
-    write.flatMap((w) =>
-      w.document.sections.map((s, ord) => ({
-        sectionId: written.get(`${idByPath.get(w.path)}:${ord}`)!,
-        titleTerms: s.titleTerms,
-        bodyTerms: s.bodyTerms,
-      })),
-    ),
-    DEFAULT_BM25,
-  );
+  await writePostings(client, t, collectionId, postings);
 }
 
 /** A file whose bytes are unchanged but whose size or modification time moved: records the new ones. */

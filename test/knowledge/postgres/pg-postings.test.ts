@@ -1,11 +1,13 @@
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnowledgeEngine } from "../../../src/knowledge/engine.js";
-import { analyzeDocument } from "../../../src/knowledge/index/collection-index.js";
+import { DEFAULT_BM25 } from "../../../src/knowledge/index/bm25.js";
+import { type AnalyzedDocument, analyzeDocument } from "../../../src/knowledge/index/collection-index.js";
 import { openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
+import { pseudoFrequency, pseudoFrequencySql } from "../../../src/knowledge/postgres/pg-bm25f.js";
 import { postingDepths } from "../../../src/knowledge/postgres/pg-postings.js";
 import { migrate, SCHEMA_VERSION, tablesIn } from "../../../src/knowledge/postgres/pg-schema.js";
 import { ensureCollection, replaceDocuments } from "../../../src/knowledge/postgres/pg-writer.js";
@@ -16,6 +18,59 @@ import {
   startPostgres,
 } from "../../support/postgres/postgres-server.js";
 import { storeInvariants } from "../../support/postgres/store-invariants.js";
+import { sectionTsvector } from "../../support/postgres/tsvector-literal.js";
+
+/** Table columns every schema version has; `sections` also had `tsv` up to version 3. */
+const SHARED_COLUMNS = {
+  collections: "id, bot, name, unit_count, title_length_sum, body_length_sum, analyzer",
+  documents: "id, collection_id, path, title, url, modified_time, size, mtime_ms, content_hash",
+  sections:
+    "id, document_id, collection_id, ord, heading_path, heading, level, content, page_start, page_end, title_length, body_length",
+  terms: "collection_id, term, df",
+  postings: "collection_id, term, impact, section_id, title_tf, body_tf, title_length, body_length",
+} as const;
+
+/**
+ * The rows of schema `current` (written by this version) in a new schema `target` built at an
+ * older `version`, as an older second-look would have left them: sections with the tsvector it
+ * wrote, and from version 3 on the stored terms and postings.
+ */
+async function copyIntoOlderSchema(client: pg.Client, target: string, version: number): Promise<void> {
+  await migrate(client as unknown as pg.PoolClient, target, version);
+  const copy = (table: string, columns: string) =>
+    client.query(`INSERT INTO ${target}.${table} (${columns}) SELECT ${columns} FROM current.${table}`);
+  await copy("collections", SHARED_COLUMNS.collections);
+  await copy("documents", SHARED_COLUMNS.documents);
+  const terms = await client.query<{ id: string; title_terms: string; body_terms: string }>(
+    "SELECT id, title_terms, body_terms FROM current.sections",
+  );
+  const split = (stored: string) => (stored === "" ? [] : stored.split(" "));
+  const storedTerms = version >= 3 ? ", title_terms, body_terms" : "";
+  await client.query(
+    `INSERT INTO ${target}.sections (${SHARED_COLUMNS.sections}, tsv${storedTerms})
+     SELECT ${SHARED_COLUMNS.sections.replace(/(\w+)/g, "s.$1")}, u.tsv::tsvector${storedTerms.replace(/(\w+)/g, "s.$1")}
+     FROM current.sections s JOIN unnest($1::bigint[], $2::text[]) AS u(id, tsv) ON u.id = s.id`,
+    [
+      terms.rows.map((r) => r.id),
+      terms.rows.map((r) => sectionTsvector(split(r.title_terms), split(r.body_terms))),
+    ],
+  );
+  await copy("terms", SHARED_COLUMNS.terms);
+  if (version >= 3) await copy("postings", SHARED_COLUMNS.postings);
+  await client.query(`SELECT setval('${target}.sections_id_seq', (SELECT max(id) FROM ${target}.sections))`);
+  await client.query(
+    `SELECT setval('${target}.documents_id_seq', (SELECT max(id) FROM ${target}.documents))`,
+  );
+}
+
+/** The Markdown files under `dir`, sorted. */
+async function listMarkdown(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith(".md"))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
 
 describe("postingDepths", () => {
   it("reads every posting when the query's postings fit the budget", () => {
@@ -89,20 +144,7 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
     const client = new pg.Client(server.url);
     await client.connect();
     try {
-      await migrate(client as unknown as pg.PoolClient, "old", 1);
-      for (const [table, columns] of [
-        ["collections", "id, bot, name, unit_count, title_length_sum, body_length_sum, analyzer"],
-        ["documents", "id, collection_id, path, title, url, modified_time, size, mtime_ms, content_hash"],
-        [
-          "sections",
-          "id, document_id, collection_id, ord, heading_path, heading, level, content, page_start, page_end, title_length, body_length, tsv",
-        ],
-        ["terms", "collection_id, term, df"],
-      ] as const) {
-        await client.query(`INSERT INTO old.${table} (${columns}) SELECT ${columns} FROM current.${table}`);
-      }
-      await client.query("SELECT setval('old.sections_id_seq', (SELECT max(id) FROM old.sections))");
-      await client.query("SELECT setval('old.documents_id_seq', (SELECT max(id) FROM old.documents))");
+      await copyIntoOlderSchema(client, "old", 1);
       const before = await client.query("SELECT value FROM old.meta WHERE key = 'version'");
       expect(before.rows[0].value).toBe("1");
 
@@ -133,6 +175,173 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
       } finally {
         await migrated.close();
       }
+    } finally {
+      await client.end();
+      await current.close();
+    }
+  }, 120_000);
+
+  it("migrates a version 3 database to 4: tsv and the postings' collection key dropped, answers and deletes unchanged", async () => {
+    const botDir = join(root, "handbook-v3");
+    await cp(join(root, "handbook"), botDir, { recursive: true });
+    const current = await open("handbook", "current");
+    await current.refresh(join(root, "handbook"));
+    const client = new pg.Client(server.url);
+    await client.connect();
+    try {
+      await copyIntoOlderSchema(client, "v3", 3);
+      const column =
+        "SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = 'v3' AND table_name = 'sections' AND column_name = 'tsv'";
+      const foreignKeys =
+        "SELECT count(*)::int AS n FROM pg_constraint WHERE conrelid = 'v3.postings'::regclass AND contype = 'f'";
+      expect((await client.query(column)).rows[0].n).toBe(1);
+      expect((await client.query(foreignKeys)).rows[0].n).toBe(1);
+
+      const migrated = await open("handbook", "v3");
+      try {
+        const version = await client.query("SELECT value FROM v3.meta WHERE key = 'version'");
+        expect(version.rows[0].value).toBe(String(SCHEMA_VERSION));
+        expect(SCHEMA_VERSION).toBe(4);
+        expect((await client.query(column)).rows[0].n).toBe(0);
+        expect((await client.query(foreignKeys)).rows[0].n).toBe(0);
+        expect(await storeInvariants(server.url, "v3")).toEqual([]);
+
+        const { engine } = await openEmbeddedEngine(join(root, "handbook"), COLLECTIONS);
+        const questions = JSON.parse(await readFile(QUESTIONS, "utf8")) as { q: string }[];
+        for (const q of questions.slice(0, 12)) {
+          expect(await migrated.search({ query: q.q }), q.q).toEqual(await engine.search({ query: q.q }));
+        }
+        // Deleting a file written before the migration takes its terms' df from its postings.
+        const files = await listMarkdown(join(botDir, "docs"));
+        await rm(files[0]!);
+        const [report] = await migrated.refresh(botDir);
+        expect(report).toMatchObject({ added: 0, updated: 0, removed: 1 });
+        expect(await storeInvariants(server.url, "v3")).toEqual([]);
+        const { engine: after } = await openEmbeddedEngine(botDir, COLLECTIONS);
+        for (const q of questions.slice(0, 12)) {
+          expect(await migrated.search({ query: q.q }), q.q).toEqual(await after.search({ query: q.q }));
+        }
+      } finally {
+        await migrated.close();
+      }
+    } finally {
+      await client.end();
+      await current.close();
+    }
+  }, 120_000);
+
+  it("stores the impact the SQL form of BM25F gives, to the bit, on real sections", async () => {
+    // The handbook's sections as the indexer analysed them, written in one transaction, so every
+    // posting's impact comes from the collection's final averages: the SQL formula over the
+    // stored frequencies and those averages must give each stored impact exactly.
+    const current = await open("handbook", "current");
+    await current.refresh(join(root, "handbook"));
+    const client = new pg.Client(server.url);
+    await client.connect();
+    try {
+      const sections = await client.query<{
+        path: string;
+        title: string;
+        ord: number;
+        heading_path: string[];
+        content: string;
+        title_terms: string;
+        body_terms: string;
+      }>(
+        `SELECT d.path, d.title, s.ord, s.heading_path, s.content, s.title_terms, s.body_terms
+         FROM current.sections s JOIN current.documents d ON d.id = s.document_id ORDER BY d.path, s.ord`,
+      );
+      const documents = new Map<string, AnalyzedDocument>();
+      const split = (stored: string) => (stored === "" ? [] : stored.split(" "));
+      for (const r of sections.rows) {
+        const document = documents.get(r.path) ?? { id: r.path, title: r.title, sections: [] };
+        documents.set(r.path, document);
+        document.sections.push({
+          headingPath: r.heading_path,
+          content: r.content,
+          titleTerms: split(r.title_terms),
+          bodyTerms: split(r.body_terms),
+        });
+      }
+      expect(documents.size).toBeGreaterThan(5);
+      await migrate(client as unknown as pg.PoolClient, "impacts");
+      const t = tablesIn("impacts");
+      const writer = client as unknown as pg.PoolClient;
+      const { id } = await ensureCollection(writer, t, "handbook", "handbook");
+      await replaceDocuments(
+        writer,
+        t,
+        id,
+        [...documents.values()].map((document) => ({
+          path: document.id,
+          size: 1,
+          mtimeMs: 1,
+          contentHash: document.id,
+          document,
+        })),
+      );
+      const pf = pseudoFrequencySql(
+        {
+          titleTf: "p.title_tf",
+          bodyTf: "p.body_tf",
+          titleLength: "p.title_length",
+          bodyLength: "p.body_length",
+        },
+        {
+          title: "c.title_length_sum::float8 / greatest(c.unit_count, 1)",
+          body: "c.body_length_sum::float8 / greatest(c.unit_count, 1)",
+        },
+        DEFAULT_BM25,
+      );
+      const compared = await client.query(
+        `SELECT count(*)::int AS postings,
+                count(*) FILTER (WHERE p.impact <> (f.pf / (${DEFAULT_BM25.k1}::float8 + f.pf))::real)::int AS different,
+                count(DISTINCT p.impact)::int AS distinct_impacts
+         FROM impacts.postings p JOIN impacts.collections c ON c.id = p.collection_id
+         CROSS JOIN LATERAL (SELECT ${pf} AS pf) f`,
+      );
+      const { postings, different, distinct_impacts } = compared.rows[0];
+      expect(postings).toBe(
+        Number((await client.query("SELECT count(*) FROM current.postings")).rows[0].count),
+      );
+      expect(distinct_impacts).toBeGreaterThan(100);
+      expect(different).toBe(0);
+      // Before the rounding to float4 too: the pseudo-frequency, to the last bit of the double.
+      const doubles = await client.query<{
+        title_tf: number;
+        body_tf: number;
+        title_length: number;
+        body_length: number;
+        unit_count: string;
+        title_length_sum: string;
+        body_length_sum: string;
+        pf: number;
+      }>(
+        `SELECT p.title_tf, p.body_tf, p.title_length, p.body_length, c.unit_count, c.title_length_sum,
+                c.body_length_sum, f.pf
+         FROM impacts.postings p JOIN impacts.collections c ON c.id = p.collection_id
+         CROSS JOIN LATERAL (SELECT ${pf} AS pf) f`,
+      );
+      const units = Math.max(Number(doubles.rows[0]!.unit_count), 1);
+      const averages = {
+        title: Number(doubles.rows[0]!.title_length_sum) / units,
+        body: Number(doubles.rows[0]!.body_length_sum) / units,
+      };
+      const mismatched = doubles.rows.filter(
+        (r) =>
+          pseudoFrequency(
+            {
+              titleTf: r.title_tf,
+              bodyTf: r.body_tf,
+              titleLength: r.title_length,
+              bodyLength: r.body_length,
+            },
+            averages,
+            DEFAULT_BM25,
+          ) !== r.pf,
+      );
+      expect(mismatched).toEqual([]);
+      expect(await storeInvariants(server.url, "impacts")).toEqual([]);
     } finally {
       await client.end();
       await current.close();

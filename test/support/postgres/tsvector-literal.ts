@@ -1,5 +1,6 @@
 /**
- * Text forms of tsvector values built from our own analysed terms. The terms are
+ * Text forms of tsvector values built from our own analysed terms, as second-look wrote them
+ * into `sections.tsv` up to schema version 3: tests build older databases with them. The terms are
  * given to PostgreSQL as lexemes exactly (no parser or dictionary of its own runs), so the
  * database and the engine agree on what a term is. The texts travel as query parameters, cast
  * in SQL; quoting here only keeps a lexeme one lexeme.
