@@ -5,16 +5,12 @@
  * deleted afterwards.
  *
  * 1. Ingest: Cranfield's 1,400 abstracts replicated to BENCH_PG_SECTIONS sections (default
- *    1,001,000; each copy's ids suffixed `#copy`). The first BENCH_PG_WRITER_SECTIONS (default
- *    50,400) go through the backend's writer (replaceDocuments: sections, term statistics and
- *    impact-ordered postings, every index maintained) in transactions of WRITE_BATCH documents:
- *    that is the product's ingest rate. The rest are copied inside the database from the first
- *    copy (INSERT … SELECT of documents, sections and postings, indexes maintained; statistics
- *    scaled, which is exact for identical copies; postings' indexes rebuilt after the copy): a
- *    bench-only shortcut, timed and reported
- *    apart, because the writer's rate on this shared 2-core machine would take about an hour for
- *    a million sections. The files are not read from disk: the loaders' share of `second-look
- *    index` is measured by the ingest and postgres benchmarks.
+ *    1,001,000; each copy's ids suffixed `#copy`), every one written through the backend's
+ *    writer (replaceDocuments: sections, term statistics and impact-ordered postings, every
+ *    index maintained) in transactions of WRITE_BATCH documents: the product's ingest rate, over
+ *    the whole run and per RATE_STEP sections, to show how it holds as the tables and their
+ *    indexes grow. The files are not read from disk: the loaders' share of `second-look index`
+ *    is measured by the ingest and postgres benchmarks.
  * 2. Queries: Cranfield's 225 queries, default search (reranked, top 10), one pass after a
  *    warm-up of 20: p50/p95 on Postgres.
  * 3. The embedded engine, built in memory from the same replicated documents in a child process
@@ -48,8 +44,9 @@ export const timeoutMs = 4 * 60 * 60_000;
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const sharedData = resolve(process.env.BENCH_DATA_DIR ?? resolve(repo, "../shared/data"));
 const SECTIONS = Number(process.env.BENCH_PG_SECTIONS ?? 1_001_000);
-const WRITER_SECTIONS = Number(process.env.BENCH_PG_WRITER_SECTIONS ?? 50_400);
 const WRITE_BATCH = 1_000;
+/** The writer's rate is reported per this many sections written. */
+const RATE_STEP = 100_000;
 const URL_ENV = "BENCH_DATABASE_URL";
 const EMBEDDED_HEAP_MB = 12_288;
 const EMBEDDED_FALLBACK_FRACTIONS = [1, 0.5, 0.2, 0.1];
@@ -112,7 +109,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     postingsBudget: POSTINGS_BUDGET,
     serverSettings: SERVER_SETTINGS,
     writer: { ...postgres.writer, sectionsPerSecond: perSecond(postgres.writer) },
-    bulk: { ...postgres.bulk, sectionsPerSecond: perSecond(postgres.bulk) },
+    writerSteps: postgres.writerSteps.map((step) => ({ ...step, sectionsPerSecond: perSecond(step) })),
     vacuumAnalyzeMs: postgres.vacuumMs,
     postings: postgres.postings,
     bytes: postgres.bytes,
@@ -137,14 +134,23 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     "",
     "| backend | sections | ingest / build | sections/s | query p50 (ms) | query p95 (ms) | size |",
     "| --- | --- | --- | --- | --- | --- | --- |",
-    `| postgres | ${postgres.sections.toLocaleString("en")} | writer ${postgres.writer.sections.toLocaleString("en")} in ${r1(postgres.writer.ms / 1000)} s, bulk copy ${postgres.bulk.sections.toLocaleString("en")} in ${r1(postgres.bulk.ms / 1000)} s | writer ${figures.writer.sectionsPerSecond.toLocaleString("en")}, bulk copy ${figures.bulk.sectionsPerSecond.toLocaleString("en")} | ${postgres.timing.p50} | ${postgres.timing.p95} | database ${mib(b.database)} MiB |`,
+    `| postgres | ${postgres.sections.toLocaleString("en")} | writer ${postgres.writer.sections.toLocaleString("en")} in ${r1(postgres.writer.ms / 1000)} s | ${figures.writer.sectionsPerSecond.toLocaleString("en")} | ${postgres.timing.p50} | ${postgres.timing.p95} | database ${mib(b.database)} MiB |`,
     e
       ? `| embedded (in memory) | ${e.sections.toLocaleString("en")} | ${r1(e.buildMs / 1000)} s | ${Math.round(e.sections / (e.buildMs / 1000)).toLocaleString("en")} | ${e.p50} | ${e.p95} | heap ${e.heapMiB.toLocaleString("en")} MiB |`
       : `| embedded (in memory) | — | failed at every size tried (${EMBEDDED_FALLBACK_FRACTIONS.map((f) => Math.round(copies * f) * perCopy).join(", ")} sections) | — | — | — | — |`,
     "",
-    `Postgres storage: sections ${mib(b.sections)} MiB (table, tsvectors and indexes), postings ${mib(b.postingsTable)} MiB table + ${mib(b.postingsByImpact)} MiB impact index + ${mib(b.postingsBySection)} MiB section index (${postgres.postings.toLocaleString("en")} postings), VACUUM ANALYZE after the load ${r1(postgres.vacuumMs / 1000)} s (not in the ingest time).`,
+    "The writer's rate as the tables grow (each row: the sections written since the row before, and their rate):",
     "",
-    `Ingest paths: **writer** — the backend's writer (replaceDocuments: sections, term statistics and postings with every index maintained), ${WRITE_BATCH} documents per transaction, from Cranfield documents analysed once in memory and replicated (the loaders and analyser are not in this figure); **bulk copy** — a bench-only shortcut to reach the size: the first copy's documents, sections and postings copied inside the database in one transaction (sections' indexes maintained, postings' two indexes dropped and rebuilt after the copy, their time included), statistics scaled. ` +
+    "| sections written | seconds | sections/s |",
+    "| --- | --- | --- |",
+    ...figures.writerSteps.map(
+      (step) =>
+        `| ${(step.upTo - step.sections).toLocaleString("en")}–${step.upTo.toLocaleString("en")} | ${r1(step.ms / 1000)} | ${step.sectionsPerSecond.toLocaleString("en")} |`,
+    ),
+    "",
+    `Postgres storage: sections ${mib(b.sections)} MiB (table and indexes), postings ${mib(b.postingsTable)} MiB table + ${mib(b.postingsByImpact)} MiB impact index + ${mib(b.postingsBySection)} MiB section index (${postgres.postings.toLocaleString("en")} postings), VACUUM ANALYZE after the load ${r1(postgres.vacuumMs / 1000)} s (not in the ingest time).`,
+    "",
+    `Ingest: every section through the backend's writer (replaceDocuments: sections, term statistics and postings with every index maintained), ${WRITE_BATCH} documents per transaction, from Cranfield documents analysed once in memory and replicated (the loaders and analyser are not in this figure). ` +
       `Server settings for this run: ${Object.entries(SERVER_SETTINGS)
         .map(([k, v]) => `${k}=${v}`)
         .join(", ")}; fsync off (a throwaway server).`,
@@ -178,33 +184,41 @@ async function postgresSide(
   try {
     const writer = client as unknown as pg.PoolClient;
     const { id } = await ensureCollection(writer, t, "cranfield", "cranfield");
-    const writerCopies = Math.max(1, Math.min(copies, Math.ceil(WRITER_SECTIONS / base.length)));
-    const total = writerCopies * base.length;
+    const total = copies * base.reduce((n, d) => n + d.sections.length, 0);
     const started = performance.now();
+    const writerSteps: { upTo: number; sections: number; ms: number }[] = [];
+    let stepStarted = started;
+    let stepSections = 0;
     let batch: DocumentToWrite[] = [];
     let written = 0;
-    for (let copy = 0; copy < writerCopies; copy++) {
+    const write = async () => {
+      await replaceDocuments(writer, t, id, batch);
+      const sections = batch.reduce((n, d) => n + d.document.sections.length, 0);
+      written += sections;
+      stepSections += sections;
+      batch = [];
+      // A step ends at each multiple of RATE_STEP, but a short remainder joins the last step.
+      const stepEnds = written % RATE_STEP < sections && total - written >= RATE_STEP / 2;
+      if (stepEnds || written === total) {
+        const now = performance.now();
+        writerSteps.push({ upTo: written, sections: stepSections, ms: Math.round(now - stepStarted) });
+        stepStarted = now;
+        stepSections = 0;
+        const s = (now - started) / 1000;
+        console.error(
+          `postgres-scale: ${written.toLocaleString("en")} of ${total.toLocaleString("en")} sections in ${r1(s)} s (${Math.round(written / s)}/s)`,
+        );
+      }
+    };
+    for (let copy = 0; copy < copies; copy++) {
       for (const d of base) {
         const path = `${d.id}#${copy}`;
         batch.push({ path, size: 0, mtimeMs: 0, contentHash: "", document: { ...d, id: path } });
-        if (batch.length === WRITE_BATCH) {
-          await replaceDocuments(writer, t, id, batch);
-          written += batch.length;
-          batch = [];
-          if (written % 50_000 === 0) {
-            const s = (performance.now() - started) / 1000;
-            console.error(
-              `postgres-scale: ${written.toLocaleString("en")} of ${total.toLocaleString("en")} documents in ${r1(s)} s (${Math.round(written / s)}/s)`,
-            );
-          }
-        }
+        if (batch.length === WRITE_BATCH) await write();
       }
     }
-    if (batch.length) await replaceDocuments(writer, t, id, batch);
+    if (batch.length) await write();
     const writerMs = Math.round(performance.now() - started);
-    const bulkStarted = performance.now();
-    await replicateInDatabase(client, schema, id, writerCopies, copies);
-    const bulkMs = Math.round(performance.now() - bulkStarted);
     const vacuumStarted = performance.now();
     await client.query(`VACUUM ANALYZE ${t.sections}, ${t.postings}, ${t.terms}, ${t.documents}`);
     const vacuumMs = Math.round(performance.now() - vacuumStarted);
@@ -231,8 +245,8 @@ async function postgresSide(
     return {
       sections,
       postings,
-      writer: { sections: writerCopies * base.length, ms: writerMs },
-      bulk: { sections: (copies - writerCopies) * base.length, ms: bulkMs },
+      writer: { sections: written, ms: writerMs },
+      writerSteps,
       vacuumMs,
       bytes,
       timing,
@@ -242,97 +256,6 @@ async function postgresSide(
     await backend.close();
     await client.end();
   }
-}
-
-/**
- * Copies `#0` (documents, sections, postings) inside the database as copies `from`..`to − 1`
- * in one transaction, then scales the collection's statistics and document frequencies
- * by to / from — exact, since every copy is the same. Bench-only: the product writes through
- * replaceDocuments.
- */
-async function replicateInDatabase(
-  client: pg.Client,
-  schema: string,
-  collectionId: number,
-  from: number,
-  to: number,
-) {
-  const t = tablesIn(schema);
-  const started = performance.now();
-  // The first copy, read once: its documents by base path, its sections with their document's.
-  await client.query(
-    `CREATE TEMP TABLE first_documents AS
-     SELECT id, left(path, -2) AS base, title, url, modified_time, size, mtime_ms, content_hash
-     FROM ${t.documents} WHERE collection_id = $1 AND path LIKE '%#0'`,
-    [collectionId],
-  );
-  await client.query(
-    `CREATE TEMP TABLE first_sections AS
-     SELECT s.*, d.base FROM first_documents d JOIN ${t.sections} s ON s.document_id = d.id`,
-  );
-  await client.query(
-    `CREATE TEMP TABLE first_postings AS
-     SELECT p.* FROM first_sections s JOIN ${t.postings} p ON p.section_id = s.id`,
-  );
-  // Postings' indexes are dropped for the copy and rebuilt after it from their own definitions
-  // (a sorted build, much faster than a million sections' worth of inserts into them).
-  const indexes = await client.query<{ indexname: string; indexdef: string }>(
-    "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'postings'",
-    [schema],
-  );
-  for (const index of indexes.rows) await client.query(`DROP INDEX "${schema}"."${index.indexname}"`);
-  await client.query("BEGIN");
-  await client.query(
-    `CREATE TEMP TABLE new_documents ON COMMIT DROP AS
-     WITH ins AS (
-       INSERT INTO ${t.documents} (collection_id, path, title, url, modified_time, size, mtime_ms, content_hash)
-       SELECT $1, base || '#' || copy::text, title, url, modified_time, size, mtime_ms, content_hash
-       FROM generate_series($2::int, $3::int - 1) AS copy CROSS JOIN first_documents
-       RETURNING id, path
-     )
-     SELECT id, path FROM ins`,
-    [collectionId, from, to],
-  );
-  console.error(`postgres-scale: bulk copy: documents in ${r1((performance.now() - started) / 1000)} s`);
-  await client.query(
-    `CREATE TEMP TABLE section_map ON COMMIT DROP AS
-     WITH src AS (
-       SELECT s.*, nd.id AS new_document_id
-       FROM new_documents nd JOIN first_sections s ON s.base = left(nd.path, -(strpos(reverse(nd.path), '#')))
-     ),
-     ins AS (
-       INSERT INTO ${t.sections} (document_id, collection_id, ord, heading_path, heading, level, content, page_start,
-                                  page_end, title_length, body_length, tsv, title_terms, body_terms)
-       SELECT new_document_id, collection_id, ord, heading_path, heading, level, content, page_start, page_end,
-              title_length, body_length, tsv, title_terms, body_terms
-       FROM src
-       RETURNING id, document_id, ord
-     )
-     SELECT src.id AS old_id, ins.id AS new_id
-     FROM ins JOIN src ON src.new_document_id = ins.document_id AND src.ord = ins.ord`,
-  );
-  console.error(`postgres-scale: bulk copy: sections in ${r1((performance.now() - started) / 1000)} s`);
-  await client.query(
-    `INSERT INTO ${t.postings} (collection_id, term, impact, section_id, title_tf, body_tf, title_length, body_length)
-     SELECT p.collection_id, p.term, p.impact, m.new_id, p.title_tf, p.body_tf, p.title_length, p.body_length
-     FROM section_map m JOIN first_postings p ON p.section_id = m.old_id`,
-  );
-  await client.query("COMMIT");
-  console.error(`postgres-scale: bulk copy: postings in ${r1((performance.now() - started) / 1000)} s`);
-  for (const index of indexes.rows) await client.query(index.indexdef);
-  console.error(
-    `postgres-scale: bulk copy: postings indexes in ${r1((performance.now() - started) / 1000)} s`,
-  );
-  await client.query(
-    `UPDATE ${t.collections} SET unit_count = unit_count / $2 * $3, title_length_sum = title_length_sum / $2 * $3,
-       body_length_sum = body_length_sum / $2 * $3 WHERE id = $1`,
-    [collectionId, from, to],
-  );
-  await client.query(`UPDATE ${t.terms} SET df = df / $2 * $3 WHERE collection_id = $1`, [
-    collectionId,
-    from,
-    to,
-  ]);
 }
 
 /** The embedded engine in a child process with a large heap: the largest size that completes. */

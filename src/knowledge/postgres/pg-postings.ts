@@ -120,7 +120,7 @@ export async function deletePostings(
   sectionIds: readonly string[],
 ): Promise<void> {
   if (!sectionIds.length) return;
-  await client.query(
+  const updated = await client.query<{ term: string; df: string }>(
     `WITH gone AS (
        DELETE FROM ${t.postings} WHERE section_id = ANY($2::bigint[]) RETURNING term
      ), counted AS (
@@ -128,10 +128,17 @@ export async function deletePostings(
      )
      UPDATE ${t.terms} AS t SET df = t.df - counted.n
      FROM counted
-     WHERE t.collection_id = $1 AND t.term = counted.term`,
+     WHERE t.collection_id = $1 AND t.term = counted.term
+     RETURNING t.term, t.df`,
     [collectionId, sectionIds],
   );
-  await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1 AND df <= 0`, [collectionId]);
+  const unused = updated.rows.filter((r) => Number(r.df) <= 0).map((r) => r.term);
+  if (unused.length) {
+    await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1 AND term = ANY($2::text[])`, [
+      collectionId,
+      unused,
+    ]);
+  }
 }
 
 /** Deletes every posting of a collection (it is being emptied for re-indexing). */
