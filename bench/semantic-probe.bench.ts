@@ -27,7 +27,8 @@ import { renderSearchResponse } from "../src/protocol/render.js";
 import { isWeak, WEAK_BEST_SCORE } from "../src/protocol/weakness.js";
 import type { Hit, RescueQuery, SearchResponse } from "../src/types.js";
 import { type JudgedCollection, loadCollections } from "./docbots/collections.js";
-import { DIMENSIONS, dot, loadTermVectors, normalize, type TermVectors } from "./semantic/embeddings.js";
+import { corpusTermVectors } from "./semantic/corpus-vectors.js";
+import { dot, loadTermVectors, normalize, type TermVectors } from "./semantic/embeddings.js";
 import { NAMES as LEXICAL, sample } from "./weak-signal-ceiling.bench.js";
 
 export const name = "semantic-probe";
@@ -79,6 +80,9 @@ interface Row {
 
 const silent = pino({ level: "silent" });
 
+/** The variant that learns vectors from each collection itself (bench/semantic/corpus-vectors.ts). */
+const CORPUS = "corpus";
+
 /** One set of vectors measured: a folder of bench/semantic/trim-embeddings.mjs and the form read. */
 interface Variant {
   dir: string;
@@ -99,7 +103,7 @@ function variants(spec: string | undefined): Variant[] {
 
 export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
   const wanted = variants(process.env.BENCH_EMBEDDINGS);
-  const missing = wanted.filter((v) => !existsSync(`${v.dir}/words.txt`));
+  const missing = wanted.filter((v) => v.dir !== CORPUS && !existsSync(`${v.dir}/words.txt`));
   if (wanted.length === 0 || missing.length > 0) {
     const why = `BENCH_EMBEDDINGS must name folders made by bench/semantic/trim-embeddings.mjs (${missing.map((v) => v.dir).join(", ") || "unset"}): nothing measured`;
     process.stderr.write(`semantic-probe: ${why}\n`);
@@ -120,18 +124,13 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
   for (const variant of wanted) {
     const measured = await measure(variant, collections);
     figures.push(measured.figures);
-    sections.push(
-      `## Vectors: ${variant.dir} (${variant.form === "i8" ? "Int8, one scale per vector" : "Float32"})`,
-      "",
-      ...measured.markdown,
-      "",
-    );
+    sections.push(`## Vectors: ${describe(variant)}`, "", ...measured.markdown, "");
     const trimmed = readTrimCost(variant.dir);
     source ??= trimmed?.source;
     const t = trimmed?.trimmed;
     const c = measured.figures.cost;
     costLines.push(
-      `| ${variant.dir} ${variant.form} | ${t?.words ?? "–"} | ${t ? (variant.form === "i8" ? t.int8MB : t.float32MB) : "–"} | ${t ? (variant.form === "i8" ? t.int8GzipMB : t.float32GzipMB) : "–"} | ${c.loadMs} | ${c.heapMB} | ${c.terms} | ${c.featureMsP50} / ${c.featureMsP95} |`,
+      `| ${describe(variant)} | ${t?.words ?? "–"} | ${t ? (variant.form === "i8" ? t.int8MB : t.float32MB) : "–"} | ${t ? (variant.form === "i8" ? t.int8GzipMB : t.float32GzipMB) : "–"} | ${c.loadMs} | ${c.heapMB ?? "–"} | ${c.terms} | ${c.featureMsP50} / ${c.featureMsP95} |`,
     );
   }
   const sourceLine = source
@@ -154,6 +153,12 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
   };
 }
 
+function describe(variant: Variant): string {
+  if (variant.dir === CORPUS)
+    return "learnt from each collection (random indexing over sections, 256-d; built per collection, figures summed)";
+  return `${variant.dir} (${variant.form === "i8" ? "Int8, one scale per vector" : "Float32"})`;
+}
+
 interface TrimCost {
   source: Record<string, unknown>;
   trimmed: { words: number; float32MB: number; float32GzipMB: number; int8MB: number; int8GzipMB: number };
@@ -170,9 +175,11 @@ function readTrimCost(dir: string): TrimCost | undefined {
 async function measure(variant: Variant, collections: readonly JudgedCollection[]) {
   global.gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
-  const vectors = loadTermVectors(variant.dir, variant.form);
+  const shared = variant.dir === CORPUS ? undefined : loadTermVectors(variant.dir, variant.form);
   global.gc?.();
   const heapMB = Math.round((process.memoryUsage().heapUsed - heapBefore) / 1e5) / 10;
+  let loadMs = shared?.loadMs ?? 0;
+  let terms = shared?.terms ?? 0;
   const rows = new Map<string, Row[]>();
   const rescue: RescueRow[] = [];
   const featureMs: number[] = [];
@@ -181,6 +188,11 @@ async function measure(variant: Variant, collections: readonly JudgedCollection[
       `semantic-probe: ${variant.dir} ${variant.form}: ${c.name} (${c.questions.length} questions) …\n`,
     );
     const index = c.engine.collectionIndex(c.engine.collections()[0]!)!;
+    const vectors = shared ?? corpusTermVectors(index);
+    if (!shared) {
+      loadMs += vectors.loadMs;
+      terms += vectors.terms;
+    }
     const space = new VocabularySpace(index, vectors);
     rows.set(
       c.name,
@@ -202,9 +214,9 @@ async function measure(variant: Variant, collections: readonly JudgedCollection[
   const sorted = [...featureMs].sort((a, b) => a - b);
   const cost = {
     form: variant.form,
-    loadMs: Math.round(vectors.loadMs),
-    terms: vectors.terms,
-    heapMB,
+    loadMs: Math.round(loadMs),
+    terms,
+    heapMB: shared ? heapMB : null,
     featureMsP50: Math.round((median(featureMs) ?? 0) * 10) / 10,
     featureMsP95: Math.round((sorted[Math.floor(sorted.length * 0.95)] ?? 0) * 10) / 10,
   };
@@ -251,9 +263,9 @@ class VocabularySpace {
       this.ids.push(id);
     }
     this.covered = this.ids.length / Math.max(1, n);
-    this.matrix = new Float32Array(this.ids.length * DIMENSIONS);
+    this.matrix = new Float32Array(this.ids.length * this.vectors.dimensions);
     this.ids.forEach((id, row) => {
-      this.matrix.set(this.byTermId.get(id)!, row * DIMENSIONS);
+      this.matrix.set(this.byTermId.get(id)!, row * this.vectors.dimensions);
     });
     this.largestIdf = Math.log(1 + (this.lexical.unitCount - 0.5) / 1.5);
   }
@@ -266,7 +278,7 @@ class VocabularySpace {
   unitVector(unit: number): Float32Array | null {
     let v = this.unitVectors.get(unit);
     if (v !== undefined) return v;
-    const sum = new Float32Array(DIMENSIONS);
+    const sum = new Float32Array(this.vectors.dimensions);
     let any = false;
     for (const stream of [this.lexical.titleStream(unit), this.lexical.bodyStream(unit)]) {
       for (const id of stream) {
@@ -274,7 +286,7 @@ class VocabularySpace {
         if (!w) continue;
         any = true;
         const idf = this.lexical.idf(id);
-        for (let d = 0; d < DIMENSIONS; d++) sum[d]! += idf * w[d]!;
+        for (let d = 0; d < this.vectors.dimensions; d++) sum[d]! += idf * w[d]!;
       }
     }
     v = any ? normalize(sum) : null;
@@ -295,8 +307,8 @@ class VocabularySpace {
     const best: { termId: number; cosine: number }[] = [];
     for (let row = 0; row < this.ids.length; row++) {
       let s = 0;
-      const base = row * DIMENSIONS;
-      for (let d = 0; d < DIMENSIONS; d++) s += v[d]! * this.matrix[base + d]!;
+      const base = row * this.vectors.dimensions;
+      for (let d = 0; d < this.vectors.dimensions; d++) s += v[d]! * this.matrix[base + d]!;
       if (best.length === k && s <= best[k - 1]!.cosine) continue;
       const termId = this.ids[row]!;
       if (!accept(termId)) continue;
@@ -327,9 +339,9 @@ function semanticFeatures(space: VocabularySpace, query: string): Record<Semanti
   const termVectors = stats.map((s) =>
     s.termId >= 0 ? space.termVector(s.termId) : space.vectors.vector(s.term),
   );
-  const q = new Float32Array(DIMENSIONS);
+  const q = new Float32Array(space.vectors.dimensions);
   termVectors.forEach((v, i) => {
-    if (v) for (let d = 0; d < DIMENSIONS; d++) q[d]! += weights[i]! * v[d]!;
+    if (v) for (let d = 0; d < space.vectors.dimensions; d++) q[d]! += weights[i]! * v[d]!;
   });
   normalize(q);
   const units = ranking.documents.slice(0, ANSWER_DEPTH).map((d) => d.units[0]!.unit);
@@ -561,10 +573,14 @@ interface RescueRow {
   rescuedWithExpansion: number;
   rescuedWithReplacement: number;
   rescuedWithCentroid: number;
+  rescuedWithControl: number;
   centroidAloneTop10: number;
   expansionAloneTop10: number;
   replacementAloneTop10: number;
   lostVsToday: number;
+  centroidLostVsToday: number;
+  /** Questions the centroid candidate rescues and today's candidates do not. */
+  centroidOnly: string[];
   unanswerable: number;
   addedCharsMedianToday: number | null;
   addedCharsMedianWithExpansion: number | null;
@@ -613,14 +629,14 @@ function neighbourWords(space: VocabularySpace, query: string) {
   const known = content.filter((c) => c.df > 0).map((c) => c.word);
   // Centroid: neighbours of the whole query's idf-weighted mean vector, so a word's sense is the
   // one its companions share ("thread" beside "lock" rather than beside "needle").
-  const centroid = new Float32Array(DIMENSIONS);
+  const centroid = new Float32Array(space.vectors.dimensions);
   let any = false;
   for (const c of content) {
     const v = c.termId >= 0 ? space.termVector(c.termId) : space.vectors.vector(c.term);
     if (!v) continue;
     any = true;
     const idf = c.termId >= 0 ? lexical.idf(c.termId) : space.largestIdf;
-    for (let d = 0; d < DIMENSIONS; d++) centroid[d]! += idf * v[d]!;
+    for (let d = 0; d < space.vectors.dimensions; d++) centroid[d]! += idf * v[d]!;
   }
   const centroidWords = any
     ? space
@@ -635,6 +651,9 @@ function neighbourWords(space: VocabularySpace, query: string) {
     expanded: [...known, ...expansion].join(" "),
     replaced: replaced.join(" "),
     centroid: [...known, ...centroidWords].join(" "),
+    // The control: the same candidate without any neighbour, so a rescue can be told from the
+    // vote of one more near-copy of the query in the fusion.
+    control: known.join(" "),
   };
 }
 
@@ -647,10 +666,13 @@ async function rescueRow(c: JudgedCollection, space: VocabularySpace): Promise<R
     rescuedWithExpansion: 0,
     rescuedWithReplacement: 0,
     rescuedWithCentroid: 0,
+    rescuedWithControl: 0,
     centroidAloneTop10: 0,
     expansionAloneTop10: 0,
     replacementAloneTop10: 0,
     lostVsToday: 0,
+    centroidLostVsToday: 0,
+    centroidOnly: [],
     unanswerable: 0,
     addedCharsMedianToday: null,
     addedCharsMedianWithExpansion: null,
@@ -682,7 +704,7 @@ async function rescueRow(c: JudgedCollection, space: VocabularySpace): Promise<R
   for (const q of c.questions) {
     const first = await search(q.text);
     const answers = (hits: readonly Hit[]) => hits.some((h) => q.relevant.has(h.id));
-    const { expanded, replaced, centroid } = neighbourWords(space, q.text);
+    const { expanded, replaced, centroid, control } = neighbourWords(space, q.text);
     const expansion: RescueQuery = { query: expanded, strategy: "feedback_expansion" };
     const replacement: RescueQuery = { query: replaced, strategy: "feedback_expansion" };
     const byCentroid: RescueQuery = { query: centroid, strategy: "feedback_expansion" };
@@ -701,11 +723,15 @@ async function rescueRow(c: JudgedCollection, space: VocabularySpace): Promise<R
     const withReplacement = inText((await correct(q.text, first, replacement)).text);
     const withCentroid = inText((await correct(q.text, first, byCentroid)).text);
     if (withCentroid) row.rescuedWithCentroid++;
+    const controlQuery: RescueQuery = { query: control, strategy: "feedback_expansion" };
+    if (inText((await correct(q.text, first, controlQuery)).text)) row.rescuedWithControl++;
     if (answers((await search(centroid)).results)) row.centroidAloneTop10++;
     if (today) row.rescuedToday++;
     if (withExpansion) row.rescuedWithExpansion++;
     if (withReplacement) row.rescuedWithReplacement++;
     if (today && !withExpansion) row.lostVsToday++;
+    if (today && !withCentroid) row.centroidLostVsToday++;
+    if (!today && withCentroid) row.centroidOnly.push(`${q.id}: ${q.text} → ${centroid}`);
     if (answers((await search(expanded)).results)) row.expansionAloneTop10++;
     if (answers((await search(replaced)).results)) row.replacementAloneTop10++;
     if (row.examples.length < 4) row.examples.push({ question: q.text, expansion: expanded, centroid });
@@ -722,14 +748,16 @@ function rescueMarkdown(rows: readonly RescueRow[]): string[] {
       "answering document is in the text the signal's corrective pass returns. Expansion: the query's known words plus up to " +
       `${EXPANSION_WORDS} neighbours (${NEIGHBOURS_PER_WORD} per word, cosine ≥ ${NEIGHBOUR_MIN_COSINE}, in ≤ ${COMMON_SHARE * 100}% of sections) ranked by cosine × idf; ` +
       `centroid: the query's known words plus the ${CENTROID_WORDS} present words nearest the query's idf-weighted mean vector (same bounds); ` +
-      "replacement: words absent or common swapped for their nearest present neighbour. Either runs as one more candidate beside today's, fused by the pass.",
+      "replacement: words absent or common swapped for their nearest present neighbour. Each runs as one more candidate beside today's, fused by the pass.",
     "",
-    "| collection | index terms with a vector | flagged misses | rescued today | + expansion | + replacement | + centroid | lost vs today (expansion) | alone, answer in its 10: expansion | replacement | centroid | weak unanswerable | chars added on them, median today / + expansion |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    "| collection | index terms with a vector | flagged misses | rescued today | + expansion | + replacement | + centroid | + control (query's known words, no neighbour) | lost vs today: expansion / centroid | alone, answer in its 10: expansion | replacement | centroid | weak unanswerable | chars added on them, median today / + expansion |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ...rows.map(
       (r) =>
-        `| ${r.collection} | ${Math.round(r.vocabularyWithVectors * 100)}% | ${r.flaggedMisses} | ${r.rescuedToday} (${pct(r.rescuedToday, r.flaggedMisses)}) | ${r.rescuedWithExpansion} (${pct(r.rescuedWithExpansion, r.flaggedMisses)}) | ${r.rescuedWithReplacement} (${pct(r.rescuedWithReplacement, r.flaggedMisses)}) | ${r.rescuedWithCentroid} (${pct(r.rescuedWithCentroid, r.flaggedMisses)}) | ${r.lostVsToday} | ${r.expansionAloneTop10} | ${r.replacementAloneTop10} | ${r.centroidAloneTop10} | ${r.unanswerable} | ${r.addedCharsMedianToday ?? "–"} / ${r.addedCharsMedianWithExpansion ?? "–"} |`,
+        `| ${r.collection} | ${Math.round(r.vocabularyWithVectors * 100)}% | ${r.flaggedMisses} | ${r.rescuedToday} (${pct(r.rescuedToday, r.flaggedMisses)}) | ${r.rescuedWithExpansion} (${pct(r.rescuedWithExpansion, r.flaggedMisses)}) | ${r.rescuedWithReplacement} (${pct(r.rescuedWithReplacement, r.flaggedMisses)}) | ${r.rescuedWithCentroid} (${pct(r.rescuedWithCentroid, r.flaggedMisses)}) | ${r.rescuedWithControl} (${pct(r.rescuedWithControl, r.flaggedMisses)}) | ${r.lostVsToday} / ${r.centroidLostVsToday} | ${r.expansionAloneTop10} | ${r.replacementAloneTop10} | ${r.centroidAloneTop10} | ${r.unanswerable} | ${r.addedCharsMedianToday ?? "–"} / ${r.addedCharsMedianWithExpansion ?? "–"} |`,
     ),
+    "",
+    `Rescued by the centroid candidate and not today: ${rows.flatMap((r) => r.centroidOnly.map((q) => `${r.collection} ${q}`)).join("; ") || "none"}.`,
     "",
     "Examples (pydocs first): " +
       rows

@@ -11,6 +11,7 @@ import { termOf } from "../../src/knowledge/index/analyzer.js";
 export const DIMENSIONS = 100;
 
 export interface TermVectors {
+  dimensions: number;
   /** term → unit vector (length DIMENSIONS). */
   vector(term: string): Float32Array | undefined;
   /** term → the most frequent word that analyses to it. */
@@ -55,6 +56,7 @@ export function loadTermVectors(dir: string, form: "i8" | "f32" = "i8"): TermVec
   });
   for (const sum of sums.values()) normalize(sum);
   return {
+    dimensions: DIMENSIONS,
     vector: (term) => sums.get(term),
     surface: (term) => surfaces.get(term),
     terms: sums.size,
