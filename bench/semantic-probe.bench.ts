@@ -47,6 +47,7 @@ const CENTROID_WORDS = 5;
 /** A neighbour in more than this share of the sections says nothing (as the lexical candidates). */
 const COMMON_SHARE = 0.05;
 const FALSE_ALARM_BOUND = 0.15;
+const BOOTSTRAP_ROUNDS = 2000;
 
 const SEMANTIC = {
   semTop1: "cosine of the idf-weighted mean vectors of the query and the best hit's section",
@@ -397,9 +398,11 @@ function weakSignalTable(rows: Map<string, Row[]>) {
     `|---|${names.map(() => "--:|--:").join("|")}|`,
   ];
   const operating: string[] = [
-    "| model (fitted on the other collections) | pydocs AUC | false alarms @0.45 | misses caught @0.45 | unanswerable flagged @0.45 | best threshold with false alarms ≤ 15 %: misses caught | unanswerable flagged |",
-    "|---|--:|--:|--:|--:|--:|--:|",
+    "| model (fitted on the other collections) | pydocs AUC | Δ vs bestScore [95% paired bootstrap] | false alarms @0.45 | misses caught @0.45 | unanswerable flagged @0.45 | best threshold with false alarms ≤ 15 %: misses caught | unanswerable flagged |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|",
   ];
+  // pydocs scores of the first model (today's flag): every other model is compared with it.
+  let baseline: number[] | undefined;
   for (const [model, features] of Object.entries(MODELS)) {
     const perCollection: Record<string, { loco: number | null; cv: number | null }> = {};
     for (const set of names) {
@@ -439,9 +442,15 @@ function weakSignalTable(rows: Map<string, Row[]>) {
         const flagged = (threshold: number) => op(mine, loco, threshold);
         const at = flagged(WEAK_BEST_SCORE);
         const best = bestThreshold(mine, loco);
-        figures[`${model} pydocs operating point`] = { at045: at, best };
+        baseline ??= loco;
+        const delta = pairedBootstrap(
+          baseline,
+          loco,
+          mine.map((r) => r.answered),
+        );
+        figures[`${model} pydocs operating point`] = { at045: at, best, deltaAuc: delta };
         operating.push(
-          `| ${model} | ${fmt(perCollection[set]!.loco)} | ${pct(at.falseAlarms)} | ${pct(at.missesCaught)} | ${pct(at.unanswerableFlagged)} | ${pct(best.missesCaught)} | ${pct(best.unanswerableFlagged)} |`,
+          `| ${model} | ${fmt(perCollection[set]!.loco)} | ${delta.delta >= 0 ? "+" : ""}${delta.delta.toFixed(3)} [${delta.low.toFixed(3)}, ${delta.high.toFixed(3)}] | ${pct(at.falseAlarms)} | ${pct(at.missesCaught)} | ${pct(at.unanswerableFlagged)} | ${pct(best.missesCaught)} | ${pct(best.unanswerableFlagged)} |`,
         );
       }
     }
@@ -544,6 +553,37 @@ function bestThreshold(rows: readonly Row[], scores: readonly number[]) {
   return op(rows, scores, Number.NEGATIVE_INFINITY);
 }
 
+/** AUC(b) − AUC(a) on the same questions, with a 95% interval from resampling the questions. */
+function pairedBootstrap(a: readonly number[], b: readonly number[], labels: readonly boolean[]) {
+  const delta = rocAuc(b, labels) - rocAuc(a, labels);
+  let seed = 12345;
+  const next = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed / 4294967296;
+  };
+  const deltas: number[] = [];
+  for (let r = 0; r < BOOTSTRAP_ROUNDS; r++) {
+    const pick = labels.map(() => Math.floor(next() * labels.length));
+    const l = pick.map((i) => labels[i]!);
+    const d =
+      rocAuc(
+        pick.map((i) => b[i]!),
+        l,
+      ) -
+      rocAuc(
+        pick.map((i) => a[i]!),
+        l,
+      );
+    if (!Number.isNaN(d)) deltas.push(d);
+  }
+  deltas.sort((x, y) => x - y);
+  return {
+    delta,
+    low: deltas[Math.floor(deltas.length * 0.025)] ?? Number.NaN,
+    high: deltas[Math.floor(deltas.length * 0.975)] ?? Number.NaN,
+  };
+}
+
 function balanced(set: readonly Row[], collections: number): { r: Row; w: number }[] {
   return set.map((r) => ({ r, w: 1 / (set.length * collections) }));
 }
@@ -579,6 +619,8 @@ interface RescueRow {
   replacementAloneTop10: number;
   lostVsToday: number;
   centroidLostVsToday: number;
+  /** Time to derive the embedding candidates of one query (neighbour search over the vocabulary). */
+  candidatesMsP50: number;
   /** Questions the centroid candidate rescues and today's candidates do not. */
   centroidOnly: string[];
   unanswerable: number;
@@ -672,6 +714,7 @@ async function rescueRow(c: JudgedCollection, space: VocabularySpace): Promise<R
     replacementAloneTop10: 0,
     lostVsToday: 0,
     centroidLostVsToday: 0,
+    candidatesMsP50: 0,
     centroidOnly: [],
     unanswerable: 0,
     addedCharsMedianToday: null,
@@ -700,11 +743,14 @@ async function rescueRow(c: JudgedCollection, space: VocabularySpace): Promise<R
     return { text: corrected.text, added: corrected.text.length - originalText.length };
   };
   const addedToday: number[] = [];
+  const candidateMs: number[] = [];
   const addedExpanded: number[] = [];
   for (const q of c.questions) {
     const first = await search(q.text);
     const answers = (hits: readonly Hit[]) => hits.some((h) => q.relevant.has(h.id));
+    const started = performance.now();
     const { expanded, replaced, centroid, control } = neighbourWords(space, q.text);
+    candidateMs.push(performance.now() - started);
     const expansion: RescueQuery = { query: expanded, strategy: "feedback_expansion" };
     const replacement: RescueQuery = { query: replaced, strategy: "feedback_expansion" };
     const byCentroid: RescueQuery = { query: centroid, strategy: "feedback_expansion" };
@@ -737,6 +783,7 @@ async function rescueRow(c: JudgedCollection, space: VocabularySpace): Promise<R
     if (row.examples.length < 4) row.examples.push({ question: q.text, expansion: expanded, centroid });
   }
   row.addedCharsMedianToday = median(addedToday);
+  row.candidatesMsP50 = Math.round((median(candidateMs) ?? 0) * 10) / 10;
   row.addedCharsMedianWithExpansion = median(addedExpanded);
   return row;
 }
@@ -750,11 +797,11 @@ function rescueMarkdown(rows: readonly RescueRow[]): string[] {
       `centroid: the query's known words plus the ${CENTROID_WORDS} present words nearest the query's idf-weighted mean vector (same bounds); ` +
       "replacement: words absent or common swapped for their nearest present neighbour. Each runs as one more candidate beside today's, fused by the pass.",
     "",
-    "| collection | index terms with a vector | flagged misses | rescued today | + expansion | + replacement | + centroid | + control (query's known words, no neighbour) | lost vs today: expansion / centroid | alone, answer in its 10: expansion | replacement | centroid | weak unanswerable | chars added on them, median today / + expansion |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    "| collection | index terms with a vector | flagged misses | rescued today | + expansion | + replacement | + centroid | + control (query's known words, no neighbour) | lost vs today: expansion / centroid | alone, answer in its 10: expansion | replacement | centroid | weak unanswerable | chars added on them, median today / + expansion | deriving the candidates p50 ms |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
     ...rows.map(
       (r) =>
-        `| ${r.collection} | ${Math.round(r.vocabularyWithVectors * 100)}% | ${r.flaggedMisses} | ${r.rescuedToday} (${pct(r.rescuedToday, r.flaggedMisses)}) | ${r.rescuedWithExpansion} (${pct(r.rescuedWithExpansion, r.flaggedMisses)}) | ${r.rescuedWithReplacement} (${pct(r.rescuedWithReplacement, r.flaggedMisses)}) | ${r.rescuedWithCentroid} (${pct(r.rescuedWithCentroid, r.flaggedMisses)}) | ${r.rescuedWithControl} (${pct(r.rescuedWithControl, r.flaggedMisses)}) | ${r.lostVsToday} / ${r.centroidLostVsToday} | ${r.expansionAloneTop10} | ${r.replacementAloneTop10} | ${r.centroidAloneTop10} | ${r.unanswerable} | ${r.addedCharsMedianToday ?? "–"} / ${r.addedCharsMedianWithExpansion ?? "–"} |`,
+        `| ${r.collection} | ${Math.round(r.vocabularyWithVectors * 100)}% | ${r.flaggedMisses} | ${r.rescuedToday} (${pct(r.rescuedToday, r.flaggedMisses)}) | ${r.rescuedWithExpansion} (${pct(r.rescuedWithExpansion, r.flaggedMisses)}) | ${r.rescuedWithReplacement} (${pct(r.rescuedWithReplacement, r.flaggedMisses)}) | ${r.rescuedWithCentroid} (${pct(r.rescuedWithCentroid, r.flaggedMisses)}) | ${r.rescuedWithControl} (${pct(r.rescuedWithControl, r.flaggedMisses)}) | ${r.lostVsToday} / ${r.centroidLostVsToday} | ${r.expansionAloneTop10} | ${r.replacementAloneTop10} | ${r.centroidAloneTop10} | ${r.unanswerable} | ${r.addedCharsMedianToday ?? "–"} / ${r.addedCharsMedianWithExpansion ?? "–"} | ${r.candidatesMsP50} |`,
     ),
     "",
     `Rescued by the centroid candidate and not today: ${rows.flatMap((r) => r.centroidOnly.map((q) => `${r.collection} ${q}`)).join("; ") || "none"}.`,
