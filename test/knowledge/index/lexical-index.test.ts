@@ -100,7 +100,9 @@ describe("LexicalIndex", () => {
     // Scores are those of an index built from scratch with the same statistics.
     const fresh = LexicalIndex.build(units, undefined, statistics);
     const query = analyze("vacation days travel");
-    expect(restated.search(restated.queryStats(query), 10)).toEqual(fresh.search(fresh.queryStats(query), 10));
+    expect(restated.search(restated.queryStats(query), 10)).toEqual(
+      fresh.search(fresh.queryStats(query), 10),
+    );
     expect(part.search(part.queryStats(query), 10)).not.toEqual(fresh.search(fresh.queryStats(query), 10));
     // Without statistics there is nothing to re-read.
     expect(index.restated()).toBe(index);
