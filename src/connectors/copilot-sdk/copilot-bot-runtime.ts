@@ -83,16 +83,18 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
   const closing = new AbortController();
   // The Copilot runtime retries a provider that takes no connection for about half a minute
   // before the turn fails; one TCP connect before the turn says the same in milliseconds. A
-  // bot without its own provider talks to GitHub Copilot, which is not checked here.
-  const reachability: ReachabilityGate | undefined = bot.provider
-    ? providerReachabilityGate(
-        bot.provider,
-        env,
-        options.providerReachableForMs !== undefined
-          ? { reachableForMs: options.providerReachableForMs }
-          : {},
-      )
-    : undefined;
+  // bot without its own provider talks to GitHub Copilot, which is not checked here; one with a
+  // provider but no model gets its config error from the session instead.
+  const reachability: ReachabilityGate | undefined =
+    bot.provider && bot.model
+      ? providerReachabilityGate(
+          bot.provider,
+          env,
+          options.providerReachableForMs !== undefined
+            ? { reachableForMs: options.providerReachableForMs }
+            : {},
+        )
+      : undefined;
 
   const readApiKey = (): string | undefined => {
     const name = bot.provider?.apiKeyEnv;
