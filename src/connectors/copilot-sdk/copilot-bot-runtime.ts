@@ -50,11 +50,6 @@ export interface CopilotBotRuntimeOptions {
   logger?: Logger;
   /** Observes each session's config (provider key redacted) just before it is created. */
   onSessionConfig?: (config: SessionConfig) => void;
-  /**
-   * How long a successful connect to `bot.provider.baseUrl` spares the next questions theirs
-   * (default src/llm/provider-reachability.ts PROVIDER_REACHABLE_FOR_MS).
-   */
-  providerReachableForMs?: number;
 }
 
 interface SessionEntry {
@@ -86,15 +81,7 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
   // bot without its own provider talks to GitHub Copilot, which is not checked here; one with a
   // provider but no model gets its config error from the session instead.
   const reachability: ReachabilityGate | undefined =
-    bot.provider && bot.model
-      ? providerReachabilityGate(
-          bot.provider,
-          env,
-          options.providerReachableForMs !== undefined
-            ? { reachableForMs: options.providerReachableForMs }
-            : {},
-        )
-      : undefined;
+    bot.provider && bot.model ? providerReachabilityGate(bot.provider, env) : undefined;
 
   const readApiKey = (): string | undefined => {
     const name = bot.provider?.apiKeyEnv;
