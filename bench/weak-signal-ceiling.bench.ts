@@ -40,10 +40,10 @@ const PREDICTORS = {
   specificity: "mean idf of the query's known words over the largest idf",
   dropStability: "share of drop-one-word queries keeping the best hit in their top 5",
 } as const;
-type Predictor = keyof typeof PREDICTORS;
-const NAMES = Object.keys(PREDICTORS) as Predictor[];
+export type Predictor = keyof typeof PREDICTORS;
+export const NAMES = Object.keys(PREDICTORS) as Predictor[];
 
-interface Sample {
+export interface Sample {
   values: Record<Predictor, number>;
   answered: boolean;
 }
@@ -120,7 +120,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
   };
 }
 
-function sample(index: CollectionIndex, query: string, isAnswer: (id: string) => boolean): Sample {
+export function sample(index: CollectionIndex, query: string, isAnswer: (id: string) => boolean): Sample {
   const lexical = index.lexical;
   const terms = analyze(query);
   const ranking = rankCollection(index, terms, { rerank: true, limit: DEPTH });

@@ -2,11 +2,12 @@
 // Slack and/or Teams until SIGTERM (or SIGINT), then finishes the answers in flight within the
 // shutdown timeout. Bots without credentials are listed with the variables that would enable
 // them; with none enabled at all the command exits non-zero with that list.
-import { DEFAULT_BOTS_ROOT, discoverBots } from "../bots/discovery.js";
+import { type BotDefinition, DEFAULT_BOTS_ROOT, discoverBots } from "../bots/discovery.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { type HostPlan, hasPlatform, planHosts } from "../hosts/host-credentials.js";
 import { portConflicts, startHostedBots } from "../hosts/hosted-bots.js";
-import { logger } from "../telemetry/logger.js";
+import { checkProviderReachable } from "../llm/provider-reachability.js";
+import { type Logger, logger } from "../telemetry/logger.js";
 import { CliError } from "./cli-error.js";
 
 export interface ServeOptions {
@@ -50,6 +51,28 @@ function untilSignal(): Promise<string> {
     process.once("SIGTERM", on);
     process.once("SIGINT", on);
   });
+}
+
+/**
+ * One warning line per served bot whose own model server takes no connection now. Serving goes
+ * on: the server may come up later, and until then each question gets a short sentence at once
+ * (the runtime checks again before every question).
+ */
+async function warnUnreachableModels(bots: readonly BotDefinition[], env: NodeJS.ProcessEnv, log: Logger) {
+  await Promise.all(
+    bots.map(async (bot) => {
+      const provider = bot.config.provider;
+      if (!provider || !hasModel(bot)) return;
+      const check = await checkProviderReachable(provider, env);
+      if (check.reachable !== false) return;
+      log.warn(
+        { bot: bot.name, baseUrl: provider.baseUrl },
+        `bot ${bot.name}: model server unreachable: ${check.reason}; serving anyway, questions are ` +
+          `answered "can't reach my language model" until it is up — check that the model server runs ` +
+          `and provider.baseUrl in ${bot.dir}/config.json`,
+      );
+    }),
+  );
 }
 
 /** `  handbook: Slack: set …; Teams: set …` — what would enable a bot that is off. */
@@ -128,6 +151,12 @@ export async function runServe(
       );
     }
   }
+  // Asked while the bots start (an index may take a while), reported as soon as known.
+  const modelChecks = warnUnreachableModels(
+    bots.filter((bot) => enabled.some((plan) => plan.bot === bot.name)),
+    deps.env,
+    log,
+  );
   const hosted = await startHostedBots(bots, enabled, {
     concurrency,
     maxQueued,
@@ -137,6 +166,7 @@ export async function runServe(
     log,
     openRuntime: async (bot) => (await openBotRuntime(bot, { env: deps.env })).runtime,
   });
+  await modelChecks;
   for (const failure of hosted.failures) {
     io.stderr.write(`second-look serve: ${failure.bot} could not start: ${failure.reason}\n`);
   }

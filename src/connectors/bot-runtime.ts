@@ -105,6 +105,7 @@ export type BotRuntimeErrorCode =
   | "timeout" // the question overran `limits.timeoutMs`
   | "aborted" // the caller's signal fired
   | "closed" // the runtime was closed
+  | "model_unreachable" // the BYOK provider's server took no connection; no session was started
   | "session"; // the runtime reported an error for the turn
 
 /** The one error type `ask` rejects with; `message` is a single line fit for a user. */

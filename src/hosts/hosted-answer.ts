@@ -20,6 +20,7 @@ export const SENTENCES = {
   toolLimit:
     "Sorry, I couldn't settle on an answer within my search limit. Please try rephrasing the question.",
   noAnswer: "Sorry, I don't have an answer to that.",
+  modelDown: "Sorry, I can't reach my language model right now. Please try again in a few minutes.",
   failed: "Sorry, something went wrong while answering. Please try again later.",
   thinking: "Looking that up…",
 } as const;
@@ -45,6 +46,7 @@ export function sentenceFor(error: unknown, stopping: boolean): string {
     if (error.code === "timeout") return SENTENCES.timeout;
     if (error.code === "aborted" || error.code === "closed") return SENTENCES.restarting;
     if (error.code === "tool_call_cap") return SENTENCES.toolLimit;
+    if (error.code === "model_unreachable") return SENTENCES.modelDown;
   }
   return SENTENCES.failed;
 }

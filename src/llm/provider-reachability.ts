@@ -83,3 +83,61 @@ function describeCode(code: unknown, error: unknown): string {
       return typeof code === "string" ? code : String((error as Error)?.message ?? error);
   }
 }
+
+/**
+ * How long a successful connect vouches for the provider. Long enough that a busy bot does not
+ * open a connection per question, short enough that a server that went down since is noticed
+ * within half a minute (its questions then fail after one connect instead of the runtime's
+ * retries).
+ */
+export const PROVIDER_REACHABLE_FOR_MS = 30_000;
+
+export interface ReachabilityGate {
+  /** The last successful check while it is fresh, else a new connect (shared by concurrent callers). */
+  check(): Promise<Reachability>;
+}
+
+/**
+ * `checkProviderReachable` for a long-lived process that asks before every question. Only a
+ * success is remembered, and only for `reachableForMs`: a failure is asked again by the next
+ * question, so the process recovers as soon as the server is back. Questions arriving while a
+ * check runs share it rather than open one connection each.
+ */
+export function providerReachabilityGate(
+  provider: Pick<ProviderConfig, "baseUrl">,
+  env: NodeJS.ProcessEnv,
+  options: { reachableForMs?: number; timeoutMs?: number; now?: () => number } = {},
+): ReachabilityGate {
+  const reachableForMs = options.reachableForMs ?? PROVIDER_REACHABLE_FOR_MS;
+  const now = options.now ?? Date.now;
+  let reachableAt: number | undefined;
+  let inFlight: Promise<Reachability> | undefined;
+  return {
+    check(): Promise<Reachability> {
+      if (reachableAt !== undefined && now() - reachableAt < reachableForMs) {
+        return Promise.resolve({ reachable: true });
+      }
+      reachableAt = undefined;
+      inFlight ??= checkProviderReachable(
+        provider,
+        env,
+        options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {},
+      )
+        .then(
+          (result): Reachability => {
+            if (result.reachable === true) reachableAt = now();
+            return result;
+          },
+          // Only an unparseable baseUrl throws here (no signal is passed): say so, do not guess.
+          (error: unknown): Reachability => ({
+            reachable: false,
+            reason: `cannot check ${provider.baseUrl}: ${(error as Error)?.message ?? String(error)}`,
+          }),
+        )
+        .finally(() => {
+          inFlight = undefined;
+        });
+      return inFlight;
+    },
+  };
+}

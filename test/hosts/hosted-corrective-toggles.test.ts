@@ -6,6 +6,7 @@
 // kill-switch — with no restart. The observer stops each session before the Copilot runtime
 // starts, since the config is all this test needs (the host then posts its failure sentence).
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SessionConfig } from "@github/copilot-sdk";
@@ -31,16 +32,22 @@ class SessionObserved extends Error {}
 let root: string;
 let api: FakeSlackApi;
 let hosted: HostedBots | undefined;
+// Takes connections and nothing else: the runtime's pre-flight connect to the provider succeeds,
+// so each question reaches session creation, where the observer stops it.
+let modelPort: Server;
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "second-look-hosted-"));
   api = await startFakeSlackApi();
+  modelPort = createServer((socket) => socket.on("error", () => {}));
+  await new Promise<void>((r) => modelPort.listen(0, "127.0.0.1", r));
 });
 
 afterEach(async () => {
   await hosted?.stop(5_000);
   hosted = undefined;
   await api.close();
+  await new Promise<void>((r) => modelPort.close(() => r()));
   await rm(root, { recursive: true, force: true });
 });
 
@@ -50,7 +57,11 @@ async function makeBot(name: string, enabled: boolean, env: NodeJS.ProcessEnv): 
   await mkdir(join(dir, "docs"), { recursive: true });
   const config = {
     model: "test-model",
-    provider: { type: "anthropic", baseUrl: "http://127.0.0.1:9", apiKeyEnv: "HOSTED_TEST_KEY" },
+    provider: {
+      type: "anthropic",
+      baseUrl: `http://127.0.0.1:${(modelPort.address() as { port: number }).port}`,
+      apiKeyEnv: "HOSTED_TEST_KEY",
+    },
     knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
     correctiveRetrieval: { enabled, retryBudget: 1, grader: "signal" },
   };

@@ -2,7 +2,11 @@
 // closed, nothing written on it, and a refused or proxied route reported as such.
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkProviderReachable } from "../../src/llm/provider-reachability.js";
+import {
+  checkProviderReachable,
+  PROVIDER_REACHABLE_FOR_MS,
+  providerReachabilityGate,
+} from "../../src/llm/provider-reachability.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -70,5 +74,67 @@ describe("checkProviderReachable", () => {
     );
     expect(https.reachable).toBe("unknown");
     expect(server.connections()).toBe(0);
+  });
+});
+
+describe("providerReachabilityGate", () => {
+  it("remembers a success only for a while: one connect per window, a new one after it", async () => {
+    const server = await listening();
+    let clock = 1_000_000;
+    const gate = providerReachabilityGate(
+      { baseUrl: `http://127.0.0.1:${server.port}/v1` },
+      {},
+      {
+        now: () => clock,
+      },
+    );
+    expect(await gate.check()).toEqual({ reachable: true });
+    clock += PROVIDER_REACHABLE_FOR_MS - 1;
+    expect(await gate.check()).toEqual({ reachable: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.connections()).toBe(1);
+    clock += 1;
+    expect(await gate.check()).toEqual({ reachable: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.connections()).toBe(2);
+  });
+
+  it("a server that went down inside the window is found down once the window ends", async () => {
+    const server = await listening();
+    let clock = 0;
+    const gate = providerReachabilityGate(
+      { baseUrl: `http://127.0.0.1:${server.port}/v1` },
+      {},
+      {
+        now: () => clock,
+        reachableForMs: 5_000,
+      },
+    );
+    expect((await gate.check()).reachable).toBe(true);
+    const down = servers.pop()!;
+    await new Promise<void>((r) => down.close(() => r()));
+    clock += 5_000;
+    const check = await gate.check();
+    expect(check.reachable).toBe(false);
+  });
+
+  it("never remembers a failure: the next check finds a server that has come up", async () => {
+    const port = await closedPort();
+    const gate = providerReachabilityGate({ baseUrl: `http://127.0.0.1:${port}/v1` }, {}, { now: () => 0 });
+    expect((await gate.check()).reachable).toBe(false);
+    expect((await gate.check()).reachable).toBe(false);
+    const server = createServer((socket) => socket.on("error", () => {}));
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(port, "127.0.0.1", r));
+    expect(await gate.check()).toEqual({ reachable: true });
+  });
+
+  it("questions arriving together share one connect", async () => {
+    const server = await listening();
+    const gate = providerReachabilityGate({ baseUrl: `http://127.0.0.1:${server.port}/v1` }, {});
+    const checks = await Promise.all([gate.check(), gate.check(), gate.check()]);
+    expect(checks).toEqual([{ reachable: true }, { reachable: true }, { reachable: true }]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.connections()).toBe(1);
   });
 });

@@ -5,6 +5,7 @@
 import type { CopilotSession, MCPServerConfig, SessionConfig } from "@github/copilot-sdk";
 import { runtimeEnvironment, runtimeLocation } from "../../llm/copilot-runtime/runtime-environment.js";
 import { acquireCopilotClient, type ClientLease } from "../../llm/copilot-runtime/shared-client.js";
+import { providerReachabilityGate, type ReachabilityGate } from "../../llm/provider-reachability.js";
 import { startAgentSpan } from "../../telemetry/agent-spans.js";
 import { type Logger, logger as processLogger } from "../../telemetry/logger.js";
 import type { KnowledgeBackend } from "../../types.js";
@@ -75,6 +76,12 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
   let closed = false;
   // Stops questions in flight when the runtime is closed under them.
   const closing = new AbortController();
+  // The Copilot runtime retries a provider that takes no connection for about half a minute
+  // before the turn fails; one TCP connect before the turn says the same in milliseconds. A
+  // bot without its own provider talks to GitHub Copilot, which is not checked here; one with a
+  // provider but no model gets its config error from the session instead.
+  const reachability: ReachabilityGate | undefined =
+    bot.provider && bot.model ? providerReachabilityGate(bot.provider, env) : undefined;
 
   const readApiKey = (): string | undefined => {
     const name = bot.provider?.apiKeyEnv;
@@ -221,6 +228,18 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
     });
   };
 
+  /** Rejects with `model_unreachable`, before any session is touched, when the provider is down. */
+  const ensureProviderReachable = async (deadline: number, signal?: AbortSignal): Promise<void> => {
+    if (!reachability) return;
+    const check = await startBounded(reachability.check(), deadline, signal);
+    if (check.reachable !== false) return;
+    throw new BotRuntimeError(
+      "model_unreachable",
+      `Bot '${bot.name}' cannot reach its model server: ${check.reason}; ` +
+        `is it running? check provider.baseUrl in ${bot.dir}/config.json`,
+    );
+  };
+
   return {
     async ask(question: string, askOptions: AskOptions): Promise<AskResult> {
       if (closed) throw new BotRuntimeError("closed", `Bot '${bot.name}': the runtime is closed.`);
@@ -230,6 +249,7 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       const agent = startAgentSpan(bot.name);
       let entry: SessionEntry;
       try {
+        await ensureProviderReachable(deadline, askOptions.signal);
         entry = await startBounded(entryFor(askOptions.conversationId), deadline, askOptions.signal);
       } catch (error) {
         agent.end(error);

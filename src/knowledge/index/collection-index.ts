@@ -113,6 +113,16 @@ export class CollectionIndex {
     this.documents = documents.map(withoutTerms);
   }
 
+  /**
+   * This index with the collection-wide document frequencies read again from the statistics it
+   * was built with (see LexicalIndex.restated); documents and units are shared.
+   */
+  restated(): CollectionIndex {
+    const copy: CollectionIndex = Object.create(CollectionIndex.prototype);
+    Object.assign(copy, this, { lexical: this.lexical.restated() });
+    return copy;
+  }
+
   get documentCount(): number {
     return this.documents.length;
   }

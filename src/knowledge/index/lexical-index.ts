@@ -152,6 +152,26 @@ export class LexicalIndex {
     return new LexicalIndex(units, params, statistics);
   }
 
+  /**
+   * This index with its collection-wide document frequencies read again from its statistics
+   * (whose `documentFrequency` now knows more terms), sharing every other array: what a
+   * database backend needs after fetching the frequencies of terms it first saw in the
+   * candidates, without building the index again. An index built without statistics is
+   * returned as it is.
+   */
+  restated(): LexicalIndex {
+    const statistics = this.statistics;
+    if (!statistics) return this;
+    const copy: LexicalIndex = Object.create(LexicalIndex.prototype);
+    Object.assign(copy, this, {
+      collectionDf: Uint32Array.from(this.terms, (term, t) =>
+        Math.max(statistics.documentFrequency(term), this.offsets[t + 1]! - this.offsets[t]!),
+      ),
+      accumulator: new Float64Array(this.accumulator.length),
+    });
+    return copy;
+  }
+
   /** Writes the ids of `terms` into `streams` from `at`, adding new terms to the vocabulary. */
   private intern(terms: TermSequence, at: number, df: number[]): void {
     let position = at;

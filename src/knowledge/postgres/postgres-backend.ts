@@ -6,12 +6,11 @@ import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
 import { ANALYZER_VERSION, analyze } from "../index/analyzer.js";
 import { DEFAULT_BM25, idf } from "../index/bm25.js";
 import {
-  type AnalyzedDocument,
-  type AnalyzedSection,
   analyzeDocument,
   CollectionIndex,
   type IndexableDocument,
   type IndexableSection,
+  type PackedSection,
 } from "../index/collection-index.js";
 import { expandQuery, FEEDBACK_DOCUMENTS } from "../index/feedback.js";
 import type { CollectionStatistics } from "../index/lexical-index.js";
@@ -72,6 +71,8 @@ interface CandidateRow {
 
 /** A candidate section with its analysed terms as stored (null in rows written by schema version 1). */
 interface AnalyzedRow extends CandidateRow {
+  /** bigint, as node-postgres returns it: a string. */
+  section_id: string;
   title_terms: string | null;
   body_terms: string | null;
 }
@@ -216,7 +217,9 @@ export class PostgresBackend implements KnowledgeBackend {
       return result.rows;
     });
     if (!rows.length) return undefined;
-    const doc = documentsOf(rows, (r) => ({ ...sectionOf(r), titleTerms: [], bodyTerms: [] }))[0]!;
+    const doc = documentsOf(
+      rows.map((row) => ({ row, section: { ...sectionOf(row), titleTerms: [], bodyTerms: [] } })),
+    )[0]!;
     return toDoc(collection, doc);
   }
 
@@ -307,29 +310,37 @@ export class PostgresBackend implements KnowledgeBackend {
       if (!distinct.includes(term) || !known.get(term)) continue;
       original.set(term, (original.get(term) ?? 0) + idf(unitCount, known.get(term)!));
     }
-    const rows = new Map<string, AnalyzedRow>();
+    // Each candidate once, in the packed form the index reads (its stored terms, unsplit),
+    // however many passes bring it up.
+    const sections = new Map<string, { row: CandidateRow; section: PackedSection }>();
     const indexOf = async (found: readonly AnalyzedRow[]) => {
-      for (const r of found) rows.set(`${r.ord}\u0000${r.path}`, r);
-      const documents = documentsOf([...rows.values()], analyzedSection);
+      for (const r of found) sections.set(r.section_id, { row: r, section: packedSection(r) });
+      const documents = documentsOf([...sections.values()]);
       const index = new CollectionIndex(row.name, documents, DEFAULT_BM25, statistics);
       // The ranker's feedback weighs every term of its first pass's top units, which lie in its
       // first FEEDBACK_DOCUMENTS documents (that pass scores with the query terms' statistics
       // alone): those documents' terms need their collection frequencies too, and no others.
       const top = rankCollection(index, queryTerms, { rerank: false, limit: FEEDBACK_DOCUMENTS });
+      const topDocuments = new Set(top.documents.map((ranked) => ranked.document));
       const vocabulary = new Set<string>();
-      for (const ranked of top.documents) {
-        for (const s of documents[ranked.document]!.sections) {
-          for (const term of s.titleTerms) if (!known.has(term)) vocabulary.add(term);
-          for (const term of s.bodyTerms) if (!known.has(term)) vocabulary.add(term);
+      const { lexical } = index;
+      for (let unit = 0; unit < index.unitDocument.length; unit++) {
+        if (!topDocuments.has(index.unitDocument[unit]!)) continue;
+        for (const stream of [lexical.titleStream(unit), lexical.bodyStream(unit)]) {
+          for (const id of stream) {
+            const term = lexical.term(id);
+            if (!known.has(term)) vocabulary.add(term);
+          }
         }
       }
       if (!vocabulary.size) return index;
       for (const term of vocabulary) known.set(term, 0);
       for (const [term, df] of await this.documentFrequencies(client, row.id, [...vocabulary]))
         known.set(term, df);
-      return new CollectionIndex(row.name, documents, DEFAULT_BM25, statistics);
+      // `statistics` reads `known`: the same candidates, with those terms' frequencies.
+      return index.restated();
     };
-    const first = await indexOf(await this.topSections(client, row.id, statistics, known, original));
+    const first = await indexOf(await this.topSections(client, row.id, statistics, known, original, []));
     if (!rerank || !original.size) return first;
     const ranking = rankCollection(first, queryTerms, { rerank: false, limit: 1 });
     if (!ranking.feedback.length) return first;
@@ -337,7 +348,7 @@ export class PostgresBackend implements KnowledgeBackend {
     for (const s of expandQuery(first.lexical, ranking.stats, ranking.feedback)) {
       if (s.documentFrequency > 0) expanded.set(s.term, s.idf * s.queryFrequency);
     }
-    return indexOf(await this.topSections(client, row.id, statistics, known, expanded));
+    return indexOf(await this.topSections(client, row.id, statistics, known, expanded, [...sections.keys()]));
   }
 
   /**
@@ -345,7 +356,8 @@ export class PostgresBackend implements KnowledgeBackend {
    * frequency), by BM25F in SQL over the postings read: every posting of each term when they
    * fit POSTINGS_BUDGET, else each term's strongest ones (postingDepths). A section reached only
    * through postings left unread scores little for every query term, which is what bounds the
-   * work on a large collection.
+   * work on a large collection. Sections in `fetched` (an earlier pass's) are scored but not
+   * read again.
    */
   private async topSections(
     client: pg.PoolClient,
@@ -353,6 +365,7 @@ export class PostgresBackend implements KnowledgeBackend {
     statistics: CollectionStatistics,
     known: ReadonlyMap<string, number>,
     weights: ReadonlyMap<string, number>,
+    fetched: readonly string[],
   ): Promise<AnalyzedRow[]> {
     const depths = postingDepths(
       new Map([...weights.keys()].map((term) => [term, known.get(term) ?? 0])),
@@ -389,11 +402,12 @@ export class PostgresBackend implements KnowledgeBackend {
          ORDER BY score DESC, p.section_id
          LIMIT $7
        )
-       SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
-              s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
+       SELECT s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading,
+              s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
        FROM scored sc
        JOIN ${this.t.sections} s ON s.id = sc.section_id
-       JOIN ${this.t.documents} d ON d.id = s.document_id`,
+       JOIN ${this.t.documents} d ON d.id = s.document_id
+       WHERE NOT (sc.section_id = ANY($8::bigint[]))`,
       [
         collectionId,
         terms,
@@ -402,6 +416,7 @@ export class PostgresBackend implements KnowledgeBackend {
         statistics.avgTitleLength || 1,
         statistics.avgBodyLength || 1,
         CANDIDATE_POOL,
+        fetched,
       ],
     );
     return result.rows;
@@ -422,24 +437,23 @@ export class PostgresBackend implements KnowledgeBackend {
 }
 
 /**
- * Rows (one per section) grouped into documents, in path order with sections in reading order:
- * the order the embedded engine indexes them in, so ties break the same way.
+ * Candidate sections grouped into documents, in path order with sections in reading order: the
+ * order the embedded engine indexes them in, so ties break the same way.
  */
-function documentsOf<R extends CandidateRow>(
-  rows: readonly R[],
-  toSection: (row: R) => AnalyzedSection,
-): AnalyzedDocument[] {
-  const byPath = new Map<string, { doc: AnalyzedDocument; sections: [number, AnalyzedSection][] }>();
-  for (const r of rows) {
+function documentsOf<S extends IndexableSection>(
+  candidates: readonly { row: CandidateRow; section: S }[],
+): { id: string; title: string; url?: string; modifiedTime?: string; sections: S[] }[] {
+  const byPath = new Map<string, { doc: IndexableDocument; sections: [number, S][] }>();
+  for (const { row: r, section } of candidates) {
     let entry = byPath.get(r.path);
     if (!entry) {
-      const doc: AnalyzedDocument = { id: r.path, title: r.title, sections: [] };
+      const doc: IndexableDocument = { id: r.path, title: r.title, sections: [] };
       if (r.url) doc.url = r.url;
       if (r.modified_time) doc.modifiedTime = r.modified_time;
       entry = { doc, sections: [] };
       byPath.set(r.path, entry);
     }
-    entry.sections.push([r.ord, toSection(r)]);
+    entry.sections.push([r.ord, section]);
   }
   return [...byPath.values()]
     .sort((a, b) => (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0))
@@ -458,18 +472,16 @@ function sectionOf(r: CandidateRow): IndexableSection {
 }
 
 /**
- * A candidate with the terms the writer analysed (stored space-separated: a term never holds a
- * space); a row from schema version 1, which has none stored, is analysed here.
+ * A candidate with the terms the writer analysed, as stored (space-separated: a term never holds
+ * a space), which is the packed form the index reads; a row from schema version 1, which has
+ * none stored, is analysed here.
  */
-function analyzedSection(r: AnalyzedRow): AnalyzedSection {
+function packedSection(r: AnalyzedRow): PackedSection {
   const section = sectionOf(r);
   if (r.title_terms === null || r.body_terms === null) {
     const document: IndexableDocument = { id: r.path, title: r.title, sections: [section] };
-    return analyzeDocument(document).sections[0]!;
+    const analyzed = analyzeDocument(document).sections[0]!;
+    return { ...section, titleTerms: analyzed.titleTerms.join(" "), bodyTerms: analyzed.bodyTerms.join(" ") };
   }
-  return { ...section, titleTerms: splitTerms(r.title_terms), bodyTerms: splitTerms(r.body_terms) };
-}
-
-function splitTerms(stored: string): string[] {
-  return stored === "" ? [] : stored.split(" ");
+  return { ...section, titleTerms: r.title_terms, bodyTerms: r.body_terms };
 }

@@ -147,6 +147,23 @@ describe("Slack host", () => {
     expect(logLines.some((line) => line.msg === "question failed" && line.code === "session")).toBe(true);
   });
 
+  it("says it cannot reach its language model when the model server is down, and logs why", async () => {
+    const reason =
+      "Bot 'handbook' cannot reach its model server: cannot connect to 127.0.0.1:9 (ECONNREFUSED: nothing listens there); " +
+      "is it running? check provider.baseUrl in /srv/bots/handbook/config.json";
+    runtime.answerWith(() => {
+      throw new BotRuntimeError("model_unreachable", reason);
+    });
+    await receiver.deliver(mention("how many vacation days do I get?"));
+    await waitFor(() => api.of("chat.update").length === 1, "the model-down sentence");
+    expect(api.of("chat.update")[0]!.args.text).toBe(SENTENCES.modelDown);
+    expect(SENTENCES.modelDown).not.toBe(SENTENCES.failed);
+    for (const text of everythingSaid()) expect(text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|config\.json/);
+    const logged = logLines.find((line) => line.msg === "question failed");
+    expect(logged).toMatchObject({ level: 50, code: "model_unreachable" });
+    expect(JSON.stringify(logged)).toContain("127.0.0.1:9 (ECONNREFUSED");
+  });
+
   it("says the question took too long when the runtime times out", async () => {
     runtime.answerWith(() => {
       throw new BotRuntimeError("timeout", "took too long");

@@ -79,4 +79,32 @@ describe("LexicalIndex", () => {
     const arrays = LexicalIndex.build([...units, { title: [], body: [] }]);
     expect(scores(packed)).toEqual(scores(arrays));
   });
+
+  it("restated() reads the collection frequencies its statistics know now, and leaves the original as it was", () => {
+    // A part of a larger collection whose frequencies the caller learns after building it.
+    const known = new Map([["vacat", 40]]);
+    const statistics = {
+      unitCount: 1000,
+      avgTitleLength: 2,
+      avgBodyLength: 8,
+      documentFrequency: (term: string) => known.get(term) ?? 0,
+    };
+    const part = LexicalIndex.build(units, undefined, statistics);
+    const dayId = part.termId(analyze("days")[0]!)!;
+    // Unknown to the statistics: never below what the part itself holds (3 units say "days").
+    expect(part.documentFrequency(dayId)).toBe(3);
+    known.set(analyze("days")[0]!, 500);
+    const restated = part.restated();
+    expect(restated.documentFrequency(dayId)).toBe(500);
+    expect(part.documentFrequency(dayId)).toBe(3);
+    // Scores are those of an index built from scratch with the same statistics.
+    const fresh = LexicalIndex.build(units, undefined, statistics);
+    const query = analyze("vacation days travel");
+    expect(restated.search(restated.queryStats(query), 10)).toEqual(
+      fresh.search(fresh.queryStats(query), 10),
+    );
+    expect(part.search(part.queryStats(query), 10)).not.toEqual(fresh.search(fresh.queryStats(query), 10));
+    // Without statistics there is nothing to re-read.
+    expect(index.restated()).toBe(index);
+  });
 });

@@ -40,6 +40,8 @@ export interface ModelServerOptions {
   maxRequests?: number;
   /** Delay before each reply, to simulate a slow model (e.g. for timeouts). */
   delayMs?: number;
+  /** A fixed port (a server coming up where a bot already points); default a free one. */
+  port?: number;
 }
 
 export const LIMIT_REACHED_TEXT = "[model-server] request limit reached";
@@ -122,7 +124,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
