@@ -1,0 +1,96 @@
+// `second-look serve` as a child process for end-to-end tests: started in a folder of its own
+// (serve discovers ./bots), its stderr collected, its JSON log lines at warn or above readable,
+// and Slack events signed the way Slack signs them.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { createServer } from "node:net";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+// The process runs outside the repository: tsx by its absolute URL.
+const TSX = import.meta.resolve("tsx");
+
+/** A port nothing listens on at the moment of asking. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
+/** Headers of a Slack event request signed with `secret` (Slack's v0 scheme). */
+export function signedSlackEvent(secret: string, body: string): Record<string, string> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const signature = `v0=${createHmac("sha256", secret).update(`v0:${ts}:${body}`).digest("hex")}`;
+  return {
+    "content-type": "application/json",
+    "x-slack-request-timestamp": ts,
+    "x-slack-signature": signature,
+  };
+}
+
+/** A log line as pino writes it when stderr is a pipe. */
+export interface LogLine {
+  level: number;
+  msg: string;
+  code?: string;
+  err?: { message?: string };
+}
+
+export interface ServeProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Everything the process wrote to stderr so far. */
+  stderr(): string;
+  /** Polls `check` until it holds; fails naming `what` (with stderr) on timeout or exit. */
+  waitFor(what: string, check: () => boolean, timeoutMs?: number): Promise<void>;
+  /** The log lines at warn or above. */
+  problems(): LogLine[];
+  /** SIGTERM, and waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `second-look serve --host 127.0.0.1` in `cwd` with `env` added to this process's
+ * environment, and resolves once it says it is serving.
+ */
+export async function startServe(cwd: string, env: Record<string, string>): Promise<ServeProcess> {
+  const child = spawn(
+    process.execPath,
+    ["--import", TSX, join(REPO, "test/connectors/mcp/second-look-cli.ts"), "serve", "--host", "127.0.0.1"],
+    { cwd, env: { ...process.env, ...env } },
+  );
+  let stderr = "";
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString("utf8");
+  });
+  child.stdout.resume();
+  const serve: ServeProcess = {
+    child,
+    stderr: () => stderr,
+    async waitFor(what, check, timeoutMs = 45_000) {
+      const started = Date.now();
+      while (!check()) {
+        if (Date.now() - started > timeoutMs)
+          throw new Error(`timed out waiting for ${what}; stderr:\n${stderr}`);
+        if (child.exitCode !== null)
+          throw new Error(`serve exited ${child.exitCode} while waiting for ${what}:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    problems: () =>
+      stderr
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as LogLine)
+        .filter((l) => l.level >= 40),
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+  await serve.waitFor("the bot to serve", () => stderr.includes("serving on"));
+  return serve;
+}
