@@ -3,12 +3,12 @@
 // bounded by session.timeoutMs. And `ask`, with or without --answer, when the model server is
 // down: that line within seconds, not after the Copilot runtime's half a minute of retries.
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedProviderServer } from "../llm/scripted-provider-server.js";
+import { freePort } from "../support/free-port.js";
 import { startModelServer } from "../support/model-server/model-server.js";
 import { runCli } from "../support/run-cli.js";
 
@@ -45,15 +45,6 @@ async function botAt(name: string, baseUrl: string, session: Record<string, unkn
   return dir;
 }
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
 describe("ask --answer when the model fails", () => {
   it("a 401 from the provider: exit 1, one line naming the model, the status and the key variable", async () => {
     const server = await startScriptedProviderServer([
@@ -87,7 +78,7 @@ describe("ask --answer when the model fails", () => {
   });
 
   it("an unreachable model server: exit 1 and one line saying the request failed", async () => {
-    const dir = await botAt("unreachable", `http://127.0.0.1:${await closedPort()}/v1`);
+    const dir = await botAt("unreachable", `http://127.0.0.1:${await freePort()}/v1`);
     const started = Date.now();
     const run = await runCli(["ask", dir, "how many vacation days do I get", "--answer"]);
     expect(run.exitCode).toBe(1);
@@ -116,7 +107,7 @@ describe("ask --answer when the model fails", () => {
 
 describe("ask through the Copilot runtime with the model server down", () => {
   it("exits 1 within seconds with one line naming the model, the refused address and what to check", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const dir = await botAt("runtime-down", `http://127.0.0.1:${port}/v1`);
     const started = Date.now();
     const run = await runCli(["ask", dir, "how many vacation days do I get"]);

@@ -15,7 +15,8 @@ import {
   startFakeSlackApi,
   TEAM_ID,
 } from "../hosts/support/fake-slack-api.js";
-import { freePort, type ServeProcess, signedSlackEvent, startServe } from "../support/serve-process.js";
+import { freePort } from "../support/free-port.js";
+import { type ServeProcess, signedSlackEvent, startServe } from "../support/serve-process.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SECRET = "e2e-signing-secret";

@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../support/free-port.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
-import { freePort, type ServeProcess, signedSlackEvent, startServe } from "../support/serve-process.js";
+import { type ServeProcess, signedSlackEvent, startServe } from "../support/serve-process.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SECRET = "e2e-signing-secret";

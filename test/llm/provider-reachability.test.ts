@@ -7,6 +7,7 @@ import {
   PROVIDER_REACHABLE_FOR_MS,
   providerReachabilityGate,
 } from "../../src/llm/provider-reachability.js";
+import { freePort } from "../support/free-port.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -30,13 +31,6 @@ async function listening(): Promise<{ port: number; connections: () => number; b
   return { port, connections: () => connections, bytes: () => bytes };
 }
 
-async function closedPort(): Promise<number> {
-  const { port } = await listening();
-  const server = servers.pop()!;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
 describe("checkProviderReachable", () => {
   it("a listening server: reachable, after one connection on which nothing is sent", async () => {
     const server = await listening();
@@ -48,7 +42,7 @@ describe("checkProviderReachable", () => {
   });
 
   it("a closed port: not reachable, naming the address and ECONNREFUSED", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const check = await checkProviderReachable({ baseUrl: `http://127.0.0.1:${port}/v1` }, {});
     expect(check).toEqual({
       reachable: false,
@@ -57,7 +51,7 @@ describe("checkProviderReachable", () => {
   });
 
   it("an IPv6 literal is connected to without its brackets and named as the URL writes it", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const check = await checkProviderReachable({ baseUrl: `http://[::1]:${port}/v1` }, {});
     expect(check.reachable).toBe(false);
     if (check.reachable === false) expect(check.reason).toContain(`[::1]:${port}`);
@@ -119,7 +113,7 @@ describe("providerReachabilityGate", () => {
   });
 
   it("never remembers a failure: the next check finds a server that has come up", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const gate = providerReachabilityGate({ baseUrl: `http://127.0.0.1:${port}/v1` }, {}, { now: () => 0 });
     expect((await gate.check()).reachable).toBe(false);
     expect((await gate.check()).reachable).toBe(false);

@@ -3,22 +3,12 @@
 // and Slack events signed the way Slack signs them.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 // The process runs outside the repository: tsx by its absolute URL.
 const TSX = import.meta.resolve("tsx");
-
-/** A port nothing listens on at the moment of asking. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
 
 /** Headers of a Slack event request signed with `secret` (Slack's v0 scheme). */
 export function signedSlackEvent(secret: string, body: string): Record<string, string> {

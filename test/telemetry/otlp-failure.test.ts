@@ -2,13 +2,13 @@
 // or never answers still prints its result and exits 0, within the export bound, and says in one
 // warning line that the export failed.
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { OTLP_EXPORT_TIMEOUT_MS } from "../../src/telemetry/capture-spans.js";
 import { createLogger, setLogger } from "../../src/telemetry/logger.js";
+import { freePort } from "../support/free-port.js";
 import { runCli } from "../support/run-cli.js";
 
 const HANDBOOK = join(resolve(dirname(fileURLToPath(import.meta.url)), "../.."), "bots/handbook");
@@ -41,14 +41,6 @@ function warnings(): () => string[] {
   return () => messages;
 }
 
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((r) => probe.close(() => r()));
-  return port;
-}
-
 async function askWithTrace() {
   const started = Date.now();
   const run = await runCli(["ask", HANDBOOK, "how many vacation days do I get", "--trace"]);
@@ -74,7 +66,7 @@ const EXPORT_ALLOWANCE_MS = OTLP_EXPORT_TIMEOUT_MS * 2 + 5_000;
 
 describe("ask --trace with a broken OTLP collector", () => {
   it("unreachable: exit 0, the result printed, one warning naming the endpoint", async () => {
-    const endpoint = `http://127.0.0.1:${await closedPort()}`;
+    const endpoint = `http://127.0.0.1:${await freePort()}`;
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
     const baseline = await baselineMs();
     const logged = warnings();

@@ -13,6 +13,7 @@ import type {
   CorrectResult,
   RenderResult,
 } from "../../../src/connectors/bot-runtime.js";
+import { BotRuntimeError } from "../../../src/connectors/bot-runtime.js";
 import type { KnowledgeBackend, SearchRequest, SearchResponse } from "../../../src/types.js";
 import type { ModelServer, RecordedRequest } from "../../support/model-server/model-server.js";
 import { latestToolResults, type ModelScript } from "../../support/model-server/script.js";
@@ -176,4 +177,15 @@ export function botFor(
 /** The hermetic host environment the runtime inherits from: no tokens, no proxies. */
 export function hostEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH ?? "/usr/bin:/bin", ...extra };
+}
+
+/** The BotRuntimeError `promise` rejects with; any other outcome fails the test. */
+export async function rejection(promise: Promise<unknown>): Promise<BotRuntimeError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof BotRuntimeError) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
 }

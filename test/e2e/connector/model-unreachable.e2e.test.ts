@@ -3,36 +3,18 @@
 // is started (so no half a minute of the runtime's retries); once the server is up the same
 // runtime answers again, without a restart.
 
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BotRuntime, BotRuntimeError } from "../../../src/connectors/bot-runtime.js";
+import type { BotRuntime } from "../../../src/connectors/bot-runtime.js";
 import { createCopilotBotRuntime } from "../../../src/connectors/copilot-sdk/copilot-bot-runtime.js";
 import { createLogger } from "../../../src/telemetry/logger.js";
+import { freePort } from "../../support/free-port.js";
 import { type ModelServer, startModelServer } from "../../support/model-server/model-server.js";
-import { botFor, hostEnv, makeBotDir, renderTrivial, tinyBackend } from "./fixtures.js";
+import { botFor, hostEnv, makeBotDir, rejection, renderTrivial, tinyBackend } from "./fixtures.js";
 
 const silent = createLogger({ level: "silent" });
 // Far below the runtime's ~30 s of retries against a refused port, far above one local connect
 // on a loaded machine: a reply inside it can only come from the pre-flight.
 const WELL_WITHIN_RETRIES_MS = 10_000;
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<BotRuntimeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BotRuntimeError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("a bot whose model server is down", () => {
   let dir: string;
@@ -64,7 +46,7 @@ describe("a bot whose model server is down", () => {
   };
 
   it("fails with model_unreachable naming the address, without starting a session", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const { runtime, sessionConfigs } = runtimeAt(`http://127.0.0.1:${port}/v1`);
     const started = Date.now();
     const error = await rejection(runtime.ask("search: vacation days", { conversationId: "down" }));
@@ -79,7 +61,7 @@ describe("a bot whose model server is down", () => {
   });
 
   it("answers as before when the server is up, and again once a server that was down comes up", async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const { runtime, sessionConfigs } = runtimeAt(`http://127.0.0.1:${port}/v1`);
     const down = await rejection(runtime.ask("first question", { conversationId: "c" }));
     expect(down.code).toBe("model_unreachable");

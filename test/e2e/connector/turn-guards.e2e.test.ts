@@ -4,24 +4,22 @@
 // without a sign-in the user gets one clear line.
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BotRuntime, BotRuntimeError } from "../../../src/connectors/bot-runtime.js";
+import type { BotRuntime } from "../../../src/connectors/bot-runtime.js";
 import { createCopilotBotRuntime } from "../../../src/connectors/copilot-sdk/copilot-bot-runtime.js";
 import { createLogger } from "../../../src/telemetry/logger.js";
 import { type ModelServer, startModelServer } from "../../support/model-server/model-server.js";
-import { botFor, directiveScript, hostEnv, makeBotDir, renderTrivial, tinyBackend } from "./fixtures.js";
+import {
+  botFor,
+  directiveScript,
+  hostEnv,
+  makeBotDir,
+  rejection,
+  renderTrivial,
+  tinyBackend,
+} from "./fixtures.js";
 
 const silent = createLogger({ level: "silent" });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function rejection(promise: Promise<unknown>): Promise<BotRuntimeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof BotRuntimeError) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("turn guards through the real runtime", () => {
   let server: ModelServer;

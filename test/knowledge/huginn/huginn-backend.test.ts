@@ -1,12 +1,9 @@
-// HuginnBackend against a loopback Huginn-compatible server: what it sends (the adapter's
-// parameters, always scoped to the allow-list), what it refuses without a call, how failures
-// read (the adapter's wording, bounded), and get_document / collection listing.
-import { createServer } from "node:net";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openBotBackend } from "../../../src/connectors/open-bot-backend.js";
 import { MAX_QUOTED_BODY_CHARS } from "../../../src/knowledge/huginn/huginn-error.js";
 import { HuginnBackend, HuginnError } from "../../../src/knowledge/huginn.js";
+import { freePort } from "../../support/free-port.js";
 import { huginnHit, huginnSearch } from "../../support/huginn-server/huginn-json.js";
 import { type HuginnServer, startHuginnServer } from "../../support/huginn-server/huginn-server.js";
 
@@ -276,12 +273,3 @@ describe("openBotBackend", () => {
     }
   });
 });
-
-/** A port nothing listens on: bound once, then released. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

@@ -4,10 +4,10 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, chown, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "../free-port.js";
 
 const run = promisify(execFile);
 
@@ -30,19 +30,6 @@ export function postgresUnavailableReason(): string | undefined {
   const reason = `PostgreSQL 15 binaries not found in ${POSTGRES_BIN} (apt-get install postgresql-15, or set PG_BIN)`;
   if (process.env.CI === "true") throw new Error(`${reason}: .ci/run should have installed them`);
   return reason;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 async function postgresAccount(): Promise<{ uid: number; gid: number } | undefined> {
