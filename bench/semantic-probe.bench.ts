@@ -16,7 +16,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { pino } from "pino";
 import { runCorrectiveRetrieval } from "../src/corrective/orchestrator.js";
-import { ANSWER_DEPTH } from "../src/evaluation/calibration-fit.js";
+import { ANSWER_DEPTH, weakFlagFigures } from "../src/evaluation/calibration-fit.js";
 import { docIdsIn } from "../src/evaluation/evaluate-bot.js";
 import { fitLogistic, predict } from "../src/evaluation/logistic.js";
 import { rocAuc } from "../src/evaluation/metrics.js";
@@ -514,32 +514,11 @@ function weakSignalTable(rows: Map<string, Row[]>) {
 }
 
 function op(rows: readonly Row[], scores: readonly number[], threshold: number) {
-  let fa = 0;
-  let faOf = 0;
-  let mc = 0;
-  let mcOf = 0;
-  let uf = 0;
-  let ufOf = 0;
-  rows.forEach((r, i) => {
-    const flagged = scores[i]! < threshold;
-    if (!r.answerable) {
-      ufOf++;
-      if (flagged) uf++;
-    } else if (r.answered) {
-      faOf++;
-      if (flagged) fa++;
-    } else {
-      mcOf++;
-      if (flagged) mc++;
-    }
-  });
-  const share = (a: number, b: number) => (b ? a / b : null);
-  return {
+  const { falseAlarms, missesCaught, unanswerableFlagged } = weakFlagFigures(
+    rows.map((r, i) => ({ bestScore: scores[i]!, answerable: r.answerable, answered: r.answered })),
     threshold,
-    falseAlarms: share(fa, faOf),
-    missesCaught: share(mc, mcOf),
-    unanswerableFlagged: share(uf, ufOf),
-  };
+  );
+  return { threshold, falseAlarms, missesCaught, unanswerableFlagged };
 }
 
 /** The highest threshold whose false alarms stay within the bound: the most it can catch. */

@@ -158,8 +158,14 @@ export function weakSignalFigures(
   };
 }
 
-/** The weak flag's figures over judged searches (the threshold is the protocol's). */
-export function weakFlagFigures(outcomes: readonly WeakOutcome[]): Omit<WeakSignalFigures, "bandPrecision"> {
+/**
+ * The weak flag's figures over judged searches, a search flagged when its best score is below
+ * `threshold` (the protocol's unless a study asks another).
+ */
+export function weakFlagFigures(
+  outcomes: readonly WeakOutcome[],
+  threshold: number = WEAK_BEST_SCORE,
+): Omit<WeakSignalFigures, "bandPrecision"> {
   let fa = 0;
   let faOf = 0;
   let mc = 0;
@@ -167,7 +173,7 @@ export function weakFlagFigures(outcomes: readonly WeakOutcome[]): Omit<WeakSign
   let uf = 0;
   let ufOf = 0;
   for (const o of outcomes) {
-    const weak = o.bestScore < WEAK_BEST_SCORE;
+    const weak = o.bestScore < threshold;
     if (!o.answerable) {
       ufOf++;
       if (weak) uf++;
