@@ -94,6 +94,13 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     description: "Files of the collection, globs relative to the bot folder (md, txt, html, pdf).",
   },
   {
+    key: "knowledge.collections.<name>.language",
+    type: 'BCP-47 tag | "auto"',
+    default: '"en"',
+    description:
+      'Language of the collection\'s documents (e.g. "nb", "de", "ja"): words are split, stemmed and filtered as that language\'s. "auto" detects each document\'s language and searches a query in every language the collection holds. Changing it re-indexes the collection.',
+  },
+  {
     key: "knowledge.collections.<name>.exclude",
     type: "string[] (globs)",
     default: "—",

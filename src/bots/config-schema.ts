@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
+import { AUTO_LANGUAGE, closestLanguage, languageOf, SUPPORTED_LANGUAGES } from "../knowledge/analysis/registry.js";
 import { IngestLimitsSchema } from "../knowledge/index/ingest-limits.js";
 import { DEFAULT_SCHEMA, SCHEMA_NAME } from "../knowledge/postgres/pg-schema.js";
 import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema, timeoutMs } from "../llm/provider-config.js";
@@ -14,9 +15,20 @@ import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema, timeoutMs } from "../l
  */
 export const COLLECTION_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
+/** A supported BCP-47 language tag or "auto"; anything else names the closest supported tag. */
+const LanguageSetting = z.string().superRefine((value, ctx) => {
+  if (value === AUTO_LANGUAGE || languageOf(value)) return;
+  ctx.addIssue({
+    code: "custom",
+    input: value,
+    message: `"${value}" is not a supported language; did you mean "${closestLanguage(value)}"? (supported: ${SUPPORTED_LANGUAGES.join(", ")}, or "${AUTO_LANGUAGE}")`,
+  });
+});
+
 export const CollectionSchema = z.strictObject({
   paths: z.array(nonEmpty).min(1, { error: "needs at least one glob" }),
   exclude: z.array(nonEmpty).optional(),
+  language: LanguageSetting.optional(),
 });
 export type CollectionConfig = z.output<typeof CollectionSchema>;
 
@@ -77,6 +89,17 @@ export const KnowledgeSchema = z
         input: undefined,
         message: 'backend "postgres" needs a knowledge.postgres block with urlEnv',
       });
+    }
+    if (knowledge.backend === "postgres") {
+      for (const [name, collection] of Object.entries(knowledge.collections)) {
+        if (collection.language !== AUTO_LANGUAGE) continue;
+        ctx.addIssue({
+          code: "custom",
+          path: ["collections", name, "language"],
+          input: collection.language,
+          message: `"${AUTO_LANGUAGE}" needs the embedded backend for now; name the collection's language (e.g. "nb") with backend "postgres"`,
+        });
+      }
     }
     if (knowledge.backend !== "huginn" && Object.keys(knowledge.collections).length === 0) {
       ctx.addIssue({

@@ -3,7 +3,6 @@
 // share this code, so both are fitted and measured the same way.
 
 import type { KnowledgeEngine } from "../knowledge/engine.js";
-import { analyze } from "../knowledge/index/analyzer.js";
 import { rankCollection } from "../knowledge/index/ranker.js";
 import { type CalibrationModel, calibratedRelevance, calibrationInput } from "../knowledge/relevance.js";
 import {
@@ -52,10 +51,10 @@ export function labelledSearches(set: JudgedSearchSet): LabelledSearch[] {
   const { engine } = set;
   const engineFor = typeof engine === "function" ? engine : () => engine;
   for (const [position, question] of set.questions.entries()) {
-    const terms = analyze(question.text);
     for (const name of engineFor(position, true).collections()) {
       const pass = (rerank: boolean): LabelledHit[] => {
         const index = engineFor(position, rerank).collectionIndex(name)!;
+        const terms = index.analyzer.analyze(question.text);
         const ranking = rankCollection(index, terms, { rerank, limit: FIT_DEPTH });
         const features = relevanceFeatures(ranking);
         return ranking.documents.map((d, i) => ({

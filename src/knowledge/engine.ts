@@ -1,11 +1,12 @@
 import { SecondLookError } from "../errors.js";
 import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import { CollectionAnalysis } from "./analysis/collection-analysis.js";
+import { defaultAnalyzer } from "./analysis/registry.js";
 import { bodyBudgetAt, withinBudget } from "./context-budget.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
 import { rescueCandidates, type TermVocabulary } from "./hints/rescue-candidates.js";
 import { retryHints } from "./hints/retry-hints.js";
-import { analyze } from "./index/analyzer.js";
 import { analyzeDocument, CollectionIndex, type IndexableDocument } from "./index/collection-index.js";
 import { FEEDBACK_DOCUMENTS } from "./index/feedback.js";
 import { type CollectionRanking, rankCollection } from "./index/ranker.js";
@@ -67,9 +68,20 @@ export class KnowledgeEngine implements KnowledgeBackend {
   }
 
   /** Build an engine from documents in memory (tests, evaluation, small corpora). */
-  static fromDocuments(collections: Record<string, readonly IndexableDocument[]>): KnowledgeEngine {
+  static fromDocuments(
+    collections: Record<string, readonly IndexableDocument[]>,
+    options: { language?: string } = {},
+  ): KnowledgeEngine {
+    const analysis = CollectionAnalysis.of(options.language);
     return new KnowledgeEngine(
-      Object.entries(collections).map(([name, docs]) => new CollectionIndex(name, docs.map(analyzeDocument))),
+      Object.entries(collections).map(
+        ([name, docs]) =>
+          new CollectionIndex(
+            name,
+            docs.map((doc) => analyzeDocument(doc, analysis.storedAnalyzer(doc.language))),
+            { analysis },
+          ),
+      ),
     );
   }
 
@@ -105,12 +117,13 @@ export class KnowledgeEngine implements KnowledgeBackend {
     // Huginn's default: rerank unless brief (a brief call is the quick overview).
     const rerank = request.rerank ?? !brief;
     const targets = this.resolveCollections(request.collections);
-    const terms = analyze(query);
-    const queryTerms = new Set(terms);
 
     const found: CollectionHit[] = [];
     let reranked = targets.length > 0;
     for (const index of targets) {
+      // Each collection analyses the query in its own language(s).
+      const terms = index.analyzer.analyze(query);
+      const queryTerms = new Set(terms);
       const ranking = rankCollection(index, terms, { rerank, limit });
       reranked &&= ranking.reranked;
       const features = relevanceFeatures(ranking);
@@ -140,8 +153,10 @@ export class KnowledgeEngine implements KnowledgeBackend {
     if (!results.length) response.noConfidentResults = true;
     if (isWeak(response)) {
       const feedback = this.feedbackFor(top, query);
-      const plan = rescueCandidates(query, vocabularyOf(targets), feedback.relatedTerms);
-      const hints = retryHints(query, feedback, plan);
+      // The hints speak the language of the collection whose hits lead (else the first searched).
+      const analyzer = (top[0]?.index ?? targets[0])?.analyzer ?? defaultAnalyzer();
+      const plan = rescueCandidates(query, vocabularyOf(targets), analyzer, feedback.relatedTerms);
+      const hints = retryHints(query, feedback, analyzer, plan);
       if (hints) response.retryHints = hints;
     }
     return response;
@@ -175,7 +190,7 @@ export class KnowledgeEngine implements KnowledgeBackend {
         return doc.sections[lead.index.unitSection[u.unit]!]!.content;
       }),
     );
-    return feedbackHints(query, lead.ranking.feedback, texts);
+    return feedbackHints(query, lead.ranking.feedback, texts, lead.index.analyzer);
   }
 
   private toHit(
@@ -203,7 +218,7 @@ export class KnowledgeEngine implements KnowledgeBackend {
     if (doc.modifiedTime) hit.modifiedTime = doc.modifiedTime;
     if (best.pages) hit.pages = best.pages;
     if (brief) {
-      hit.snippet = snippetFor(best.content, queryTerms);
+      hit.snippet = snippetFor(best.content, queryTerms, index.analyzer);
     } else {
       hit.chunks = sections.map((s) =>
         s.heading ? { heading: s.heading, content: s.content } : { content: s.content },

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { logger } from "../telemetry/logger.js";
+import { CollectionAnalysis } from "./analysis/collection-analysis.js";
 import { readBotCalibration } from "./bot-calibration.js";
 import { KnowledgeEngine } from "./engine.js";
 import { CollectionIndex } from "./index/collection-index.js";
-import { IndexStore } from "./index/index-store.js";
+import { IndexStore, type StoredDocument } from "./index/index-store.js";
 import { describeTimeout, type IngestLimitsConfig, ingestLimits } from "./index/ingest-limits.js";
 import { IngestPool } from "./index/ingest-pool.js";
 import {
@@ -32,6 +33,11 @@ export function indexDirectory(botDir: string, env: NodeJS.ProcessEnv = process.
 }
 
 const UNWRITABLE = new Set(["EACCES", "EPERM", "EROFS"]);
+
+/** A collection's in-memory index, analysed as its language setting says. */
+function indexOf(source: CollectionSource, documents: readonly StoredDocument[]): CollectionIndex {
+  return new CollectionIndex(source.name, documents, { analysis: CollectionAnalysis.of(source.language) });
+}
 
 export interface OpenEmbeddedOptions {
   onProgress?: RefreshProgress;
@@ -67,7 +73,7 @@ export interface BackgroundRefresh {
  */
 export async function openEmbeddedEngine(
   botDir: string,
-  collections: Record<string, { paths: readonly string[]; exclude?: readonly string[] }>,
+  collections: Record<string, { paths: readonly string[]; exclude?: readonly string[]; language?: string }>,
   options: OpenEmbeddedOptions = {},
 ): Promise<{ engine: KnowledgeEngine; reports: RefreshReport[]; background?: BackgroundRefresh }> {
   // A bot's own calibration (`second-look calibrate`) replaces the shipped one when present;
@@ -87,6 +93,7 @@ export async function openEmbeddedEngine(
   const sources = Object.entries(collections).map(([name, config]) => {
     const source: CollectionSource = { name, paths: config.paths };
     if (config.exclude) source.exclude = config.exclude;
+    if (config.language !== undefined) source.language = config.language;
     return source;
   });
   const refresh = (source: CollectionSource, options: typeof refreshOptions) =>
@@ -113,7 +120,7 @@ export async function openEmbeddedEngine(
           `collection ${name}: no files match its paths ${JSON.stringify(paths)} in ${resolve(botDir)}; it is empty`,
         );
       }
-      indexes.push(new CollectionIndex(name, documents));
+      indexes.push(indexOf(source, documents));
       reports.push(report);
     }
   } finally {
@@ -145,7 +152,7 @@ export async function openEmbeddedEngine(
       if (stopBackground.signal.aborted) break;
       try {
         const { documents, report } = await refresh(source, { pool, signal: stopBackground.signal });
-        engine.replaceCollection(new CollectionIndex(source.name, documents));
+        engine.replaceCollection(indexOf(source, documents));
         finished.push(report);
         logger().info(
           { ...report, skipped: report.skipped.length },

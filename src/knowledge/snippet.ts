@@ -1,4 +1,4 @@
-import { termOf, words } from "./index/analyzer.js";
+import type { Analyzer } from "./analysis/analyzer.js";
 
 const TARGET = 200;
 const SENTENCE_MIN = 160;
@@ -11,9 +11,9 @@ const MAX_SCAN = 20_000;
  * query terms), cut as Huginn cuts: at the last sentence end between 160 and 240 characters
  * with no ellipsis, else at a word boundary with `…`.
  */
-export function snippetFor(content: string, queryTerms: ReadonlySet<string>): string {
+export function snippetFor(content: string, queryTerms: ReadonlySet<string>, analyzer: Analyzer): string {
   const text = content.slice(0, MAX_SCAN).replace(/\s+/g, " ").trim();
-  return truncateSnippet(text.slice(bestSentenceStart(text, queryTerms)));
+  return truncateSnippet(text.slice(bestSentenceStart(text, queryTerms, analyzer)));
 }
 
 export function truncateSnippet(text: string): string {
@@ -29,7 +29,7 @@ export function truncateSnippet(text: string): string {
   return `${text.slice(0, space > 0 ? space : TARGET).trimEnd()}…`;
 }
 
-function bestSentenceStart(text: string, queryTerms: ReadonlySet<string>): number {
+function bestSentenceStart(text: string, queryTerms: ReadonlySet<string>, analyzer: Analyzer): number {
   if (!queryTerms.size) return 0;
   let bestStart = 0;
   let bestHits = 0;
@@ -39,8 +39,8 @@ function bestSentenceStart(text: string, queryTerms: ReadonlySet<string>): numbe
     const m = boundary.exec(text);
     const end = m ? m.index + 1 : text.length;
     const seen = new Set<string>();
-    for (const w of words(text.slice(start, end))) {
-      const t = termOf(w);
+    for (const w of analyzer.words(text.slice(start, end))) {
+      const t = analyzer.termOf(w);
       if (t !== undefined && queryTerms.has(t)) seen.add(t);
     }
     if (seen.size > bestHits) {

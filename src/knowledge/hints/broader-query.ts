@@ -2,7 +2,10 @@
 // `get_retry_hints`). They need no graph and no index, so a weak response from any backend
 // can offer a widened query. The rules, their order and their filters are kept exactly as
 // Huginn applies them so that a hint means the same thing whichever backend produced it;
-// better rules of ours belong in a separate strategy, not in this port.
+// better rules of ours belong in a separate strategy, not in this port. One departure: the
+// filler words are the collection's own language's (its analyzer's stopwords), not Huginn's
+// hand-kept Norwegian + English list, so a German or Japanese collection drops its own fillers.
+import type { Analyzer } from "../analysis/analyzer.js";
 
 export type BroaderQueryStrategy = "conjunction_split" | "trailing_parens" | "unquote" | "drop_last_word";
 
@@ -18,25 +21,6 @@ export interface BroaderQuery {
  * document, which no lexical widening rescues. The bound also caps the work per call.
  */
 export const MAX_BROADER_QUERY_INPUT_CHARS = 2000;
-
-/**
- * Huginn's hand-kept Norwegian + English filler list. Small on purpose: it only decides which
- * word `drop_last_word` removes and which dangling words it trims, so it must not contain
- * anything that can carry a query's meaning. Lower case; compare after lower-casing and
- * stripping `TOKEN_PUNCTUATION` from both ends of a token.
- */
-export const BROADER_QUERY_STOPWORDS: ReadonlySet<string> = new Set(
-  [
-    // Norwegian
-    "og men på til for i av en et er var ikke som det den de vi du jeg han hun om med fra ved kan",
-    "skal vil har hadde være blir hva hvor hvilke hvilken hvordan hvorfor",
-    // English
-    "the a an and or of in on at to for with by is was are were be been being has have had",
-    "what which where how why who this that these those from into",
-  ]
-    .join(" ")
-    .split(" "),
-);
 
 /** Characters stripped from both ends of a token before it is compared with the stopword list. */
 export const TOKEN_PUNCTUATION = ".,!?;:\"'()";
@@ -61,16 +45,16 @@ const WHITESPACE = /\s+/;
  * Linear in the length of `q` (each rule is a constant number of scans), and `q` is bounded
  * by `MAX_BROADER_QUERY_INPUT_CHARS`.
  */
-export function broaderQuery(q: string): BroaderQuery | undefined {
+export function broaderQuery(q: string, analyzer: Analyzer): BroaderQuery | undefined {
   if (q.length > MAX_BROADER_QUERY_INPUT_CHARS) return undefined;
-  const candidate = firstCandidate(q.trim());
+  const candidate = firstCandidate(q.trim(), analyzer);
   if (candidate === undefined) return undefined;
   if (countTokens(candidate.query) < 2) return undefined;
   if (candidate.query.toLowerCase() === q.trim().toLowerCase()) return undefined;
   return candidate;
 }
 
-function firstCandidate(stripped: string): BroaderQuery | undefined {
+function firstCandidate(stripped: string, analyzer: Analyzer): BroaderQuery | undefined {
   if (stripped === "") return undefined;
 
   // 1. Keep the first conjunct: "X and Y" asks about two things, X alone is wider.
@@ -95,7 +79,7 @@ function firstCandidate(stripped: string): BroaderQuery | undefined {
   }
 
   // 4. No structural cue: drop the last content word.
-  const dropped = dropLastContentWord(stripped);
+  const dropped = dropLastContentWord(stripped, analyzer);
   return dropped === undefined ? undefined : { query: dropped, strategy: "drop_last_word" };
 }
 
@@ -124,25 +108,25 @@ function trailingParensStart(s: string): number {
  * broad to help. A query made only of stopwords has no content word to drop and yields
  * nothing (the contract's rule; an older Huginn dropped its last token anyway).
  */
-export function dropLastContentWord(q: string): string | undefined {
+export function dropLastContentWord(q: string, analyzer: Analyzer): string | undefined {
   const tokens = splitTokens(q);
   if (tokens.length < 3) return undefined;
   for (let i = tokens.length - 1; i >= 0; i--) {
     const clean = cleanToken(tokens[i]!);
     // A bare punctuation token is neither content nor a stopword: skip it when looking for
     // the word to drop (it is kept in place, as Huginn keeps it).
-    if (clean === "" || BROADER_QUERY_STOPWORDS.has(clean)) continue;
+    if (clean === "" || analyzer.isStopword(clean)) continue;
     const remaining = [...tokens.slice(0, i), ...tokens.slice(i + 1)];
-    while (remaining.length > 0 && isStopword(remaining[remaining.length - 1]!)) remaining.pop();
+    while (remaining.length > 0 && isStopword(remaining[remaining.length - 1]!, analyzer)) remaining.pop();
     const result = remaining.join(" ").trim();
     return result === "" ? undefined : result;
   }
   return undefined;
 }
 
-/** True when the token, lower-cased and stripped of surrounding punctuation, is a stopword. */
-export function isStopword(token: string): boolean {
-  return BROADER_QUERY_STOPWORDS.has(cleanToken(token));
+/** True when the token, lower-cased and stripped of surrounding punctuation, is a stopword of the collection's language. */
+function isStopword(token: string, analyzer: Analyzer): boolean {
+  return analyzer.isStopword(cleanToken(token));
 }
 
 function cleanToken(token: string): string {

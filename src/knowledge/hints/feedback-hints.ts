@@ -1,4 +1,4 @@
-import { termOf, words } from "../index/analyzer.js";
+import type { Analyzer } from "../analysis/analyzer.js";
 import type { ExpansionTerm } from "../index/feedback.js";
 
 /** How many corpus terms a hint offers: enough to suggest a direction, few enough to read. */
@@ -21,11 +21,12 @@ export function feedbackHints(
   query: string,
   expansion: readonly ExpansionTerm[],
   feedbackText: readonly string[],
+  analyzer: Analyzer,
 ): FeedbackHints {
-  const queryTerms = new Set(words(query).map((w) => termOf(w) ?? w));
+  const queryTerms = new Set(analyzer.words(query).map((w) => analyzer.termOf(w) ?? w));
   const fresh = expansion.filter((t) => !queryTerms.has(t.term));
   if (!fresh.length) return {};
-  const surface = surfaceForms(new Set(fresh.map((t) => t.term)), feedbackText);
+  const surface = surfaceForms(new Set(fresh.map((t) => t.term)), feedbackText, analyzer);
   const related: string[] = [];
   for (const t of fresh) {
     const word = surface.get(t.term);
@@ -42,11 +43,15 @@ export function feedbackHints(
   };
 }
 
-function surfaceForms(stems: ReadonlySet<string>, texts: readonly string[]): Map<string, string> {
+function surfaceForms(
+  stems: ReadonlySet<string>,
+  texts: readonly string[],
+  analyzer: Analyzer,
+): Map<string, string> {
   const counts = new Map<string, Map<string, number>>();
   for (const text of texts) {
-    for (const word of words(text)) {
-      const stem = termOf(word);
+    for (const word of analyzer.words(text)) {
+      const stem = analyzer.termOf(word);
       if (stem === undefined || !stems.has(stem)) continue;
       let forms = counts.get(stem);
       if (!forms) {

@@ -8,7 +8,7 @@
 // One rule holds for every candidate: the query's most informative word (the rarest word the
 // collection contains) is never dropped. "can I bring my dog to the office" must not become
 // "can I bring my".
-import { termOf, words } from "../index/analyzer.js";
+import type { Analyzer } from "../analysis/analyzer.js";
 import { broaderQuery, MAX_BROADER_QUERY_INPUT_CHARS } from "./broader-query.js";
 
 export type RescueStrategy =
@@ -67,11 +67,12 @@ interface QueryWord {
 export function rescueCandidates(
   query: string,
   vocabulary: TermVocabulary,
+  analyzer: Analyzer,
   feedbackTerms: readonly string[] = [],
 ): RescuePlan {
   if (typeof query !== "string" || query.length > MAX_BROADER_QUERY_INPUT_CHARS)
     return { candidates: [], unmatchedTerms: [] };
-  const content = contentWords(query, vocabulary);
+  const content = contentWords(query, vocabulary, analyzer);
   const unmatched = content.filter((w) => w.df === 0);
   const known = content.filter((w) => w.df > 0);
   const plan: RescuePlan = { candidates: [], unmatchedTerms: unmatched.map((w) => w.word) };
@@ -88,7 +89,7 @@ export function rescueCandidates(
     if (candidate === "" || seen.has(key)) return;
     if (plan.candidates.length >= MAX_RESCUE_CANDIDATES) return;
     // The rule every candidate keeps (a conjunct without the anchor is not a rescue of it).
-    if (!analyzedTerms(candidate).has(anchor.term)) return;
+    if (!analyzedTerms(candidate, analyzer).has(anchor.term)) return;
     seen.add(key);
     plan.candidates.push({ query: candidate, strategy });
   };
@@ -110,7 +111,7 @@ export function rescueCandidates(
     add(inOrder(known.filter((w) => !common.includes(w))), "drop_common_terms");
   }
   // 4. "X and Y", "X vs Y": the conjunct that holds the anchor.
-  const split = broaderQuery(query);
+  const split = broaderQuery(query, analyzer);
   if (split?.strategy === "conjunction_split") add(split.query, "conjunction_split");
   // 5. The core plus the words the collection uses for the topic.
   const usable = feedbackTerms.filter((t) => typeof t === "string" && t !== "");
@@ -128,12 +129,12 @@ export function rescueCandidates(
   return plan;
 }
 
-function contentWords(query: string, vocabulary: TermVocabulary): QueryWord[] {
+function contentWords(query: string, vocabulary: TermVocabulary, analyzer: Analyzer): QueryWord[] {
   const out: QueryWord[] = [];
   const terms = new Set<string>();
   let position = 0;
-  for (const word of words(query)) {
-    const term = termOf(word);
+  for (const word of analyzer.words(query)) {
+    const term = analyzer.termOf(word);
     position++;
     if (term === undefined || terms.has(term)) continue;
     terms.add(term);
@@ -144,10 +145,10 @@ function contentWords(query: string, vocabulary: TermVocabulary): QueryWord[] {
   return out;
 }
 
-function analyzedTerms(text: string): Set<string> {
+function analyzedTerms(text: string, analyzer: Analyzer): Set<string> {
   const out = new Set<string>();
-  for (const word of words(text)) {
-    const term = termOf(word);
+  for (const word of analyzer.words(text)) {
+    const term = analyzer.termOf(word);
     if (term !== undefined) out.add(term);
   }
   return out;

@@ -1,4 +1,5 @@
 import type { RetryHints } from "../../types.js";
+import type { Analyzer } from "../analysis/analyzer.js";
 import { broaderQuery } from "./broader-query.js";
 import type { FeedbackHints } from "./feedback-hints.js";
 import type { RescuePlan } from "./rescue-candidates.js";
@@ -17,6 +18,7 @@ export const MAX_RESCUE_QUERIES_SHOWN = 6;
 export function retryHints(
   query: string,
   feedback: FeedbackHints,
+  analyzer: Analyzer,
   plan?: RescuePlan,
 ): RetryHints | undefined {
   const hints: RetryHints = {};
@@ -28,7 +30,7 @@ export function retryHints(
     ? { query: lead.query, strategy: lead.strategy }
     : plan
       ? undefined
-      : broaderQuery(query);
+      : broaderQuery(query, analyzer);
   if (broader) {
     hints.broaderQuery = broader.query;
     hints.broaderQueryStrategy = broader.strategy;

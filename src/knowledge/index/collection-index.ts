@@ -1,4 +1,6 @@
-import { analyze } from "./analyzer.js";
+import type { Analyzer } from "../analysis/analyzer.js";
+import { CollectionAnalysis } from "../analysis/collection-analysis.js";
+import { defaultAnalyzer } from "../analysis/registry.js";
 import { type Bm25Params, DEFAULT_BM25 } from "./bm25.js";
 import { type CollectionStatistics, LexicalIndex, type UnitTerms } from "./lexical-index.js";
 
@@ -17,6 +19,8 @@ export interface IndexableDocument {
   title: string;
   url?: string;
   modifiedTime?: string;
+  /** The language tag the document was analysed in (recorded by "auto" collections). */
+  language?: string;
   sections: IndexableSection[];
 }
 
@@ -57,7 +61,8 @@ export function packDocument(doc: AnalyzedDocument): PackedDocument {
   };
 }
 
-export function analyzeDocument(doc: IndexableDocument): AnalyzedDocument {
+/** The document's sections with their terms, as `analyzer` (the collection's, or the document's own language's) finds them. */
+export function analyzeDocument(doc: IndexableDocument, analyzer: Analyzer = defaultAnalyzer()): AnalyzedDocument {
   // A heading with no text under it ("# Title" before the first "##") is not a section a
   // reader can use: its words already reach the index through its children's heading paths.
   const withText = doc.sections.filter((s) => s.content.trim() !== "");
@@ -68,10 +73,18 @@ export function analyzeDocument(doc: IndexableDocument): AnalyzedDocument {
       ...section,
       // The title field carries the document title and the heading path, so a section is
       // found by the words that name it as well as by its text.
-      titleTerms: analyze([doc.title, ...section.headingPath.slice(1)].join("\n")),
-      bodyTerms: analyze(section.content),
+      titleTerms: analyzer.analyze([doc.title, ...section.headingPath.slice(1)].join("\n")),
+      bodyTerms: analyzer.analyze(section.content),
     })),
   };
+}
+
+export interface CollectionIndexOptions {
+  /** The collection's analysis (default: English, as for a collection that names no language). */
+  analysis?: CollectionAnalysis;
+  params?: Bm25Params;
+  /** When the documents are part of a larger collection (see CollectionStatistics). */
+  statistics?: CollectionStatistics;
 }
 
 /**
@@ -86,16 +99,26 @@ export class CollectionIndex {
   /** unit → document index, and unit → section index within that document. */
   readonly unitDocument: Uint32Array;
   readonly unitSection: Uint32Array;
+  /** How the collection's text is analysed (its configured language, or "auto"). */
+  readonly analysis: CollectionAnalysis;
+  /** Documents per language they were analysed in. */
+  readonly languages: ReadonlyMap<string, number>;
+  /** The analyzer of this collection's queries (every language it holds, for "auto"). */
+  readonly analyzer: Analyzer;
   private readonly byId: Map<string, number>;
 
-  /** `statistics` when `documents` are part of a larger collection (see CollectionStatistics). */
-  constructor(
-    name: string,
-    documents: readonly TermedDocument[],
-    params: Bm25Params = DEFAULT_BM25,
-    statistics?: CollectionStatistics,
-  ) {
+  constructor(name: string, documents: readonly TermedDocument[], options: CollectionIndexOptions = {}) {
+    const params = options.params ?? DEFAULT_BM25;
+    const statistics = options.statistics;
     this.name = name;
+    this.analysis = options.analysis ?? CollectionAnalysis.of(undefined);
+    const languages = new Map<string, number>();
+    for (const d of documents) {
+      const language = d.language ?? this.analysis.setting;
+      languages.set(language, (languages.get(language) ?? 0) + 1);
+    }
+    this.languages = languages;
+    this.analyzer = this.analysis.queryAnalyzer(languages);
     this.byId = new Map(documents.map((d, i) => [d.id, i]));
     let unitCount = 0;
     for (const d of documents) unitCount += d.sections.length;

@@ -1,4 +1,3 @@
-import { isStopwordStem } from "./analyzer.js";
 import type { LexicalIndex, QueryTermStats, ScoredUnit } from "./lexical-index.js";
 
 /** RM3's customary settings (Lavrenko & Croft; Anserini's defaults), not fitted to any collection. */
@@ -22,6 +21,7 @@ export interface ExpansionTerm {
 export function relevanceModel(
   index: LexicalIndex,
   feedback: readonly ScoredUnit[],
+  isFiller: (term: string) => boolean,
   termLimit: number = FEEDBACK_TERMS,
 ): ExpansionTerm[] {
   if (!feedback.length) return [];
@@ -43,7 +43,7 @@ export function relevanceModel(
   }
   const ranked: ExpansionTerm[] = [];
   for (const [termId, value] of mass) {
-    if (isStopwordStem(index.term(termId))) continue;
+    if (isFiller(index.term(termId))) continue;
     const rarity = Math.log(1 + index.unitCount / index.documentFrequency(termId));
     ranked.push({ termId, term: index.term(termId), weight: value * rarity });
   }

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod";
-import { ANALYZER_VERSION } from "./analyzer.js";
 import type { PackedDocument } from "./collection-index.js";
 
 /** Bumped whenever the stored shape changes; a mismatch means "rebuild", never "misread". */
@@ -57,7 +56,9 @@ type Manifest = z.output<typeof Manifest>;
 export type StoreLoad =
   | { state: "loaded"; documents: StoredDocument[]; skipped: SkippedFile[] }
   | { state: "missing" }
-  | { state: "damaged"; reason: string };
+  | { state: "damaged"; reason: string }
+  /** Built by another analyzer (the collection's language changed, or its analysis did): re-index. */
+  | { state: "stale"; builtWith: string };
 
 /**
  * A collection's index on disk under `<bot>/.second-look/index/`: a small manifest
@@ -83,13 +84,16 @@ export class IndexStore {
     return join(this.directory, `${encodeURIComponent(collection)}.manifest.json`);
   }
 
-  /** The stored documents, or undefined when absent or not trustworthy (see inspect for which). */
-  async load(collection: string): Promise<StoredDocument[] | undefined> {
-    const found = await this.inspect(collection);
+  /**
+   * The stored documents, or undefined when absent, not trustworthy or built by another analyzer
+   * than `analyzer` (the collection's analysis id; see inspect for which).
+   */
+  async load(collection: string, analyzer: string): Promise<StoredDocument[] | undefined> {
+    const found = await this.inspect(collection, analyzer);
     return found.state === "loaded" ? found.documents : undefined;
   }
 
-  async inspect(collection: string): Promise<StoreLoad> {
+  async inspect(collection: string, analyzer: string): Promise<StoreLoad> {
     let raw: string;
     try {
       raw = await readFile(this.manifestFile(collection), "utf8");
@@ -115,9 +119,7 @@ export class IndexStore {
     } catch (error) {
       return { state: "damaged", reason: `manifest is not JSON (${(error as Error).message})` };
     }
-    if (manifest.analyzer !== ANALYZER_VERSION) {
-      return { state: "damaged", reason: `built by analyzer ${manifest.analyzer}, not ${ANALYZER_VERSION}` };
-    }
+    if (manifest.analyzer !== analyzer) return { state: "stale", builtWith: manifest.analyzer };
     const documents: StoredDocument[] = [];
     for (const segment of manifest.segments) {
       let bytes: Buffer;
@@ -169,7 +171,8 @@ export class IndexStore {
   async save(
     collection: string,
     documents: readonly StoredDocument[],
-    skipped: readonly SkippedFile[] = [],
+    skipped: readonly SkippedFile[],
+    analyzer: string,
   ): Promise<void> {
     await mkdir(this.directory, { recursive: true });
     const prefix = encodeURIComponent(collection);
@@ -203,7 +206,7 @@ export class IndexStore {
       if (parts.length > 0 || segments.length === 0) await flush();
       const manifest: Manifest = {
         version: STORE_VERSION,
-        analyzer: ANALYZER_VERSION,
+        analyzer,
         collection,
         documents: documents.length,
         segments,
@@ -284,6 +287,7 @@ function isStoredRecord(value: unknown): value is StoredDocument {
     typeof d.size !== "number" ||
     typeof d.mtimeMs !== "number" ||
     typeof d.contentHash !== "string" ||
+    (d.language !== undefined && typeof d.language !== "string") ||
     !Array.isArray(d.sections)
   ) {
     return false;

@@ -5,6 +5,8 @@ import {
   parseDocumentBytes,
   readDocumentFile,
 } from "../documents/load-document.js";
+import { CollectionAnalysis } from "../analysis/collection-analysis.js";
+import { languageDetector } from "../analysis/detect.js";
 import { analyzeDocument, type PackedSection, packDocument } from "./collection-index.js";
 
 /** One file to turn into an indexed document. */
@@ -15,6 +17,8 @@ export interface IngestTask {
   /** The stored document's content hash: equal bytes come back as `unchanged`, unparsed. */
   knownHash?: string;
   options?: LoadDocumentOptions;
+  /** The collection's `language` setting (a tag or "auto"; absent: English). */
+  language?: string;
 }
 
 /**
@@ -28,6 +32,8 @@ export interface IngestedDocument {
   url?: string;
   modifiedTime?: string;
   contentHash: string;
+  /** The language the document was analysed in. */
+  language: string;
   sections: IngestedSection[];
 }
 
@@ -50,9 +56,19 @@ export async function ingestFile(task: IngestTask): Promise<IngestResult> {
   if (task.knownHash === contentHash) return { ok: true, unchanged: true, contentHash };
   const loaded = await parseDocumentBytes(task.absPath, task.id, read, task.options);
   if (!loaded.ok) return loaded;
-  const { text: _text, contentHash: _hash, id: _id, ...parsed } = loaded.doc;
-  const analyzed = packDocument(analyzeDocument({ id: task.id, ...parsed }));
-  const document: IngestedDocument = { title: analyzed.title, contentHash, sections: analyzed.sections };
+  const { text, contentHash: _hash, id: _id, ...parsed } = loaded.doc;
+  const analysis = CollectionAnalysis.of(task.language);
+  const analyzer = analysis.documentAnalyzer(
+    `${parsed.title}\n${text}`,
+    analysis.isAuto ? await languageDetector() : undefined,
+  );
+  const analyzed = packDocument(analyzeDocument({ id: task.id, ...parsed }, analyzer));
+  const document: IngestedDocument = {
+    title: analyzed.title,
+    contentHash,
+    language: analyzer.language,
+    sections: analyzed.sections,
+  };
   if (analyzed.url !== undefined) document.url = analyzed.url;
   if (analyzed.modifiedTime !== undefined) document.modifiedTime = analyzed.modifiedTime;
   return { ok: true, document };

@@ -42,7 +42,9 @@ export function rankCollection(
   // The first pass's BM25F scores are the original query's: the relevance feature reuses them.
   const originalScores = new Map(firstPass.map((u) => [u.unit, u.score]));
   const first = withProximity(index, stats, firstPass);
-  const feedback = relevanceModel(lexical, first.slice(0, FEEDBACK_DOCUMENTS));
+  const feedback = relevanceModel(lexical, first.slice(0, FEEDBACK_DOCUMENTS), (term) =>
+    index.analyzer.isStopwordTerm(term),
+  );
   let final = first;
   // With no feedback terms (nothing matched) the expanded query is the original one: the pass
   // is complete without running it.

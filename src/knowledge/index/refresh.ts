@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
 import { glob } from "tinyglobby";
 import { logger } from "../../telemetry/logger.js";
+import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { documentIdFor } from "../documents/document-id.js";
 import type { IndexStore, SkippedFile, StoredDocument } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
@@ -12,6 +13,8 @@ export interface CollectionSource {
   name: string;
   paths: readonly string[];
   exclude?: readonly string[];
+  /** The collection's `language` setting: a tag or "auto"; absent: English. */
+  language?: string;
 }
 
 export interface RefreshReport {
@@ -87,11 +90,19 @@ export async function refreshCollection(
   options: RefreshOptions = {},
 ): Promise<{ documents: StoredDocument[]; report: RefreshReport }> {
   const started = performance.now();
-  const found = await store.inspect(source.name);
+  const analysis = CollectionAnalysis.of(source.language);
+  const found = await store.inspect(source.name, analysis.id);
   if (found.state === "damaged") {
     logger().warn(
       { collection: source.name, directory: store.directory, reason: found.reason },
       `the stored index of collection ${source.name} is damaged (${found.reason}); rebuilding it from the files`,
+    );
+  }
+  if (found.state === "stale") {
+    // Never silently stale: terms of another analysis would match nothing, or the wrong words.
+    logger().warn(
+      { collection: source.name, builtWith: found.builtWith, analyzer: analysis.id },
+      `collection ${source.name} was indexed with analyzer ${found.builtWith}; its language is now "${analysis.setting}" (analyzer ${analysis.id}): re-indexing every file`,
     );
   }
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);
@@ -120,6 +131,7 @@ export async function refreshCollection(
     report,
     pool,
     signal,
+    language: source.language,
   };
   const worker = async () => {
     while (next < files.length && !signal?.aborted) {
@@ -149,7 +161,7 @@ export async function refreshCollection(
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
   if (report.added || report.updated || report.removed || report.touched || skipsChanged || !stored) {
-    await store.save(source.name, kept, skippedFiles);
+    await store.save(source.name, kept, skippedFiles, analysis.id);
     report.written = true;
   }
   report.ms = Math.round(performance.now() - started);
@@ -191,10 +203,11 @@ interface RefreshContext {
   signal: AbortSignal | undefined;
   report: RefreshReport;
   pool: IngestPool;
+  language: string | undefined;
 }
 
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
-  const { botDir, previous, previouslySkipped, skippedFiles, limits, report, pool, signal } = context;
+  const { botDir, previous, previouslySkipped, skippedFiles, limits, report, pool, signal, language } = context;
   const path = documentIdFor(botDir, absPath);
   if (path === undefined) {
     // An id must never climb out of the bot folder: that would publish files nobody listed.
@@ -226,7 +239,12 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
     return undefined;
   }
   const result: IngestResult = await pool.ingest(
-    { absPath, id: path, ...(before ? { knownHash: before.contentHash } : {}) },
+    {
+      absPath,
+      id: path,
+      ...(before ? { knownHash: before.contentHash } : {}),
+      ...(language !== undefined ? { language } : {}),
+    },
     signal ? { signal } : {},
   );
   if (!result.ok) {
@@ -256,6 +274,7 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
     title: document.title,
     ...(document.url !== undefined ? { url: document.url } : {}),
     ...(document.modifiedTime !== undefined ? { modifiedTime: document.modifiedTime } : {}),
+    language: document.language,
     sections: document.sections,
     path,
     size: info.size,

@@ -1,3 +1,4 @@
+import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { stat } from "node:fs/promises";
 import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
@@ -99,7 +100,7 @@ export async function refreshPostgresCollection(
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
   await acquireIndexLock(client, bot, source.name);
   try {
-    const { id } = await ensureCollection(client, t, bot, source.name);
+    const { id } = await ensureCollection(client, t, bot, source.name, CollectionAnalysis.of(source.language).id);
     const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
     const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
     const skips: StoredSkip[] = [];
@@ -132,6 +133,7 @@ export async function refreshPostgresCollection(
             client,
             t,
             id,
+            language: source.language,
           });
         } catch (error) {
           failure ??= { error };
@@ -196,6 +198,8 @@ interface FileContext {
   client: pg.PoolClient;
   t: Tables;
   id: number;
+  /** The collection's language setting, for the parser thread's analyzer. */
+  language: string | undefined;
 }
 
 async function refreshFile(absPath: string, c: FileContext): Promise<void> {
@@ -234,6 +238,7 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     absPath,
     id: path,
     ...(before ? { knownHash: before.contentHash } : {}),
+    ...(c.language !== undefined ? { language: c.language } : {}),
   });
   if (!result.ok) {
     if (result.stopped) {

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { ANALYZER_VERSION } from "../index/analyzer.js";
+import { logger } from "../../telemetry/logger.js";
 import { DEFAULT_BM25 } from "../index/bm25.js";
 import type { AnalyzedDocument } from "../index/collection-index.js";
 import { type CopyValue, copyRows } from "./pg-copy.js";
@@ -31,23 +31,28 @@ export interface StoredFile {
 
 /**
  * The collection's row id, created on first use. A collection whose stored terms came from
- * another analyzer is emptied first (its documents are then re-indexed as new). Call with the
- * collection's index lock held.
+ * another analyzer (its language changed, or its analysis did) is emptied first, with a warning,
+ * and its documents are then re-indexed as new. Call with the collection's index lock held.
  */
 export async function ensureCollection(
   client: pg.PoolClient,
   t: Tables,
   bot: string,
   name: string,
+  analyzerId: string,
 ): Promise<{ id: number; emptied: boolean }> {
   const row = await client.query<{ id: number; analyzer: string }>(
     `INSERT INTO ${t.collections} (bot, name, analyzer) VALUES ($1, $2, $3)
      ON CONFLICT (bot, name) DO UPDATE SET bot = excluded.bot
      RETURNING id, analyzer`,
-    [bot, name, ANALYZER_VERSION],
+    [bot, name, analyzerId],
   );
   const { id, analyzer } = row.rows[0]!;
-  if (analyzer === ANALYZER_VERSION) return { id, emptied: false };
+  if (analyzer === analyzerId) return { id, emptied: false };
+  logger().warn(
+    { bot, collection: name, builtWith: analyzer, analyzer: analyzerId },
+    `collection ${name} was indexed with analyzer ${analyzer}; it is now analysed with ${analyzerId}: re-indexing every file`,
+  );
   await inTransaction(client, async () => {
     await deleteCollectionPostings(client, t, id);
     await client.query(`DELETE FROM ${t.documents} WHERE collection_id = $1`, [id]);
@@ -55,7 +60,7 @@ export async function ensureCollection(
     await client.query(
       `UPDATE ${t.collections} SET unit_count = 0, title_length_sum = 0, body_length_sum = 0, analyzer = $2
        WHERE id = $1`,
-      [id, ANALYZER_VERSION],
+      [id, analyzerId],
     );
   });
   return { id, emptied: true };

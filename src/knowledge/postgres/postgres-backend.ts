@@ -3,7 +3,7 @@ import { SEARCH_LIMITS } from "../../limits.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
 import type { StoredCalibration } from "../bot-calibration.js";
 import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
-import { ANALYZER_VERSION, analyze } from "../index/analyzer.js";
+import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { DEFAULT_BM25, idf } from "../index/bm25.js";
 import {
   analyzeDocument,
@@ -79,7 +79,7 @@ interface AnalyzedRow extends CandidateRow {
 
 export interface PostgresBackendOptions extends PostgresTarget {
   /** The bot's collections: the only ones its searches may reach. */
-  collections: Record<string, { paths: readonly string[]; exclude?: readonly string[] }>;
+  collections: Record<string, { paths: readonly string[]; exclude?: readonly string[]; language?: string }>;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -167,7 +167,6 @@ export class PostgresBackend implements KnowledgeBackend {
   async engineFor(request: SearchRequest): Promise<KnowledgeEngine> {
     const names = this.resolveCollections(request.collections);
     const query = typeof request.query === "string" ? request.query.slice(0, SEARCH_LIMITS.queryChars) : "";
-    const queryTerms = analyze(query);
     // The engine's rule: rerank unless asked not to or brief.
     const rerank = request.rerank ?? request.brief !== true;
     const { indexes, calibration } = await this.run((client) =>
@@ -178,7 +177,7 @@ export class PostgresBackend implements KnowledgeBackend {
           const rows = await this.collectionRows(client, names);
           const out: CollectionIndex[] = [];
           for (const name of names)
-            out.push(await this.candidates(client, rows.get(name)!, queryTerms, rerank));
+            out.push(await this.candidates(client, rows.get(name)!, query, rerank));
           return { indexes: out, calibration: await this.calibration.read(client) };
         },
         "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
@@ -229,6 +228,11 @@ export class PostgresBackend implements KnowledgeBackend {
     return this.closing;
   }
 
+  /** How a configured collection's text is analysed (its `language` setting). */
+  private analysisOf(name: string): CollectionAnalysis {
+    return CollectionAnalysis.of(this.configured[name]?.language);
+  }
+
   private resolveCollections(requested: readonly string[] | undefined): string[] {
     if (!requested?.length) return this.collections();
     const out = [...new Set(requested)];
@@ -274,12 +278,22 @@ export class PostgresBackend implements KnowledgeBackend {
       [this.target.bot, names],
     );
     const rows = new Map(result.rows.map((r) => [r.name, r]));
-    // Terms from another analyzer would silently match nothing: such a collection needs re-indexing.
-    const missing = names.filter((n) => rows.get(n)?.analyzer !== ANALYZER_VERSION);
+    const missing = names.filter((n) => !rows.has(n));
     if (missing.length) {
       throw new PostgresUnavailableError(
         `bot ${this.target.bot}: collection ${missing.join(", ")} is not indexed in PostgreSQL at ${this.server}; run second-look index ${this.target.bot}`,
       );
+    }
+    // Terms from another analyzer would silently match nothing, or the wrong words: such a
+    // collection (its language changed since it was indexed) needs re-indexing.
+    for (const name of names) {
+      const expected = this.analysisOf(name).id;
+      const built = rows.get(name)!.analyzer;
+      if (built !== expected) {
+        throw new PostgresUnavailableError(
+          `bot ${this.target.bot}: collection ${name} was indexed with analyzer ${built}, but its language setting now needs ${expected}; run second-look index ${this.target.bot}`,
+        );
+      }
     }
     return rows;
   }
@@ -293,9 +307,12 @@ export class PostgresBackend implements KnowledgeBackend {
   private async candidates(
     client: pg.PoolClient,
     row: CollectionRow,
-    queryTerms: readonly string[],
+    query: string,
     rerank: boolean,
   ): Promise<CollectionIndex> {
+    const analysis = this.analysisOf(row.name);
+    // Inside the per-collection loop: each collection analyses the query in its own language.
+    const queryTerms = analysis.queryAnalyzer(new Map([[analysis.setting, 1]])).analyze(query);
     const unitCount = Number(row.unit_count);
     const distinct = [...new Set(queryTerms)].slice(0, MAX_QUERY_TERMS);
     const known = await this.documentFrequencies(client, row.id, distinct);
@@ -316,7 +333,7 @@ export class PostgresBackend implements KnowledgeBackend {
     const indexOf = async (found: readonly AnalyzedRow[]) => {
       for (const r of found) sections.set(r.section_id, { row: r, section: packedSection(r) });
       const documents = documentsOf([...sections.values()]);
-      const index = new CollectionIndex(row.name, documents, DEFAULT_BM25, statistics);
+      const index = new CollectionIndex(row.name, documents, { params: DEFAULT_BM25, statistics, analysis });
       // The ranker's feedback weighs every term of its first pass's top units, which lie in its
       // first FEEDBACK_DOCUMENTS documents (that pass scores with the query terms' statistics
       // alone): those documents' terms need their collection frequencies too, and no others.

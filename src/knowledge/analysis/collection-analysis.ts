@@ -1,0 +1,136 @@
+import { createHash } from "node:crypto";
+import type { Analyzer } from "./analyzer.js";
+import type { LanguageDetector } from "./detect.js";
+import { LANGUAGE_PROFILES } from "./languages.js";
+import { AUTO_LANGUAGE, analyzerFor, DEFAULT_LANGUAGE, languageOf } from "./registry.js";
+
+/**
+ * A language that holds less than this share of an "auto" collection's documents does not
+ * analyse its queries: a handful of misdetected pages must not add a second stemming of every
+ * query word. Its documents are still analysed in their own language and found by their words.
+ */
+export const QUERY_LANGUAGE_MIN_SHARE = 0.05;
+
+/**
+ * How one collection's text is analysed: one language for every document and query, or "auto":
+ * each document in the language detected for it, each query in every language the collection
+ * holds (its terms are the union, so a query meets each document in that document's terms).
+ */
+export class CollectionAnalysis {
+  /** The setting as configured: a supported tag, or "auto". */
+  readonly setting: string;
+  /**
+   * Stored with the index: an index built under another id is re-built, never read. For "auto"
+   * it covers every language's analyzer, since any of them may have analysed a document.
+   */
+  readonly id: string;
+
+  private constructor(setting: string) {
+    this.setting = setting;
+    this.id =
+      setting === AUTO_LANGUAGE
+        ? `auto-${createHash("sha256")
+            .update(LANGUAGE_PROFILES.map((p) => `${p.tag}-${p.version}`).join(","))
+            .digest("hex")
+            .slice(0, 8)}`
+        : analyzerFor(setting).id;
+  }
+
+  /** The analysis for a collection's `language` setting (absent: English, as always). */
+  static of(language: string | undefined): CollectionAnalysis {
+    if (language === undefined) return new CollectionAnalysis(DEFAULT_LANGUAGE);
+    if (language === AUTO_LANGUAGE) return new CollectionAnalysis(AUTO_LANGUAGE);
+    const profile = languageOf(language);
+    if (!profile) throw new RangeError(`unsupported language "${language}"`);
+    return new CollectionAnalysis(profile.tag);
+  }
+
+  get isAuto(): boolean {
+    return this.setting === AUTO_LANGUAGE;
+  }
+
+  /**
+   * The analyzer of one document. With "auto" the document's own text decides (its detected
+   * language, when the detector trusts its verdict and the language is supported), else English.
+   */
+  documentAnalyzer(text: string, detect: LanguageDetector | undefined): Analyzer {
+    if (!this.isAuto) return analyzerFor(this.setting);
+    const found = detect?.(text);
+    return analyzerFor(found?.reliable ? found.tag : DEFAULT_LANGUAGE);
+  }
+
+  /** The analyzer of a stored document that recorded its language (or the collection's one). */
+  storedAnalyzer(language: string | undefined): Analyzer {
+    if (!this.isAuto) return analyzerFor(this.setting);
+    return analyzerFor(language && languageOf(language) ? language : DEFAULT_LANGUAGE);
+  }
+
+  /**
+   * The analyzer for queries, given how many documents each language holds: the collection's
+   * own, or for "auto" every language with at least QUERY_LANGUAGE_MIN_SHARE of the documents,
+   * the largest first.
+   */
+  queryAnalyzer(documentsPerLanguage: ReadonlyMap<string, number>): Analyzer {
+    if (!this.isAuto) return analyzerFor(this.setting);
+    const total = [...documentsPerLanguage.values()].reduce((a, b) => a + b, 0);
+    const languages = [...documentsPerLanguage.entries()]
+      .filter(([, n]) => total > 0 && n / total >= QUERY_LANGUAGE_MIN_SHARE)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([tag]) => tag);
+    if (languages.length <= 1) return analyzerFor(languages[0] ?? DEFAULT_LANGUAGE);
+    return new UnionAnalyzer(languages.map((tag) => analyzerFor(tag)));
+  }
+}
+
+/**
+ * Several languages' analyzers as one, for the queries of a mixed collection: a query's terms are
+ * each analyzer's terms in turn, each distinct term once; words are the first (largest) language's;
+ * a word is a stopword only when it is one in every language (so "die" stays an English word).
+ */
+export class UnionAnalyzer implements Analyzer {
+  readonly id: string;
+  readonly language: string;
+
+  constructor(private readonly analyzers: readonly Analyzer[]) {
+    this.id = analyzers.map((a) => a.id).join("+");
+    this.language = analyzers[0]!.language;
+  }
+
+  /** The languages, largest share first. */
+  get languages(): string[] {
+    return this.analyzers.map((a) => a.language);
+  }
+
+  analyze(text: string): string[] {
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const analyzer of this.analyzers) {
+      for (const term of analyzer.analyze(text)) {
+        if (seen.has(term)) continue;
+        seen.add(term);
+        out.push(term);
+      }
+    }
+    return out;
+  }
+
+  words(text: string): string[] {
+    return this.analyzers[0]!.words(text);
+  }
+
+  termOf(word: string): string | undefined {
+    for (const analyzer of this.analyzers) {
+      const term = analyzer.termOf(word);
+      if (term !== undefined) return term;
+    }
+    return undefined;
+  }
+
+  isStopword(word: string): boolean {
+    return this.analyzers.every((a) => a.isStopword(word));
+  }
+
+  isStopwordTerm(term: string): boolean {
+    return this.analyzers.every((a) => a.isStopwordTerm(term));
+  }
+}

@@ -1,0 +1,374 @@
+import { stopwords as danish } from "@orama/stopwords/danish";
+import { stopwords as dutch } from "@orama/stopwords/dutch";
+import { stopwords as finnish } from "@orama/stopwords/finnish";
+import { stopwords as french } from "@orama/stopwords/french";
+import { stopwords as german } from "@orama/stopwords/german";
+import { stopwords as hungarian } from "@orama/stopwords/hungarian";
+import { stopwords as italian } from "@orama/stopwords/italian";
+import { stopwords as norwegian } from "@orama/stopwords/norwegian";
+import { stopwords as portuguese } from "@orama/stopwords/portuguese";
+import { stopwords as romanian } from "@orama/stopwords/romanian";
+import { stopwords as russian } from "@orama/stopwords/russian";
+import { stopwords as spanish } from "@orama/stopwords/spanish";
+import { stopwords as swedish } from "@orama/stopwords/swedish";
+import { stopwords as turkish } from "@orama/stopwords/turkish";
+import { stopwords as ukrainian } from "@orama/stopwords/ukrainian";
+import { ara, cat, ces, eng, jpn, kor, pol, tha, zho } from "stopword";
+
+/**
+ * How a language's words are found in text:
+ * - `words`: letter/digit runs (space-delimited scripts);
+ * - `segmenter`: `Intl.Segmenter`'s dictionary words for runs of Han, Kana or Thai, each word also
+ *   as overlapping character bigrams when longer than two characters (the segmenter's dictionary
+ *   is unsure of compounds and names), letter runs elsewhere;
+ * - `hangul-bigrams`: Hangul runs as overlapping character bigrams (Korean attaches particles and
+ *   endings to words, so a whole space-delimited unit rarely repeats), letter runs elsewhere.
+ */
+export type Segmentation = "words" | "segmenter" | "hangul-bigrams";
+
+/** The Snowball algorithms `snowball-stemmers` ships (the ones a language profile may name). */
+export type SnowballAlgorithm =
+  | "arabic"
+  | "catalan"
+  | "czech"
+  | "danish"
+  | "dutch"
+  | "english"
+  | "finnish"
+  | "french"
+  | "german"
+  | "hungarian"
+  | "italian"
+  | "norwegian"
+  | "portuguese"
+  | "romanian"
+  | "russian"
+  | "spanish"
+  | "swedish"
+  | "turkish";
+
+/**
+ * One language's analysis, as data: the chain the analyzer runs is the same for every language
+ * (normalise → segment → stopwords → stem → fold), only these settings differ.
+ */
+export interface LanguageProfile {
+  /** BCP-47 primary language subtag, as the config names it. */
+  tag: string;
+  /** English name, for errors and listings. */
+  name: string;
+  /**
+   * Bumped whenever this profile's output changes: the analyzer id (`<tag>-<version>`) is stored
+   * with every index, and another id means re-indexing, never misreading.
+   */
+  version: number;
+  segmentation: Segmentation;
+  /** Snowball stemmer for the language's own script; none for languages without one. */
+  stemmer?: SnowballAlgorithm;
+  stopwords: readonly string[];
+  /** Where the stopword list comes from (npm package and list), shown in docs and `bots`. */
+  stopwordSource: string;
+  /**
+   * Letters of the language that diacritic folding keeps (å is not a with a ring in Swedish). Every
+   * other combining mark is removed from the stem, so "cafe" matches "café".
+   */
+  keepLetters?: string;
+  /** Whether accents are folded at all (English keeps today's analysis: no folding). */
+  fold: boolean;
+  /** Words longer than this that the collection also holds as parts are split (see compounds.ts). */
+  compounds?: boolean;
+  /** Lower-casing needs the locale (Turkish dotted/dotless i). */
+  localeLowerCase?: boolean;
+  /**
+   * Latin-script words in a text of a non-Latin language are analysed as English (stems, stopwords):
+   * the untranslated strings and product names such text carries.
+   */
+  latinAsEnglish?: boolean;
+}
+
+/** Elided articles and pronouns ("l'onglet", "dell'elenco") that the tokenizer leaves on their own. */
+const ELISIONS = ["l", "d", "j", "m", "n", "s", "t", "c", "qu", "quelqu", "lorsqu", "puisqu", "jusqu"];
+const ITALIAN_ELISIONS = ["l", "d", "un", "dell", "all", "dall", "nell", "sull", "quest", "quell"];
+
+/** English as the engine has always analysed it: Porter stems and the `stopword` English list. */
+export const ENGLISH_STOPWORDS: readonly string[] = [...eng, "s", "t", "d", "ll", "re", "ve", "m"];
+
+/**
+ * The supported languages. Stopword lists are the Snowball project's (npm `@orama/stopwords`,
+ * which ships them unchanged) where Snowball has one; the npm `stopword` package's otherwise.
+ * Snowball's lists are short function-word lists; longer "comprehensive" lists also drop words
+ * that carry a query's meaning ("zwei", "oben", "ersten" in German).
+ */
+export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
+  {
+    tag: "en",
+    name: "English",
+    version: 2,
+    segmentation: "words",
+    stopwords: ENGLISH_STOPWORDS,
+    stopwordSource: "stopword eng",
+    fold: false,
+  },
+  {
+    tag: "nb",
+    name: "Norwegian Bokmål",
+    version: 1,
+    segmentation: "words",
+    stemmer: "norwegian",
+    stopwords: norwegian,
+    stopwordSource: "Snowball norwegian (@orama/stopwords)",
+    keepLetters: "åæø",
+    fold: true,
+    compounds: true,
+  },
+  {
+    tag: "nn",
+    name: "Norwegian Nynorsk",
+    version: 1,
+    segmentation: "words",
+    stemmer: "norwegian",
+    // Snowball's Norwegian list holds the Nynorsk forms too (eg, ikkje, korleis, kva).
+    stopwords: norwegian,
+    stopwordSource: "Snowball norwegian (@orama/stopwords)",
+    keepLetters: "åæø",
+    fold: true,
+    compounds: true,
+  },
+  {
+    tag: "da",
+    name: "Danish",
+    version: 1,
+    segmentation: "words",
+    stemmer: "danish",
+    stopwords: danish,
+    stopwordSource: "Snowball danish (@orama/stopwords)",
+    keepLetters: "åæø",
+    fold: true,
+    compounds: true,
+  },
+  {
+    tag: "sv",
+    name: "Swedish",
+    version: 1,
+    segmentation: "words",
+    stemmer: "swedish",
+    stopwords: swedish,
+    stopwordSource: "Snowball swedish (@orama/stopwords)",
+    keepLetters: "åäö",
+    fold: true,
+    compounds: true,
+  },
+  {
+    tag: "fi",
+    name: "Finnish",
+    version: 1,
+    segmentation: "words",
+    stemmer: "finnish",
+    stopwords: finnish,
+    stopwordSource: "Snowball finnish (@orama/stopwords)",
+    keepLetters: "åäö",
+    fold: true,
+    compounds: true,
+  },
+  {
+    tag: "de",
+    name: "German",
+    version: 1,
+    segmentation: "words",
+    stemmer: "german",
+    stopwords: german,
+    stopwordSource: "Snowball german (@orama/stopwords)",
+    fold: true,
+    compounds: true,
+  },
+  {
+    tag: "nl",
+    name: "Dutch",
+    version: 1,
+    segmentation: "words",
+    stemmer: "dutch",
+    stopwords: dutch,
+    stopwordSource: "Snowball dutch (@orama/stopwords)",
+    fold: true,
+    compounds: true,
+  },
+  {
+    tag: "fr",
+    name: "French",
+    version: 1,
+    segmentation: "words",
+    stemmer: "french",
+    stopwords: [...french, ...ELISIONS],
+    stopwordSource: "Snowball french (@orama/stopwords) and elided articles",
+    fold: true,
+  },
+  {
+    tag: "es",
+    name: "Spanish",
+    version: 1,
+    segmentation: "words",
+    stemmer: "spanish",
+    stopwords: spanish,
+    stopwordSource: "@orama/stopwords spanish",
+    keepLetters: "ñ",
+    fold: true,
+  },
+  {
+    tag: "it",
+    name: "Italian",
+    version: 1,
+    segmentation: "words",
+    stemmer: "italian",
+    stopwords: [...italian, ...ITALIAN_ELISIONS],
+    stopwordSource: "Snowball italian (@orama/stopwords) and elided articles",
+    fold: true,
+  },
+  {
+    tag: "pt",
+    name: "Portuguese",
+    version: 1,
+    segmentation: "words",
+    stemmer: "portuguese",
+    stopwords: portuguese,
+    stopwordSource: "Snowball portuguese (@orama/stopwords)",
+    fold: true,
+  },
+  {
+    tag: "ca",
+    name: "Catalan",
+    version: 1,
+    segmentation: "words",
+    stemmer: "catalan",
+    stopwords: [...cat, ...ELISIONS],
+    stopwordSource: "stopword cat and elided articles",
+    fold: true,
+  },
+  {
+    tag: "ro",
+    name: "Romanian",
+    version: 1,
+    segmentation: "words",
+    stemmer: "romanian",
+    stopwords: romanian,
+    stopwordSource: "@orama/stopwords romanian",
+    fold: true,
+  },
+  {
+    tag: "pl",
+    name: "Polish",
+    version: 1,
+    segmentation: "words",
+    // Snowball has no Polish stemmer; stopwords and folding only (ł is its own letter and kept).
+    stopwords: pol,
+    stopwordSource: "stopword pol",
+    keepLetters: "ł",
+    fold: true,
+  },
+  {
+    tag: "cs",
+    name: "Czech",
+    version: 1,
+    segmentation: "words",
+    stemmer: "czech",
+    stopwords: ces,
+    stopwordSource: "stopword ces",
+    fold: true,
+  },
+  {
+    tag: "hu",
+    name: "Hungarian",
+    version: 1,
+    segmentation: "words",
+    stemmer: "hungarian",
+    stopwords: hungarian,
+    stopwordSource: "Snowball hungarian (@orama/stopwords)",
+    fold: true,
+  },
+  {
+    tag: "tr",
+    name: "Turkish",
+    version: 1,
+    segmentation: "words",
+    stemmer: "turkish",
+    stopwords: turkish,
+    stopwordSource: "@orama/stopwords turkish",
+    keepLetters: "çğıöşü",
+    fold: true,
+    localeLowerCase: true,
+  },
+  {
+    tag: "ru",
+    name: "Russian",
+    version: 1,
+    segmentation: "words",
+    stemmer: "russian",
+    stopwords: russian,
+    stopwordSource: "Snowball russian (@orama/stopwords)",
+    // ё folds to е (the usual Russian normalisation); й is a letter of its own.
+    keepLetters: "й",
+    fold: true,
+    latinAsEnglish: true,
+  },
+  {
+    tag: "uk",
+    name: "Ukrainian",
+    version: 1,
+    segmentation: "words",
+    // Snowball has no Ukrainian stemmer.
+    stopwords: ukrainian,
+    stopwordSource: "@orama/stopwords ukrainian",
+    keepLetters: "йїі",
+    fold: true,
+    latinAsEnglish: true,
+  },
+  {
+    tag: "ar",
+    name: "Arabic",
+    version: 1,
+    segmentation: "words",
+    stemmer: "arabic",
+    stopwords: ara,
+    stopwordSource: "stopword ara",
+    fold: true,
+    latinAsEnglish: true,
+  },
+  {
+    tag: "ja",
+    name: "Japanese",
+    version: 1,
+    segmentation: "segmenter",
+    stopwords: jpn,
+    stopwordSource: "stopword jpn",
+    fold: false,
+    latinAsEnglish: true,
+  },
+  {
+    tag: "zh",
+    name: "Chinese",
+    version: 1,
+    segmentation: "segmenter",
+    stopwords: zho,
+    stopwordSource: "stopword zho",
+    fold: false,
+    latinAsEnglish: true,
+  },
+  {
+    tag: "ko",
+    name: "Korean",
+    version: 1,
+    segmentation: "hangul-bigrams",
+    stopwords: kor,
+    stopwordSource: "stopword kor",
+    fold: false,
+    latinAsEnglish: true,
+  },
+  {
+    tag: "th",
+    name: "Thai",
+    version: 1,
+    segmentation: "segmenter",
+    stopwords: tha,
+    stopwordSource: "stopword tha",
+    fold: false,
+    latinAsEnglish: true,
+  },
+];
