@@ -70,7 +70,7 @@ export class LanguageAnalyzer implements Analyzer {
     } else {
       this.stem = (word) => word;
     }
-    this.stopwordTerms = new Set([...this.stopwords].map((w) => this.fold(this.stem(w))));
+    this.stopwordTerms = new Set([...this.stopwords].map((w) => this.stem(this.fold(w))));
     this.segmenter =
       profile.segmentation === "segmenter" ? new Intl.Segmenter(profile.tag, { granularity: "word" }) : undefined;
   }
@@ -115,14 +115,15 @@ export class LanguageAnalyzer implements Analyzer {
   }
 
   private computeTerm(word: string): string | null {
-    if (this.stopwords.has(word)) return null;
+    if (this.stopwords.has(word) || this.stopwords.has(this.fold(word))) return null;
     if (this.profile.latinAsEnglish && LATIN_WORD.test(word)) {
       // An English word inside Japanese or Russian text: analysed as English.
       return englishStopwords.has(word) ? null : NON_ASCII.test(word) ? word : porter(word);
     }
     if (CJK_CHAR.test(word) || HANGUL_CHAR.test(word)) return word;
-    const stem = this.stem(word);
-    return this.fold(stem);
+    // Folded before stemming, so a word typed without its accents ("activite", "елка") stems as
+    // the accented one does; the stemmer then works on the folded form.
+    return this.stem(this.fold(word));
   }
 
   /** Combining marks removed, but for the letters the language counts as its own. */
@@ -171,7 +172,8 @@ export class LanguageAnalyzer implements Analyzer {
     for (const { segment, isWordLike } of this.segmenter!.segment(run)) {
       if (!isWordLike) continue;
       emit(segment);
-      const chars = [...segment];
+      // Bigrams of Han and Kana words only: a Thai character may be a combining vowel or tone mark.
+      const chars = CJK_CHAR.test(segment) ? [...segment] : [];
       if (chars.length > 2) for (let i = 0; i + 1 < chars.length; i++) emit(chars[i]! + chars[i + 1]!);
     }
   }

@@ -99,6 +99,13 @@ export class CollectionIndex {
   /** unit → document index, and unit → section index within that document. */
   readonly unitDocument: Uint32Array;
   readonly unitSection: Uint32Array;
+  /** Each document's first unit; documentUnitStart[documents.length] is the unit count. */
+  private readonly documentUnitStart: Uint32Array;
+  /**
+   * Average sections per document of the collection (of the whole collection when built with its
+   * statistics): the page ranking's length normalisation.
+   */
+  readonly unitsPerDocument: number;
   /** How the collection's text is analysed (its configured language, or "auto"). */
   readonly analysis: CollectionAnalysis;
   /** Documents per language they were analysed in. */
@@ -124,15 +131,20 @@ export class CollectionIndex {
     for (const d of documents) unitCount += d.sections.length;
     this.unitDocument = new Uint32Array(unitCount);
     this.unitSection = new Uint32Array(unitCount);
+    this.documentUnitStart = new Uint32Array(documents.length + 1);
     const units: UnitTerms[] = [];
     documents.forEach((doc, d) => {
+      this.documentUnitStart[d] = units.length;
       doc.sections.forEach((section, s) => {
         this.unitDocument[units.length] = d;
         this.unitSection[units.length] = s;
         units.push({ title: section.titleTerms, body: section.bodyTerms });
       });
     });
+    this.documentUnitStart[documents.length] = units.length;
     this.lexical = LexicalIndex.build(units, params, statistics);
+    const documentCount = statistics?.documentCount ?? documents.length;
+    this.unitsPerDocument = documentCount > 0 ? Math.max(1, this.lexical.unitCount / documentCount) : 1;
     this.documents = documents.map(withoutTerms);
   }
 
@@ -148,6 +160,11 @@ export class CollectionIndex {
 
   get documentCount(): number {
     return this.documents.length;
+  }
+
+  /** The document's units: [first, end). */
+  documentUnits(document: number): [number, number] {
+    return [this.documentUnitStart[document]!, this.documentUnitStart[document + 1]!];
   }
 
   documentIndex(id: string): number | undefined {

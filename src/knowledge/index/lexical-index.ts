@@ -41,6 +41,8 @@ export interface CollectionStatistics {
   avgBodyLength: number;
   /** Units of the whole collection containing the term (0 when unknown). */
   documentFrequency: (term: string) => number;
+  /** Documents in the whole collection (pages, each of one or more units). */
+  documentCount?: number;
 }
 
 /**
@@ -279,6 +281,43 @@ export class LexicalIndex {
       });
     }
     return [...byTerm.values()];
+  }
+
+  /**
+   * BM25F of a page — a run of consecutive units (a document's sections) read as one text: body
+   * frequencies and lengths summed over the units, the title field being the first unit's (the
+   * document title and its heading path), body length normalised by the average page's
+   * (`avgPageBodyLength`). Idf is the units' own, so the page score needs no statistics beyond
+   * those a section score uses.
+   */
+  scorePage(
+    stats: readonly QueryTermStats[],
+    firstUnit: number,
+    endUnit: number,
+    avgPageBodyLength: number,
+  ): number {
+    const p = this.params;
+    let bodyLength = 0;
+    for (let u = firstUnit; u < endUnit; u++) bodyLength += this.bodyLengths[u]!;
+    const titleNorm = 1 - p.bTitle + (p.bTitle * this.titleLengths[firstUnit]!) / (this.avgTitleLength || 1);
+    const bodyNorm = 1 - p.bBody + (p.bBody * bodyLength) / (avgPageBodyLength || 1);
+    let score = 0;
+    for (const s of stats) {
+      if (s.termId === NOT_FOUND) continue;
+      let titleTf = 0;
+      let bodyTf = 0;
+      for (const t of this.titleStream(firstUnit)) if (t === s.termId) titleTf++;
+      for (let u = firstUnit; u < endUnit; u++) for (const t of this.bodyStream(u)) if (t === s.termId) bodyTf++;
+      if (titleTf + bodyTf === 0) continue;
+      const pseudo = (p.titleWeight * titleTf) / titleNorm + bodyTf / bodyNorm;
+      score += s.idf * s.queryFrequency * saturate(pseudo, p.k1);
+    }
+    return score;
+  }
+
+  /** Average body length of a unit (of the collection, when built with its statistics). */
+  get averageBodyLength(): number {
+    return this.avgBodyLength;
   }
 
   /** The BM25F pseudo-frequency of one posting. */
