@@ -180,6 +180,10 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
     ALTER TABLE ${t.sections} DROP COLUMN tsv;
     ALTER TABLE ${t.postings} DROP CONSTRAINT IF EXISTS postings_collection_id_fkey;
   `,
+  (t) => `
+    ALTER TABLE ${t.collections} ADD COLUMN document_count bigint NOT NULL DEFAULT 0;
+    UPDATE ${t.collections} c SET document_count = (SELECT count(*) FROM ${t.documents} d WHERE d.collection_id = c.id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -58,7 +58,7 @@ export async function ensureCollection(
     await client.query(`DELETE FROM ${t.documents} WHERE collection_id = $1`, [id]);
     await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1`, [id]);
     await client.query(
-      `UPDATE ${t.collections} SET unit_count = 0, title_length_sum = 0, body_length_sum = 0, analyzer = $2
+      `UPDATE ${t.collections} SET unit_count = 0, document_count = 0, title_length_sum = 0, body_length_sum = 0, analyzer = $2
        WHERE id = $1`,
       [id, analyzerId],
     );
@@ -134,6 +134,7 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
   await client.query(
     `UPDATE ${t.collections} AS c SET
        unit_count = c.unit_count - s.units,
+       document_count = c.document_count - $3,
        title_length_sum = c.title_length_sum - s.title_sum,
        body_length_sum = c.body_length_sum - s.body_sum
      FROM (
@@ -141,7 +142,7 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
        FROM ${t.sections} WHERE document_id = ANY($2::bigint[])
      ) AS s
      WHERE c.id = $1`,
-    [collectionId, ids],
+    [collectionId, ids, ids.length],
   );
   await deletePostings(
     client,
@@ -175,7 +176,14 @@ async function insertDocuments(
   );
   const idByPath = new Map(inserted.rows.map((r) => [r.path, r.id]));
   const sectionCount = write.reduce((n, w) => n + w.document.sections.length, 0);
-  if (!sectionCount) return;
+  if (!sectionCount) {
+    // Documents without sections still count as documents (the page ranking's average).
+    await client.query(`UPDATE ${t.collections} SET document_count = document_count + $2 WHERE id = $1`, [
+      collectionId,
+      write.length,
+    ]);
+    return;
+  }
   // The sections' ids are taken from their sequence first, so their postings can be written in
   // the same pass, with no round trip to learn which id each section got.
   const ids = await client.query<{ id: string }>(
@@ -224,10 +232,11 @@ async function insertDocuments(
     body_length_sum: string;
   }>(
     `UPDATE ${t.collections} SET
-       unit_count = unit_count + $2, title_length_sum = title_length_sum + $3, body_length_sum = body_length_sum + $4
+       unit_count = unit_count + $2, title_length_sum = title_length_sum + $3, body_length_sum = body_length_sum + $4,
+       document_count = document_count + $5
      WHERE id = $1
      RETURNING unit_count, title_length_sum, body_length_sum`,
-    [collectionId, sections.length, titleSum, bodySum],
+    [collectionId, sections.length, titleSum, bodySum, write.length],
   );
   const row = totals.rows[0]!;
   const postings = postingRows(

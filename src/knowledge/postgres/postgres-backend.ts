@@ -14,7 +14,7 @@ import {
 } from "../index/collection-index.js";
 import { expandQuery, FEEDBACK_DOCUMENTS } from "../index/feedback.js";
 import type { CollectionStatistics } from "../index/lexical-index.js";
-import { CANDIDATE_UNITS, MAX_QUERY_TERMS, rankCollection } from "../index/ranker.js";
+import { CANDIDATE_UNITS, MAX_QUERY_TERMS, PAGE_CANDIDATES, rankCollection } from "../index/ranker.js";
 import type { CollectionSource, RefreshReport } from "../index/refresh.js";
 import type { CalibrationModel } from "../relevance.js";
 import { pseudoFrequencySql } from "./pg-bm25f.js";
@@ -50,6 +50,7 @@ interface CollectionRow {
   id: number;
   name: string;
   unit_count: string;
+  document_count: string;
   title_length_sum: string;
   body_length_sum: string;
   analyzer: string;
@@ -273,7 +274,7 @@ export class PostgresBackend implements KnowledgeBackend {
 
   private async collectionRows(client: pg.PoolClient, names: readonly string[]) {
     const result = await client.query<CollectionRow>(
-      `SELECT id, name, unit_count, title_length_sum, body_length_sum, analyzer
+      `SELECT id, name, unit_count, document_count, title_length_sum, body_length_sum, analyzer
        FROM ${this.t.collections} WHERE bot = $1 AND name = ANY($2::text[])`,
       [this.target.bot, names],
     );
@@ -321,6 +322,7 @@ export class PostgresBackend implements KnowledgeBackend {
       avgTitleLength: unitCount ? Number(row.title_length_sum) / unitCount : 0,
       avgBodyLength: unitCount ? Number(row.body_length_sum) / unitCount : 0,
       documentFrequency: (term) => known.get(term) ?? 0,
+      documentCount: Number(row.document_count),
     };
     const original = new Map<string, number>();
     for (const term of queryTerms) {
@@ -357,15 +359,44 @@ export class PostgresBackend implements KnowledgeBackend {
       // `statistics` reads `known`: the same candidates, with those terms' frequencies.
       return index.restated();
     };
+    // The page ranking reads every section of the leading documents (ranker.ts withPageEvidence):
+    // those the passes did not bring are read too, so each page scores as in the embedded engine.
+    const withWholePages = async (index: CollectionIndex) => {
+      const leading = rankCollection(index, queryTerms, { rerank, limit: PAGE_CANDIDATES });
+      const paths = leading.documents.map((ranked) => index.documents[ranked.document]!.id);
+      const rest = await this.otherSections(client, row.id, paths, [...sections.keys()]);
+      return rest.length ? indexOf(rest) : index;
+    };
     const first = await indexOf(await this.topSections(client, row.id, statistics, known, original, []));
-    if (!rerank || !original.size) return first;
+    if (!rerank || !original.size) return withWholePages(first);
     const ranking = rankCollection(first, queryTerms, { rerank: false, limit: 1 });
-    if (!ranking.feedback.length) return first;
+    if (!ranking.feedback.length) return withWholePages(first);
     const expanded = new Map<string, number>();
     for (const s of expandQuery(first.lexical, ranking.stats, ranking.feedback)) {
       if (s.documentFrequency > 0) expanded.set(s.term, s.idf * s.queryFrequency);
     }
-    return indexOf(await this.topSections(client, row.id, statistics, known, expanded, [...sections.keys()]));
+    return withWholePages(
+      await indexOf(await this.topSections(client, row.id, statistics, known, expanded, [...sections.keys()])),
+    );
+  }
+
+  /** The sections of the documents at `paths` not yet fetched (`fetched`: section ids). */
+  private async otherSections(
+    client: pg.PoolClient,
+    collectionId: number,
+    paths: readonly string[],
+    fetched: readonly string[],
+  ): Promise<AnalyzedRow[]> {
+    if (!paths.length) return [];
+    const result = await client.query<AnalyzedRow>(
+      `SELECT s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading,
+              s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
+       FROM ${this.t.documents} d
+       JOIN ${this.t.sections} s ON s.document_id = d.id
+       WHERE d.collection_id = $1 AND d.path = ANY($2::text[]) AND NOT (s.id = ANY($3::bigint[]))`,
+      [collectionId, paths, fetched],
+    );
+    return result.rows;
   }
 
   /**
