@@ -28,6 +28,7 @@ import pg from "pg";
 import { readCranfield } from "../src/evaluation/cranfield.js";
 import { toIndexableDocuments } from "../src/evaluation/eval-documents.js";
 import { percentiles } from "../src/evaluation/percentiles.js";
+import { CollectionAnalysis } from "../src/knowledge/analysis/collection-analysis.js";
 import { analyzeDocument } from "../src/knowledge/index/collection-index.js";
 import { tablesIn } from "../src/knowledge/postgres/pg-schema.js";
 import {
@@ -37,6 +38,9 @@ import {
 } from "../src/knowledge/postgres/pg-writer.js";
 import { POSTINGS_BUDGET, PostgresBackend } from "../src/knowledge/postgres/postgres-backend.js";
 import { postgresUnavailableReason, startPostgres } from "../test/support/postgres/postgres-server.js";
+
+/** Cranfield is English: the analysis id of a collection that names no language. */
+const ENGLISH = CollectionAnalysis.of(undefined).id;
 
 export const name = "postgres-scale";
 export const timeoutMs = 4 * 60 * 60_000;
@@ -85,7 +89,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
   const reason = postgresUnavailableReason();
   if (reason) throw new Error(reason);
   const dataset = await readCranfield(join(sharedData, "cranfield"));
-  const base = toIndexableDocuments(dataset.docs).map(analyzeDocument);
+  const base = toIndexableDocuments(dataset.docs).map((doc) => analyzeDocument(doc));
   const perCopy = base.reduce((n, d) => n + d.sections.length, 0);
   const copies = Math.ceil(SECTIONS / perCopy);
   const queries = dataset.queries.map((q) => q.text);
@@ -186,7 +190,7 @@ async function postgresSide(
   });
   try {
     const writer = client as unknown as pg.PoolClient;
-    const { id } = await ensureCollection(writer, t, "cranfield", "cranfield");
+    const { id } = await ensureCollection(writer, t, "cranfield", "cranfield", ENGLISH);
     const total = copies * base.reduce((n, d) => n + d.sections.length, 0);
     const started = performance.now();
     const writerSteps: { upTo: number; sections: number; ms: number }[] = [];
@@ -274,7 +278,7 @@ import { KnowledgeEngine } from ${JSON.stringify(join(repo, "src/knowledge/engin
 import { percentiles } from ${JSON.stringify(join(repo, "src/evaluation/percentiles.ts"))};
 const [dataDir, copiesArg] = process.argv.slice(2);
 const dataset = await readCranfield(dataDir);
-const base = toIndexableDocuments(dataset.docs).map(analyzeDocument);
+const base = toIndexableDocuments(dataset.docs).map((doc) => analyzeDocument(doc));
 const docs = [];
 for (let copy = 0; copy < Number(copiesArg); copy++) for (const d of base) docs.push({ ...d, id: d.id + "#" + copy });
 const started = performance.now();

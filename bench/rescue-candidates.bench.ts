@@ -7,11 +7,16 @@
 import { pino } from "pino";
 import { runCorrectiveRetrieval } from "../src/corrective/orchestrator.js";
 import { docIdsIn } from "../src/evaluation/evaluate-bot.js";
-import { termOf, words } from "../src/knowledge/index/analyzer.js";
+import { analyzerFor } from "../src/knowledge/analysis/registry.js";
 import { renderSearchResponse } from "../src/protocol/render.js";
 import { isWeak } from "../src/protocol/weakness.js";
 import type { Hit, SearchResponse } from "../src/types.js";
 import { loadCollections } from "./docbots/collections.js";
+
+/** The benchmark's collections are English. */
+const english = analyzerFor("en");
+const termOf = (word: string) => english.termOf(word);
+const words = (text: string) => english.words(text);
 
 export const name = "rescue-candidates";
 export const timeoutMs = 900_000;

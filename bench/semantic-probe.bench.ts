@@ -20,7 +20,7 @@ import { ANSWER_DEPTH, weakFlagFigures } from "../src/evaluation/calibration-fit
 import { docIdsIn } from "../src/evaluation/evaluate-bot.js";
 import { fitLogistic, predict } from "../src/evaluation/logistic.js";
 import { rocAuc } from "../src/evaluation/metrics.js";
-import { analyze, termOf, words } from "../src/knowledge/index/analyzer.js";
+import { analyzerFor } from "../src/knowledge/analysis/registry.js";
 import type { CollectionIndex } from "../src/knowledge/index/collection-index.js";
 import { rankCollection } from "../src/knowledge/index/ranker.js";
 import { renderSearchResponse } from "../src/protocol/render.js";
@@ -30,6 +30,12 @@ import { type JudgedCollection, loadCollections } from "./docbots/collections.js
 import { corpusTermVectors } from "./semantic/corpus-vectors.js";
 import { dot, loadTermVectors, normalize, type TermVectors } from "./semantic/embeddings.js";
 import { NAMES as LEXICAL, sample } from "./weak-signal-ceiling.bench.js";
+
+/** The benchmark's collections are English. */
+const english = analyzerFor("en");
+const analyze = (text: string) => english.analyze(text);
+const termOf = (word: string) => english.termOf(word);
+const words = (text: string) => english.words(text);
 
 export const name = "semantic-probe";
 export const timeoutMs = 1_800_000;

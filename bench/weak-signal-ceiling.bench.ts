@@ -11,12 +11,16 @@
 import { ANSWER_DEPTH } from "../src/evaluation/calibration-fit.js";
 import { fitLogistic, predict } from "../src/evaluation/logistic.js";
 import { rocAuc } from "../src/evaluation/metrics.js";
-import { analyze } from "../src/knowledge/index/analyzer.js";
+import { analyzerFor } from "../src/knowledge/analysis/registry.js";
 import type { CollectionIndex } from "../src/knowledge/index/collection-index.js";
 import { rankCollection } from "../src/knowledge/index/ranker.js";
 import { calibratedRelevance, DEFAULT_CALIBRATION } from "../src/knowledge/relevance.js";
 import { relevanceFeatures } from "../src/knowledge/relevance-features.js";
 import { loadCollections } from "./docbots/collections.js";
+
+/** The benchmark's collections are English. */
+const english = analyzerFor("en");
+const analyze = (text: string) => english.analyze(text);
 
 export const name = "weak-signal-ceiling";
 export const timeoutMs = 900_000;

@@ -6,7 +6,11 @@
 // which a query can carry back to the engine (it analyses to that very term).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { termOf } from "../../src/knowledge/index/analyzer.js";
+import { analyzerFor } from "../../src/knowledge/analysis/registry.js";
+
+/** The benchmark's collections are English. */
+const english = analyzerFor("en");
+const termOf = (word: string) => english.termOf(word);
 
 export const DIMENSIONS = 100;
 

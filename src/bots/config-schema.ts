@@ -1,6 +1,11 @@
 import * as z from "zod";
 import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
-import { AUTO_LANGUAGE, closestLanguage, languageOf, SUPPORTED_LANGUAGES } from "../knowledge/analysis/registry.js";
+import {
+  AUTO_LANGUAGE,
+  closestLanguage,
+  languageOf,
+  SUPPORTED_LANGUAGES,
+} from "../knowledge/analysis/registry.js";
 import { IngestLimitsSchema } from "../knowledge/index/ingest-limits.js";
 import { DEFAULT_SCHEMA, SCHEMA_NAME } from "../knowledge/postgres/pg-schema.js";
 import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema, timeoutMs } from "../llm/provider-config.js";

@@ -7,6 +7,7 @@ import { fuseRankings } from "../../src/corrective/fusion.js";
 import { parseGraderReply } from "../../src/corrective/knowledge-grader.js";
 import { runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
 import { modelCandidates, signalCandidates } from "../../src/corrective/requery-candidates.js";
+import { analyzerFor } from "../../src/knowledge/analysis/registry.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { rescueCandidates } from "../../src/knowledge/hints/rescue-candidates.js";
 import { retryHints } from "../../src/knowledge/hints/retry-hints.js";
@@ -276,11 +277,12 @@ describe("signal rescue and the not-covered line", () => {
 });
 
 describe("lexical rescue candidates from the index", () => {
+  const en = analyzerFor("en");
   const df: Record<string, number> = { bring: 40, dog: 3, offic: 45, python: 900, pycach: 5, folder: 30 };
   const vocabulary = { unitCount: 1000, documentFrequency: (term: string) => df[term] ?? 0 };
 
   it("never drops the most informative word: 'can I bring my dog to the office'", () => {
-    const plan = rescueCandidates("can I bring my dog to the office", vocabulary);
+    const plan = rescueCandidates("can I bring my dog to the office", vocabulary, en);
     expect(plan.mostInformative).toBe("dog");
     expect(plan.candidates.length).toBeGreaterThan(0);
     for (const candidate of plan.candidates) expect(candidate.query.split(" ")).toContain("dog");
@@ -288,7 +290,7 @@ describe("lexical rescue candidates from the index", () => {
   });
 
   it("drops the words no document contains, names them, and offers the informative core", () => {
-    const plan = rescueCandidates("stop python littering my project with pycache folders", vocabulary, [
+    const plan = rescueCandidates("stop python littering my project with pycache folders", vocabulary, en, [
       "bytecode",
     ]);
     expect(plan.unmatchedTerms).toEqual(["stop", "littering", "project"]);
@@ -302,7 +304,7 @@ describe("lexical rescue candidates from the index", () => {
   });
 
   it("expands every known word with the collection's topic words, and never leads the broader hint with it", () => {
-    const plan = rescueCandidates("stop python littering my project with pycache folders", vocabulary, [
+    const plan = rescueCandidates("stop python littering my project with pycache folders", vocabulary, en, [
       "bytecode",
       "compileall",
       "cache",
@@ -314,36 +316,38 @@ describe("lexical rescue candidates from the index", () => {
     });
     // Without feedback words there is nothing to expand with.
     expect(
-      rescueCandidates("stop python littering my project with pycache folders", vocabulary).candidates.map(
-        (c) => c.strategy,
-      ),
+      rescueCandidates(
+        "stop python littering my project with pycache folders",
+        vocabulary,
+        en,
+      ).candidates.map((c) => c.strategy),
     ).not.toContain("feedback_expansion");
-    const hints = retryHints("stop python littering my project with pycache folders", {}, plan);
+    const hints = retryHints("stop python littering my project with pycache folders", {}, en, plan);
     expect(hints?.broaderQueryStrategy).toBe("drop_unmatched");
   });
 
   it("drops words that occur nearly everywhere, and splits a conjunction on the side holding the anchor", () => {
-    expect(rescueCandidates("python pycache folder bring office", vocabulary).candidates).toEqual([
+    expect(rescueCandidates("python pycache folder bring office", vocabulary, en).candidates).toEqual([
       { query: "pycache folder bring", strategy: "informative_core" },
       { query: "pycache folder", strategy: "informative_core" },
       { query: "pycache folder bring office", strategy: "drop_common_terms" },
     ]);
-    expect(rescueCandidates("python pycache and bring", vocabulary).candidates).toContainEqual({
+    expect(rescueCandidates("python pycache and bring", vocabulary, en).candidates).toContainEqual({
       query: "python pycache",
       strategy: "conjunction_split",
     });
     // The conjunct without the anchor is no rescue of the question.
-    expect(rescueCandidates("bring and pycache", vocabulary).candidates.map((c) => c.query)).not.toContain(
-      "bring",
-    );
+    expect(
+      rescueCandidates("bring and pycache", vocabulary, en).candidates.map((c) => c.query),
+    ).not.toContain("bring");
   });
 
   it("offers nothing for a query of unknown words, or a pasted document", () => {
-    expect(rescueCandidates("kubernetes helm", vocabulary)).toEqual({
+    expect(rescueCandidates("kubernetes helm", vocabulary, en)).toEqual({
       candidates: [],
       unmatchedTerms: ["kubernetes", "helm"],
     });
-    expect(rescueCandidates("dog ".repeat(1_000), vocabulary).candidates).toEqual([]);
+    expect(rescueCandidates("dog ".repeat(1_000), vocabulary, en).candidates).toEqual([]);
   });
 });
 

@@ -1,9 +1,11 @@
 // The calibration's features are scale-free: keyTermScore does not shrink as a query grows.
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/knowledge/index/analyzer.js";
+import { analyzerFor } from "../../src/knowledge/analysis/registry.js";
 import { analyzeDocument, CollectionIndex } from "../../src/knowledge/index/collection-index.js";
 import { rankCollection } from "../../src/knowledge/index/ranker.js";
 import { relevanceFeatures } from "../../src/knowledge/relevance-features.js";
+
+const analyze = (text: string) => analyzerFor("en").analyze(text);
 
 const index = new CollectionIndex(
   "kb",

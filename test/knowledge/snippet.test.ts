@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../src/knowledge/index/analyzer.js";
+import { analyzerFor } from "../../src/knowledge/analysis/registry.js";
 import { snippetFor, truncateSnippet } from "../../src/knowledge/snippet.js";
+
+const analyze = (text: string) => analyzerFor("en").analyze(text);
 
 describe("snippetFor", () => {
   it("starts at the sentence that matches the query best", () => {
     const content =
       "Welcome to the handbook. Parking is free. Every employee gets 25 vacation days per year.";
-    expect(snippetFor(content, new Set(analyze("vacation days")))).toBe(
+    expect(snippetFor(content, new Set(analyze("vacation days")), analyzerFor("en"))).toBe(
       "Every employee gets 25 vacation days per year.",
     );
   });

@@ -72,7 +72,9 @@ export class LanguageAnalyzer implements Analyzer {
     }
     this.stopwordTerms = new Set([...this.stopwords].map((w) => this.stem(this.fold(w))));
     this.segmenter =
-      profile.segmentation === "segmenter" ? new Intl.Segmenter(profile.tag, { granularity: "word" }) : undefined;
+      profile.segmentation === "segmenter"
+        ? new Intl.Segmenter(profile.tag, { granularity: "word" })
+        : undefined;
   }
 
   isStopword(word: string): boolean {
@@ -179,7 +181,11 @@ export class LanguageAnalyzer implements Analyzer {
   }
 }
 
-function emitHangul(run: string, segmentation: LanguageProfile["segmentation"], emit: (word: string) => void) {
+function emitHangul(
+  run: string,
+  segmentation: LanguageProfile["segmentation"],
+  emit: (word: string) => void,
+) {
   const chars = [...run];
   if (segmentation !== "hangul-bigrams" || chars.length < 2) {
     if (run.length <= MAX_TOKEN_LENGTH) emit(run);

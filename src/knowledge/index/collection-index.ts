@@ -62,7 +62,10 @@ export function packDocument(doc: AnalyzedDocument): PackedDocument {
 }
 
 /** The document's sections with their terms, as `analyzer` (the collection's, or the document's own language's) finds them. */
-export function analyzeDocument(doc: IndexableDocument, analyzer: Analyzer = defaultAnalyzer()): AnalyzedDocument {
+export function analyzeDocument(
+  doc: IndexableDocument,
+  analyzer: Analyzer = defaultAnalyzer(),
+): AnalyzedDocument {
   // A heading with no text under it ("# Title" before the first "##") is not a section a
   // reader can use: its words already reach the index through its children's heading paths.
   const withText = doc.sections.filter((s) => s.content.trim() !== "");

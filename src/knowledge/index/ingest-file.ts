@@ -1,3 +1,5 @@
+import { CollectionAnalysis } from "../analysis/collection-analysis.js";
+import { languageDetector } from "../analysis/detect.js";
 import type { LoadDocumentOptions } from "../documents/load-document.js";
 import {
   contentHashOf,
@@ -5,8 +7,6 @@ import {
   parseDocumentBytes,
   readDocumentFile,
 } from "../documents/load-document.js";
-import { CollectionAnalysis } from "../analysis/collection-analysis.js";
-import { languageDetector } from "../analysis/detect.js";
 import { analyzeDocument, type PackedSection, packDocument } from "./collection-index.js";
 
 /** One file to turn into an indexed document. */

@@ -307,7 +307,8 @@ export class LexicalIndex {
       let titleTf = 0;
       let bodyTf = 0;
       for (const t of this.titleStream(firstUnit)) if (t === s.termId) titleTf++;
-      for (let u = firstUnit; u < endUnit; u++) for (const t of this.bodyStream(u)) if (t === s.termId) bodyTf++;
+      for (let u = firstUnit; u < endUnit; u++)
+        for (const t of this.bodyStream(u)) if (t === s.termId) bodyTf++;
       if (titleTf + bodyTf === 0) continue;
       const pseudo = (p.titleWeight * titleTf) / titleNorm + bodyTf / bodyNorm;
       score += s.idf * s.queryFrequency * saturate(pseudo, p.k1);

@@ -53,7 +53,13 @@ export function rankCollection(
     const second = withProximity(index, expanded, lexical.search(expanded, CANDIDATE_UNITS));
     final = reorderByFeedback(first, second, FEEDBACK_WEIGHT);
   }
-  const candidates = groupByDocument(index, stats, final, Math.max(options.limit, PAGE_CANDIDATES), originalScores);
+  const candidates = groupByDocument(
+    index,
+    stats,
+    final,
+    Math.max(options.limit, PAGE_CANDIDATES),
+    originalScores,
+  );
   return {
     documents: withPageEvidence(index, stats, candidates).slice(0, options.limit),
     stats,

@@ -207,7 +207,8 @@ interface RefreshContext {
 }
 
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
-  const { botDir, previous, previouslySkipped, skippedFiles, limits, report, pool, signal, language } = context;
+  const { botDir, previous, previouslySkipped, skippedFiles, limits, report, pool, signal, language } =
+    context;
   const path = documentIdFor(botDir, absPath);
   if (path === undefined) {
     // An id must never climb out of the bot folder: that would publish files nobody listed.

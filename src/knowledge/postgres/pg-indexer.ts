@@ -1,7 +1,7 @@
-import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { stat } from "node:fs/promises";
 import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
+import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { documentIdFor } from "../documents/document-id.js";
 import type { AnalyzedDocument } from "../index/collection-index.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "../index/ingest-limits.js";
@@ -100,7 +100,13 @@ export async function refreshPostgresCollection(
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
   await acquireIndexLock(client, bot, source.name);
   try {
-    const { id } = await ensureCollection(client, t, bot, source.name, CollectionAnalysis.of(source.language).id);
+    const { id } = await ensureCollection(
+      client,
+      t,
+      bot,
+      source.name,
+      CollectionAnalysis.of(source.language).id,
+    );
     const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
     const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
     const skips: StoredSkip[] = [];

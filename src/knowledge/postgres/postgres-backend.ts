@@ -1,9 +1,9 @@
 import type pg from "pg";
 import { SEARCH_LIMITS } from "../../limits.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
+import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import type { StoredCalibration } from "../bot-calibration.js";
 import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
-import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { DEFAULT_BM25, idf } from "../index/bm25.js";
 import {
   analyzeDocument,
@@ -177,8 +177,7 @@ export class PostgresBackend implements KnowledgeBackend {
         async () => {
           const rows = await this.collectionRows(client, names);
           const out: CollectionIndex[] = [];
-          for (const name of names)
-            out.push(await this.candidates(client, rows.get(name)!, query, rerank));
+          for (const name of names) out.push(await this.candidates(client, rows.get(name)!, query, rerank));
           return { indexes: out, calibration: await this.calibration.read(client) };
         },
         "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
@@ -376,7 +375,9 @@ export class PostgresBackend implements KnowledgeBackend {
       if (s.documentFrequency > 0) expanded.set(s.term, s.idf * s.queryFrequency);
     }
     return withWholePages(
-      await indexOf(await this.topSections(client, row.id, statistics, known, expanded, [...sections.keys()])),
+      await indexOf(
+        await this.topSections(client, row.id, statistics, known, expanded, [...sections.keys()]),
+      ),
     );
   }
 

@@ -185,7 +185,24 @@ describe("Japanese, Chinese, Korean and Thai: words without spaces", () => {
 describe("the registry", () => {
   it("has at least 20 languages, among them the ones users asked for", () => {
     expect(SUPPORTED_LANGUAGES.length).toBeGreaterThanOrEqual(20);
-    for (const tag of ["nb", "nn", "da", "sv", "fi", "de", "nl", "fr", "es", "it", "pt", "pl", "ru", "ja", "zh", "ko"]) {
+    for (const tag of [
+      "nb",
+      "nn",
+      "da",
+      "sv",
+      "fi",
+      "de",
+      "nl",
+      "fr",
+      "es",
+      "it",
+      "pt",
+      "pl",
+      "ru",
+      "ja",
+      "zh",
+      "ko",
+    ]) {
       expect(SUPPORTED_LANGUAGES).toContain(tag);
     }
   });
@@ -226,7 +243,8 @@ describe("collection analysis", () => {
   it("auto: documents in their own language, queries in every language with a real share", () => {
     const auto = CollectionAnalysis.of("auto");
     expect(auto.isAuto).toBe(true);
-    const detect = (text: string) => (/ø/.test(text) ? { tag: "nb", reliable: true } : { tag: "en", reliable: true });
+    const detect = (text: string) =>
+      /ø/.test(text) ? { tag: "nb", reliable: true } : { tag: "en", reliable: true };
     expect(auto.documentAnalyzer("Søknad om ferie", detect).language).toBe("nb");
     expect(auto.documentAnalyzer("Vacation request", detect).language).toBe("en");
     // An unreliable verdict falls back to English.

@@ -101,7 +101,9 @@ describe("broaderQuery: TestBroadenQuery", () => {
   });
 
   it("strips a trailing parenthetical", () => {
-    expect(broaderQuery("trygdeavgift beregning (for selvstendig)", huginn)?.query).toBe("trygdeavgift beregning");
+    expect(broaderQuery("trygdeavgift beregning (for selvstendig)", huginn)?.query).toBe(
+      "trygdeavgift beregning",
+    );
     expect(broaderQuery("pension rules (2024)  ", huginn)?.query).toBe("pension rules");
     expect(broaderQuery("pension rules(2024)", huginn)?.query).toBe("pension rules");
   });
@@ -119,7 +121,10 @@ describe("broaderQuery: TestBroadenQuery", () => {
   });
 
   it("unquotes", () => {
-    expect(broaderQuery('"exact phrase here"', huginn)).toEqual({ query: "exact phrase here", strategy: "unquote" });
+    expect(broaderQuery('"exact phrase here"', huginn)).toEqual({
+      query: "exact phrase here",
+      strategy: "unquote",
+    });
     expect(broaderQuery('"alpha beta gamma"', huginn)?.strategy).toBe("unquote");
     expect(broaderQuery('search "exact phrase" please', huginn)?.query).toBe("search exact phrase please");
   });
@@ -235,7 +240,9 @@ describe("dropLastContentWord: TestDropLastContentWord", () => {
   });
 
   it("trims trailing stopwords", () => {
-    expect(dropLastContentWord("trygdeavgift beregning for selvstendige", huginn)).toBe("trygdeavgift beregning");
+    expect(dropLastContentWord("trygdeavgift beregning for selvstendige", huginn)).toBe(
+      "trygdeavgift beregning",
+    );
   });
 
   it("skips trailing stopwords when choosing the word to drop", () => {
@@ -248,7 +255,9 @@ describe("dropLastContentWord: TestDropLastContentWord", () => {
   });
 
   it("is punctuation-aware", () => {
-    expect(dropLastContentWord("trygdeavgift beregning for, selvstendige", huginn)).toBe("trygdeavgift beregning");
+    expect(dropLastContentWord("trygdeavgift beregning for, selvstendige", huginn)).toBe(
+      "trygdeavgift beregning",
+    );
     expect(dropLastContentWord("What is lovvalg?", huginn)).toBeUndefined();
     expect(dropLastContentWord("regler for (utsending) av.", huginn)).toBe("regler");
     // A bare punctuation token is neither content nor a stopword: it is skipped, then kept.
@@ -276,7 +285,9 @@ describe("filler words are the collection's language's", () => {
 
   it("a German collection trims German fillers", () => {
     const de = analyzerFor("de");
-    expect(dropLastContentWord("Seitenzahlen ab der zweiten Seite mit", de)).toBe("Seitenzahlen ab der zweiten");
+    expect(dropLastContentWord("Seitenzahlen ab der zweiten Seite mit", de)).toBe(
+      "Seitenzahlen ab der zweiten",
+    );
     expect(broaderQuery("Zeilen und Spalten vertauschen in einer Tabelle", de)).toEqual({
       query: "Zeilen und Spalten vertauschen",
       strategy: "drop_last_word",

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { KnowledgeEngine } from "../../../src/knowledge/engine.js";
 import { CollectionIndex } from "../../../src/knowledge/index/collection-index.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
@@ -12,6 +13,9 @@ import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
 import { indexDirectory } from "../../../src/knowledge/open-embedded.js";
 import { createLogger, logger, setLogger } from "../../../src/telemetry/logger.js";
 import { runCliProcess, startCli } from "../../support/cli-process.js";
+
+/** The analysis id of a collection that names no language. */
+const ENGLISH = CollectionAnalysis.of(undefined).id;
 
 let bot: string;
 const source = { name: "docs", paths: ["docs/**/*"] };
@@ -94,7 +98,7 @@ describe("a damaged index", () => {
     expect(log).toMatch(warning);
     expect(log).toMatch(/stored index of collection docs is damaged .*rebuilding it from the files/);
     expect(result.report).toMatchObject({ added: 12, written: true });
-    expect((await store.load("docs"))?.length).toBe(12);
+    expect((await store.load("docs", ENGLISH))?.length).toBe(12);
   });
 
   it("a text edited in place (size and time kept) is never served", async () => {
@@ -104,7 +108,7 @@ describe("a damaged index", () => {
     const segment = join(indexDirectory(bot), (await indexFiles()).find((f) => f.endsWith(".seg"))!);
     const text = await readFile(segment, "utf8");
     await writeFile(segment, text.replace("Document 1", "Document X"));
-    expect(await store.inspect("docs")).toMatchObject({ state: "damaged" });
+    expect(await store.inspect("docs", ENGLISH)).toMatchObject({ state: "damaged" });
   });
 
   it("the CLI rebuilds a wrong-shape index instead of failing on it", async () => {
@@ -131,14 +135,14 @@ describe("a save interrupted at any point", () => {
     const dead = "999999-deadbeef";
     await writeFile(join(indexDirectory(bot), `docs.${dead}.0.seg`), "[half");
     await writeFile(join(indexDirectory(bot), `docs.manifest.json.${dead}.tmp`), '{"version":');
-    expect((await store.load("docs"))?.length).toBe(4);
+    expect((await store.load("docs", ENGLISH))?.length).toBe(4);
     await writeFile(join(bot, "docs", "doc-new.md"), "# New\n\nA new document.\n");
     await refreshCollection(bot, source, store);
     const after = await indexFiles();
     expect(after.some((f) => f.includes(dead))).toBe(false);
     expect(after.filter((f) => f.endsWith(".seg"))).toHaveLength(1);
     expect(after).not.toEqual(before);
-    expect((await store.load("docs"))?.length).toBe(5);
+    expect((await store.load("docs", ENGLISH))?.length).toBe(5);
   });
 
   it("kill -9 of `index` at any moment leaves an index the next run opens and completes", async () => {
@@ -177,7 +181,7 @@ describe("a collection in several segments", () => {
     const manifest = JSON.parse(await readFile(join(indexDirectory(bot), "docs.manifest.json"), "utf8"));
     expect(manifest.segments.length).toBeGreaterThan(3);
     for (const segment of manifest.segments) expect(segment.bytes).toBeLessThan(32 * 1024 + 12_000);
-    const reloaded = await store.load("docs");
+    const reloaded = await store.load("docs", ENGLISH);
     expect(reloaded).toHaveLength(40);
     const engine = new KnowledgeEngine([new CollectionIndex("docs", reloaded!)]);
     const hit = await engine.search({ query: "document number 37", limit: 1 });

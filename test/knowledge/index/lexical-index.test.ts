@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../../src/knowledge/index/analyzer.js";
+import { analyzerFor } from "../../../src/knowledge/analysis/registry.js";
 import { LexicalIndex } from "../../../src/knowledge/index/lexical-index.js";
+
+const analyze = (text: string) => analyzerFor("en").analyze(text);
 
 const units = [
   { title: analyze("Vacation policy"), body: analyze("Every employee gets 25 vacation days per year.") },

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { analyze } from "../../../src/knowledge/index/analyzer.js";
+import { analyzerFor } from "../../../src/knowledge/analysis/registry.js";
 import { expandQuery, relevanceModel } from "../../../src/knowledge/index/feedback.js";
 import { LexicalIndex } from "../../../src/knowledge/index/lexical-index.js";
 import { ProximityScorer } from "../../../src/knowledge/index/proximity.js";
+
+const analyze = (text: string) => analyzerFor("en").analyze(text);
 
 describe("ProximityScorer", () => {
   const index = LexicalIndex.build([
@@ -37,7 +39,7 @@ describe("relevance model feedback", () => {
   const top = index.search(stats, 10);
 
   it("finds the vocabulary the top documents use for the topic", () => {
-    const model = relevanceModel(index, top);
+    const model = relevanceModel(index, top, (term) => analyzerFor("en").isStopwordTerm(term));
     const terms = model.map((t) => t.term);
     expect(terms).toContain("holidai");
     expect(terms).toContain("allow");
@@ -51,7 +53,11 @@ describe("relevance model feedback", () => {
     ]);
     const s = index2.queryStats(analyze("annual leave"));
     expect(index2.search(s, 10).map((u) => u.unit)).toEqual([0]);
-    const expanded = expandQuery(index2, s, relevanceModel(index2, index2.search(s, 10)));
+    const expanded = expandQuery(
+      index2,
+      s,
+      relevanceModel(index2, index2.search(s, 10), (term) => analyzerFor("en").isStopwordTerm(term)),
+    );
     expect(index2.search(expanded, 10).map((u) => u.unit)).toEqual([0, 1]);
   });
 

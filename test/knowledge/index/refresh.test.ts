@@ -2,11 +2,15 @@ import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
 import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
 import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
 import { indexDirectory, openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
+
+/** The analysis id of a collection that names no language. */
+const ENGLISH = CollectionAnalysis.of(undefined).id;
 
 let bot: string;
 beforeEach(async () => {
@@ -25,7 +29,10 @@ describe("refreshCollection", () => {
     const { documents, report } = await refreshCollection(bot, source, store);
     expect(documents.map((d) => d.id).sort()).toEqual(["docs/pto.md", "docs/sick.md"]);
     expect(report).toMatchObject({ files: 2, added: 2, updated: 0, removed: 0, written: true });
-    expect((await store.load("handbook"))?.map((d) => d.id).sort()).toEqual(["docs/pto.md", "docs/sick.md"]);
+    expect((await store.load("handbook", ENGLISH))?.map((d) => d.id).sort()).toEqual([
+      "docs/pto.md",
+      "docs/sick.md",
+    ]);
   });
 
   it("reuses unchanged files, re-reads changed ones and drops deleted ones", async () => {
@@ -115,7 +122,7 @@ describe("refreshCollection: a failure of the install is not remembered against 
       "pdf parser failed: pdf.js is missing",
       "pdf parser failed: pdf.js is missing",
     ]);
-    const found = await store.inspect("handbook");
+    const found = await store.inspect("handbook", ENGLISH);
     expect(found.state === "loaded" ? found.skipped : "no index").toEqual([]);
     const repaired = await refreshCollection(bot, source, store);
     expect(repaired.report).toMatchObject({ added: 2, skipped: [] });
@@ -124,7 +131,7 @@ describe("refreshCollection: a failure of the install is not remembered against 
   it("a file's own failure is remembered (refused again without a parse until it changes)", async () => {
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, source, store, { pool: failingPool(false) });
-    const found = await store.inspect("handbook");
+    const found = await store.inspect("handbook", ENGLISH);
     expect(found.state === "loaded" ? found.skipped.map((s) => s.path).sort() : "no index").toEqual([
       "docs/pto.md",
       "docs/sick.md",

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { analyzeDocument } from "../../../src/knowledge/index/collection-index.js";
 import { copyField } from "../../../src/knowledge/postgres/pg-copy.js";
 import { migrate, tablesIn } from "../../../src/knowledge/postgres/pg-schema.js";
@@ -10,6 +11,9 @@ import {
   startPostgres,
 } from "../../support/postgres/postgres-server.js";
 import { storeInvariants } from "../../support/postgres/store-invariants.js";
+
+/** The analysis id of a collection that names no language. */
+const ENGLISH = CollectionAnalysis.of(undefined).id;
 
 describe("copyField", () => {
   it("escapes what COPY's text format gives a meaning to, and nothing else", () => {
@@ -53,7 +57,7 @@ describe.skipIf(skipReason)("sections and postings written with COPY", () => {
       const writer = client as unknown as pg.PoolClient;
       await migrate(writer, "copied");
       const t = tablesIn("copied");
-      const { id } = await ensureCollection(writer, t, "bot", "docs");
+      const { id } = await ensureCollection(writer, t, "bot", "docs", ENGLISH);
       await replaceDocuments(writer, t, id, [
         { path: document.id, size: 1, mtimeMs: 1, contentHash: "h", document },
       ]);

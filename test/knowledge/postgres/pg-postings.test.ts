@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { KnowledgeEngine } from "../../../src/knowledge/engine.js";
 import { DEFAULT_BM25 } from "../../../src/knowledge/index/bm25.js";
 import { type AnalyzedDocument, analyzeDocument } from "../../../src/knowledge/index/collection-index.js";
@@ -19,6 +20,9 @@ import {
 } from "../../support/postgres/postgres-server.js";
 import { storeInvariants } from "../../support/postgres/store-invariants.js";
 import { sectionTsvector } from "../../support/postgres/tsvector-literal.js";
+
+/** The analysis id of a collection that names no language. */
+const ENGLISH = CollectionAnalysis.of(undefined).id;
 
 /** Table columns every schema version has; `sections` also had `tsv` up to version 3. */
 const SHARED_COLUMNS = {
@@ -267,7 +271,7 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
       await migrate(client as unknown as pg.PoolClient, "impacts");
       const t = tablesIn("impacts");
       const writer = client as unknown as pg.PoolClient;
-      const { id } = await ensureCollection(writer, t, "handbook", "handbook");
+      const { id } = await ensureCollection(writer, t, "handbook", "handbook", ENGLISH);
       await replaceDocuments(
         writer,
         t,
@@ -369,8 +373,8 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
     try {
       const t = tablesIn("budget");
       const writer = client as unknown as pg.PoolClient;
-      const { id } = await ensureCollection(writer, t, "notes", "notes");
-      const analysed = documents.map(analyzeDocument);
+      const { id } = await ensureCollection(writer, t, "notes", "notes", ENGLISH);
+      const analysed = documents.map((doc) => analyzeDocument(doc));
       for (let i = 0; i < analysed.length; i += 2_000) {
         await replaceDocuments(
           writer,
