@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { closestKey, editDistance } from "../../src/bots/closest-key.js";
+import { closestKey } from "../../src/bots/closest-key.js";
+import { editDistance } from "../../src/edit-distance.js";
 
 describe("editDistance", () => {
   it("counts insertions, deletions, substitutions and adjacent swaps as one edit", () => {

@@ -1,3 +1,4 @@
+import { editDistance } from "../../edit-distance.js";
 import { type Analyzer, LanguageAnalyzer } from "./analyzer.js";
 import { LANGUAGE_PROFILES, type LanguageProfile } from "./languages.js";
 
@@ -91,18 +92,4 @@ export function closestLanguage(value: string): string {
     }
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }

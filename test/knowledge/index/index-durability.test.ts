@@ -12,6 +12,7 @@ import { IndexStore } from "../../../src/knowledge/index/index-store.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
 import { indexDirectory } from "../../../src/knowledge/open-embedded.js";
 import { createLogger, logger, setLogger } from "../../../src/telemetry/logger.js";
+import { logLines } from "../../support/capture-logs.js";
 import { runCliProcess, startCli } from "../../support/cli-process.js";
 
 /** The analysis id of a collection that names no language. */
@@ -51,24 +52,6 @@ beforeEach(async () => {
   bot = await mkdtemp(join(tmpdir(), "second-look-durable-"));
 });
 afterEach(async () => rm(bot, { recursive: true, force: true }));
-
-/** Log lines written while `run` runs. */
-async function logLines<T>(run: () => Promise<T>): Promise<{ result: T; log: string }> {
-  let log = "";
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      log += String(chunk);
-      done();
-    },
-  });
-  const previous = logger();
-  setLogger(createLogger({ destination: sink }));
-  try {
-    return { result: await run(), log };
-  } finally {
-    setLogger(previous);
-  }
-}
 
 async function indexFiles(): Promise<string[]> {
   return (await readdir(indexDirectory(bot))).sort();
