@@ -30,7 +30,7 @@ export interface JudgedCollection {
   engine: KnowledgeEngine;
   /** Title and text of every document as the engine indexed it: what the peers index. */
   docs: EvalDoc[];
-  questions: { id: string; text: string; answerable: boolean; relevant: Set<string> }[];
+  questions: { id: string; text: string; answerable: boolean; relevant: Set<string>; vocab?: string }[];
 }
 
 export const COLLECTION_NAMES = ["pydocs", "handbook", "cranfield", "cisi", "cacm"] as const;
@@ -106,7 +106,8 @@ async function loadHandbook(): Promise<JudgedCollection> {
   return fromEngine("handbook", engine, judged);
 }
 
-function fromEngine(
+/** A collection of the engine's first (only) collection, its documents' text and the questions' answering ids. */
+export function fromEngine(
   name: string,
   engine: KnowledgeEngine,
   judged: readonly JudgedQuestion[],
@@ -127,6 +128,7 @@ function fromEngine(
       text: q.text,
       answerable: q.kind === "answerable",
       relevant: new Set(ids.filter((id) => q.relevant.some((p) => matchesJudgedPath(id, p)))),
+      ...(q.vocab ? { vocab: q.vocab } : {}),
     })),
   };
 }

@@ -1,5 +1,6 @@
 // `second-look eval <bot> --questions <file.jsonl> [--compare off,signal,...] [--json]`: a bot
-// judged as it runs on its users' questions. `second-look eval <dir> --format cranfield|beir`:
+// judged as it runs on its users' questions (several files, a list or a glob: each judged and
+// reported on its own, then side by side). `second-look eval <dir> --format cranfield|beir`:
 // the engine on a classic judged collection.
 
 import { loadBot } from "../bots/discovery.js";
@@ -16,6 +17,7 @@ import { JudgedQuestionsError, readJudgedQuestions } from "../evaluation/judged-
 import { type EvaluationReport, runEvaluation } from "../evaluation/run-evaluation.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
+import { questionFileLabels, questionFiles } from "./question-files.js";
 import { percent, tableLines } from "./text-table.js";
 
 const FORMATS = ["cranfield", "beir"] as const;
@@ -63,35 +65,94 @@ export function parseSettings(value: string | undefined): CorrectiveSetting[] {
 
 async function runBotEval(
   botRef: string,
-  questionsFile: string,
+  questionsValue: string,
   options: EvalOptions,
   io: { stdout: NodeJS.WritableStream },
 ): Promise<number> {
   const settings = parseSettings(options.compare);
-  let questions: Awaited<ReturnType<typeof readJudgedQuestions>>;
-  try {
-    questions = await readJudgedQuestions(questionsFile);
-  } catch (error) {
-    if (error instanceof JudgedQuestionsError) throw new CliError(error.message);
-    throw error;
+  const files = await questionFiles(questionsValue);
+  // Every file is read before the bot is opened: a bad line fails the run before minutes of indexing.
+  const questionSets: Awaited<ReturnType<typeof readJudgedQuestions>>[] = [];
+  for (const questionsFile of files) {
+    try {
+      questionSets.push(await readJudgedQuestions(questionsFile));
+    } catch (error) {
+      if (error instanceof JudgedQuestionsError) throw new CliError(error.message);
+      throw error;
+    }
+    if (!questionSets.at(-1)!.length) throw new CliError(`${questionsFile}: no questions`);
   }
-  if (!questions.length) throw new CliError(`${questionsFile}: no questions`);
   const bot = await loadBot(botRef, { quiet: options.json });
-  const indexing = progressReporter(!options.json);
-  const asking = questionProgress(!options.json);
-  const report = await evaluateBot(bot, questions, {
-    settings,
-    questionsFile,
-    onIndexProgress: indexing.update,
-    onProgress: (e) => {
-      indexing.stop();
-      asking.update(e);
-    },
-  });
-  indexing.stop();
-  asking.stop();
-  io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : botReportText(report));
+  const labels = questionFileLabels(files);
+  const reports: LabelledReport[] = [];
+  for (const [i, questionsFile] of files.entries()) {
+    const indexing = progressReporter(!options.json);
+    const asking = questionProgress(!options.json);
+    const report = await evaluateBot(bot, questionSets[i]!, {
+      settings,
+      questionsFile,
+      onIndexProgress: indexing.update,
+      onProgress: (e) => {
+        indexing.stop();
+        asking.update(e);
+      },
+    });
+    indexing.stop();
+    asking.stop();
+    reports.push({ label: labels[i]!, ...report });
+  }
+  if (reports.length === 1) {
+    const report = reports[0]!;
+    io.stdout.write(options.json ? `${JSON.stringify(withoutLabel(report))}\n` : botReportText(report));
+    return 0;
+  }
+  io.stdout.write(
+    options.json
+      ? `${JSON.stringify({ bot: bot.name, reports })}\n`
+      : [
+          ...reports.map((r) => `## ${r.label} (${r.questionsFile})\n\n${botReportText(r)}`),
+          perFileText(reports),
+        ].join("\n"),
+  );
   return 0;
+}
+
+/** One questions file's report with the label it is shown under (several files: `{bot, reports}`). */
+type LabelledReport = BotEvalReport & { label: string };
+
+function withoutLabel({ label: _label, ...report }: LabelledReport): BotEvalReport {
+  return report;
+}
+
+/** Several questions files (one per language, say): their main figures side by side, one row per file and setting. */
+export function perFileText(reports: readonly LabelledReport[]): string {
+  const header = [
+    "questions",
+    "setting",
+    "search hit@1 / @5 / @10",
+    "MRR@10",
+    "final hit@5",
+    "false alarms",
+    "misses caught",
+    "unanswerable flagged",
+    "AUC",
+    "rescued",
+  ];
+  const body = reports.flatMap((report) =>
+    report.settings.map((r) => [
+      report.label,
+      r.setting,
+      `${percent(r.search.hit1)} / ${percent(r.search.hit5)} / ${percent(r.search.hit10)}`,
+      num(r.search.mrr10),
+      percent(r.final.hit5),
+      ofShare(r.weak.falseAlarms),
+      ofShare(r.weak.missesCaught),
+      ofShare(r.weak.unanswerableFlagged),
+      num(r.weak.auc),
+      `${r.rescue.rescued}/${r.rescue.misses}`,
+    ]),
+  );
+  return ["per questions file", "", ...tableLines(header, body), ""].join("\n");
 }
 
 /** One bar per compared setting; a question can take seconds with a model grader, so always drawn. */

@@ -129,7 +129,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       "judge a bot on its users' questions (--questions), or the engine on a judged collection (--format)",
     )
     .argument("<bot-or-dir>", "a bot (with --questions), or a judged collection's folder (with --format)")
-    .option("--questions <file.jsonl>", "judged questions: id, text, kind, relevant paths (README: eval)")
+    .option(
+      "--questions <files>",
+      "judged questions (id, text, kind, relevant paths; README: eval): a .jsonl file, a comma-separated list or a glob, each reported on its own",
+    )
     .option(
       "--compare <settings>",
       "corrective settings side by side: bot,off,signal,haiku,auto (comma-separated)",

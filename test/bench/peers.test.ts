@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { Fts5Peer, fts5OrQuery } from "../../bench/peers/fts5.js";
+import { bigramTokens, peerAnalysis } from "../../bench/peers/language-analysis.js";
 import { MiniSearchPeer } from "../../bench/peers/minisearch.js";
 import type { Peer } from "../../bench/peers/peer.js";
 import type { EvalDoc } from "../../src/evaluation/dataset.js";
@@ -77,5 +78,61 @@ describe("fts5OrQuery", () => {
 
   it("is empty when no word remains", () => {
     expect(fts5OrQuery("the, of; and!")).toBe("");
+  });
+});
+
+describe("language-aware peer options (bench/lohelp.bench.ts)", () => {
+  const german = peerAnalysis({ snowball: "german", stopwords: ["die", "der", "und"] });
+  const japanese = peerAnalysis({ snowball: "english", stopwords: ["the"], cjk: "ja" });
+  const pages: EvalDoc[] = [
+    { id: "zeile", title: "Zeile einfügen", text: "Eine neue Zeile über der Markierung." },
+    { id: "fusion", title: "Zellen verbinden", text: "Die Fusión der Zellen." },
+    { id: "midashi", title: "見出し行を固定する", text: "スクロールしても表示されます。" },
+  ];
+
+  it("splits Han and Kana runs into overlapping bigrams, a lone character kept", () => {
+    expect(bigramTokens("見出し行 を Calc")).toEqual(["見出", "出し", "し行", "を", "calc"]);
+  });
+
+  it("drops the language's stopwords and stems with its Snowball stemmer; CJK tokens pass unchanged", () => {
+    expect(german.term("die")).toBeNull();
+    expect(german.term("zeilen")).toBe(german.term("zeile"));
+    expect(japanese.term("見出")).toBe("見出");
+  });
+
+  it("segments Japanese into words with Intl.Segmenter", () => {
+    expect(japanese.segmenterTokens("見出し行を固定する")).toContain("固定");
+  });
+
+  it("MiniSearch with a Snowball stemmer finds the singular from the plural", () => {
+    const peer = new MiniSearchPeer({ label: "snowball", tokenize: bigramTokens, processTerm: german.term });
+    try {
+      peer.build(pages);
+      expect(peer.label).toBe("snowball");
+      expect(peer.search("die Zeilen", 10)).toEqual(["zeile"]);
+      expect(peer.search("見出し", 10)).toEqual(["midashi"]);
+    } finally {
+      peer.close();
+    }
+  });
+
+  it("FTS5 with another tokenizer, bigram text and the language's query words", () => {
+    const peer = new Fts5Peer({
+      label: "unicode61",
+      tokenize: "unicode61 remove_diacritics 2",
+      prepareText: (text) => bigramTokens(text).join(" "),
+      queryWords: (query) => bigramTokens(query).filter((w) => !german.stopwords.has(w)),
+    });
+    try {
+      peer.build(pages);
+      // Diacritics folded, no stemming: "fusion" finds "Fusión", "Zeilen" finds no "Zeile".
+      expect(peer.search("fusion", 10)).toEqual(["fusion"]);
+      expect(peer.search("Zeilen", 10)).toEqual([]);
+      // "die" is a stopword here: only "Fusión"'s page holds the other word.
+      expect(peer.search("die Fusion", 10)).toEqual(["fusion"]);
+      expect(peer.search("見出し", 10)).toEqual(["midashi"]);
+    } finally {
+      peer.close();
+    }
   });
 });
