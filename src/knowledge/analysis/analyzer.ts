@@ -43,6 +43,9 @@ const HANGUL_CHAR = /\p{Script=Hangul}/u;
 const TOKEN =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005]+|\p{Script=Hangul}+|\p{Script=Thai}+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u3005\p{Script=Hangul}\p{Script=Thai}])[\p{L}\p{M}\p{N}])+/gu;
 
+/** The one token pattern of the English-only engine (see LanguageProfile.legacyTokens). */
+const LEGACY_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+/gu;
+
 const englishStopwords: ReadonlySet<string> = new Set(ENGLISH_STOPWORDS);
 const englishStopwordStems: ReadonlySet<string> = new Set([...englishStopwords].map((w) => porter(w)));
 
@@ -151,6 +154,13 @@ export class LanguageAnalyzer implements Analyzer {
     const normalised = this.profile.localeLowerCase
       ? text.normalize("NFKC").toLocaleLowerCase(this.profile.tag)
       : text.normalize("NFKC").toLowerCase();
+    if (this.profile.legacyTokens) {
+      LEGACY_TOKEN.lastIndex = 0;
+      for (let m = LEGACY_TOKEN.exec(normalised); m !== null; m = LEGACY_TOKEN.exec(normalised)) {
+        if (m[0].length <= MAX_TOKEN_LENGTH) emit(m[0]);
+      }
+      return;
+    }
     TOKEN.lastIndex = 0;
     for (let m = TOKEN.exec(normalised); m !== null; m = TOKEN.exec(normalised)) {
       const run = m[0];

@@ -60,7 +60,7 @@ export interface LanguageProfile {
    * Bumped whenever this profile's output changes: the analyzer id (`<tag>-<version>`) is stored
    * with every index, and another id means re-indexing, never misreading.
    */
-  version: number;
+  version: string;
   segmentation: Segmentation;
   /** Snowball stemmer for the language's own script; none for languages without one. */
   stemmer?: SnowballAlgorithm;
@@ -76,6 +76,12 @@ export interface LanguageProfile {
   fold: boolean;
   /** Words longer than this that the collection also holds as parts are split (see compounds.ts). */
   compounds?: boolean;
+  /**
+   * Tokens as the engine found them before languages existed: a Han or Kana character alone, or a
+   * letter run that may swallow Han and Kana after a Latin letter (English only, so its indexes
+   * stay valid; every other language splits scripts).
+   */
+  legacyTokens?: boolean;
   /** Lower-casing needs the locale (Turkish dotted/dotless i). */
   localeLowerCase?: boolean;
   /**
@@ -102,7 +108,10 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "en",
     name: "English",
-    version: 2,
+    // "en-porter-1" is the id every index built before languages existed carries: English is
+    // analysed exactly as it was then (tokens included), so no English bot re-indexes on upgrade.
+    version: "porter-1",
+    legacyTokens: true,
     segmentation: "words",
     stopwords: ENGLISH_STOPWORDS,
     stopwordSource: "stopword eng",
@@ -111,7 +120,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "nb",
     name: "Norwegian Bokmål",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "norwegian",
     stopwords: norwegian,
@@ -123,7 +132,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "nn",
     name: "Norwegian Nynorsk",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "norwegian",
     // Snowball's Norwegian list holds the Nynorsk forms too (eg, ikkje, korleis, kva).
@@ -136,7 +145,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "da",
     name: "Danish",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "danish",
     stopwords: danish,
@@ -148,7 +157,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "sv",
     name: "Swedish",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "swedish",
     stopwords: swedish,
@@ -160,7 +169,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "fi",
     name: "Finnish",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "finnish",
     stopwords: finnish,
@@ -172,7 +181,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "de",
     name: "German",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "german",
     stopwords: german,
@@ -183,7 +192,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "nl",
     name: "Dutch",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "dutch",
     stopwords: dutch,
@@ -194,7 +203,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "fr",
     name: "French",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "french",
     stopwords: [...french, ...ELISIONS],
@@ -204,7 +213,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "es",
     name: "Spanish",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "spanish",
     stopwords: spanish,
@@ -215,7 +224,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "it",
     name: "Italian",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "italian",
     stopwords: [...italian, ...ITALIAN_ELISIONS],
@@ -225,7 +234,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "pt",
     name: "Portuguese",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "portuguese",
     stopwords: portuguese,
@@ -235,7 +244,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "ca",
     name: "Catalan",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "catalan",
     stopwords: [...cat, ...ELISIONS],
@@ -245,7 +254,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "ro",
     name: "Romanian",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "romanian",
     stopwords: romanian,
@@ -255,7 +264,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "pl",
     name: "Polish",
-    version: 1,
+    version: "1",
     segmentation: "words",
     // Snowball has no Polish stemmer; stopwords and folding only (ł is its own letter and kept).
     stopwords: pol,
@@ -266,7 +275,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "cs",
     name: "Czech",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "czech",
     stopwords: ces,
@@ -276,7 +285,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "hu",
     name: "Hungarian",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "hungarian",
     stopwords: hungarian,
@@ -286,7 +295,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "tr",
     name: "Turkish",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "turkish",
     stopwords: turkish,
@@ -298,7 +307,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "ru",
     name: "Russian",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "russian",
     stopwords: russian,
@@ -311,7 +320,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "uk",
     name: "Ukrainian",
-    version: 1,
+    version: "1",
     segmentation: "words",
     // Snowball has no Ukrainian stemmer.
     stopwords: ukrainian,
@@ -323,7 +332,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "ar",
     name: "Arabic",
-    version: 1,
+    version: "1",
     segmentation: "words",
     stemmer: "arabic",
     stopwords: ara,
@@ -334,7 +343,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "ja",
     name: "Japanese",
-    version: 1,
+    version: "1",
     segmentation: "segmenter",
     stopwords: jpn,
     stopwordSource: "stopword jpn",
@@ -344,7 +353,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "zh",
     name: "Chinese",
-    version: 1,
+    version: "1",
     segmentation: "segmenter",
     stopwords: zho,
     stopwordSource: "stopword zho",
@@ -354,7 +363,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "ko",
     name: "Korean",
-    version: 1,
+    version: "1",
     segmentation: "hangul-bigrams",
     stopwords: kor,
     stopwordSource: "stopword kor",
@@ -364,7 +373,7 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
   {
     tag: "th",
     name: "Thai",
-    version: 1,
+    version: "1",
     segmentation: "segmenter",
     stopwords: tha,
     stopwordSource: "stopword tha",

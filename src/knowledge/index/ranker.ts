@@ -104,8 +104,7 @@ export const PAGE_CANDIDATES = 50;
  * Decided on pydocs and the LibreOffice help in eleven languages together (bench/results):
  * on help pages of a few short sections the page as a whole is the better judge (de hit@5
  * 40 → 43 %, ru 32 → 40 %, ja 38 → 43 %), on pydocs' long pages the section is, and weight 1
- * leaves pydocs' hit@5 as it was. Collections of one-section documents rank exactly as before:
- * the two rankings agree.
+ * raises pydocs' hit@5 too (69 → 72 %). Collections of one-section documents rank exactly as before.
  */
 export const PAGE_FUSION_K = 20;
 export const PAGE_WEIGHT = 1;
@@ -122,7 +121,9 @@ function withPageEvidence(
   stats: readonly QueryTermStats[],
   documents: RankedDocument[],
 ): RankedDocument[] {
-  if (documents.length < 2) return documents;
+  // Every document one section (abstracts, FAQ entries): the page is the section, and the
+  // section ranking, which also weighs proximity and feedback, is the better judge of it.
+  if (documents.length < 2 || index.unitsPerDocument <= 1) return documents;
   const avgPageBody = index.lexical.averageBodyLength * index.unitsPerDocument;
   const pageScores = documents.map((ranked) => {
     const [first, end] = index.documentUnits(ranked.document);

@@ -30,10 +30,13 @@ describe("English, as the engine always analysed it", () => {
     ]);
   });
 
-  it("indexes Han characters one by one, and never glues them to a Latin word", () => {
+  it("indexes Han characters one by one; its id is the one indexes built before languages carry", () => {
     expect(en.analyze("年假")).toEqual(["年", "假"]);
-    // "PDFで公開" used to be one term that matched nothing.
-    expect(en.analyze("PDFで公開")).toEqual(["pdf", "で", "公", "開"]);
+    expect(en.id).toBe("en-porter-1");
+    // The English-only engine glued "PDFで公開" into one term; English keeps that (its indexes stay
+    // valid), every other analyzer splits scripts.
+    expect(en.analyze("PDFで公開")).toEqual(["pdfで公開"]);
+    expect(analyzerFor("de").analyze("PDFで公開")).toEqual(["pdf", "で", "公", "開"]);
   });
 
   it("normalises compatibility forms (NFKC) so full-width text matches", () => {

@@ -57,7 +57,9 @@ describe("knowledge.collections.<name>.language", () => {
 describe("language detection", () => {
   it("names the language of a sentence, and of a whole document", async () => {
     const detect = await languageDetector();
-    expect(detect("Hvordan endrer jeg sidetallene slik at de starter på side to i dokumentet?")?.tag).toBe("nb");
+    expect(detect("Hvordan endrer jeg sidetallene slik at de starter på side to i dokumentet?")?.tag).toBe(
+      "nb",
+    );
     expect(detect("Wie bleibt die Überschriftenzeile beim Runterscrollen sichtbar?")?.tag).toBe("de");
     expect(detect("スクロールしても見出し行が見えたままにするには")?.tag).toBe("ja");
     expect(detect("Miten saan otsikkorivin näkymään, kun vieritän alas?")?.tag).toBe("fi");
@@ -102,11 +104,19 @@ describe("a collection's language decides how it is indexed and searched", () =>
       refreshCollection(bot, { name: "docs", paths: ["docs/**/*.md"], language: "nb" }, store),
     );
     expect(result.report).toMatchObject({ added: 2, unchanged: 0, written: true });
-    expect(log).toMatch(/indexed with analyzer en-\d+; its language is now \\"nb\\".*re-indexing every file/);
-    expect(await store.inspect("docs", CollectionAnalysis.of(undefined).id)).toMatchObject({ state: "stale" });
+    expect(log).toMatch(
+      /indexed with analyzer en-porter-1; its language is now \\"nb\\".*re-indexing every file/,
+    );
+    expect(await store.inspect("docs", CollectionAnalysis.of(undefined).id)).toMatchObject({
+      state: "stale",
+    });
     expect((await store.load("docs", CollectionAnalysis.of("nb").id))?.length).toBe(2);
     // The same language again: nothing to do.
-    const again = await refreshCollection(bot, { name: "docs", paths: ["docs/**/*.md"], language: "nb" }, store);
+    const again = await refreshCollection(
+      bot,
+      { name: "docs", paths: ["docs/**/*.md"], language: "nb" },
+      store,
+    );
     expect(again.report).toMatchObject({ unchanged: 2, written: false });
   });
 

@@ -185,7 +185,7 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
     }
   }, 120_000);
 
-  it("migrates a version 3 database to 4: tsv and the postings' collection key dropped, answers and deletes unchanged", async () => {
+  it("migrates a version 3 database to the current version: tsv and the postings' collection key dropped, answers and deletes unchanged", async () => {
     const botDir = join(root, "handbook-v3");
     await cp(join(root, "handbook"), botDir, { recursive: true });
     const current = await open("handbook", "current");
@@ -205,7 +205,7 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
       try {
         const version = await client.query("SELECT value FROM v3.meta WHERE key = 'version'");
         expect(version.rows[0].value).toBe(String(SCHEMA_VERSION));
-        expect(SCHEMA_VERSION).toBe(4);
+        expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(4);
         expect((await client.query(column)).rows[0].n).toBe(0);
         expect((await client.query(foreignKeys)).rows[0].n).toBe(0);
         expect(await storeInvariants(server.url, "v3")).toEqual([]);
