@@ -36,7 +36,10 @@ module.exports = {
       from: { path: "^src/(protocol|telemetry)/" },
       to: {
         path: "^src/",
-        pathNot: ["^src/(protocol|telemetry)/", "^src/(types|limits|deadline|text-clip|errors|edit-distance)\\.ts$"],
+        pathNot: [
+          "^src/(protocol|telemetry)/",
+          "^src/(types|limits|deadline|text-clip|errors|edit-distance)\\.ts$",
+        ],
       },
     },
     {

@@ -33,7 +33,8 @@ describe("retryHints", () => {
       en,
     );
     expect(hints).toMatchObject({
-      broaderQuery: "annual leave carry over",
+      // "over" is an English filler word (the collection's stopwords), trimmed once "rules" is dropped.
+      broaderQuery: "annual leave carry",
       broaderQueryStrategy: "drop_last_word",
       narrowerQueryStrategy: "feedback_terms",
     });
