@@ -1,11 +1,15 @@
-// `second-look eval <bot> --questions <file.jsonl> [--compare off,signal,...] [--json]`: a bot
-// judged as it runs on its users' questions. `second-look eval <dir> --format cranfield|beir`:
-// the engine on a classic judged collection.
+// `second-look eval <bot> --questions <file.jsonl> [--compare off,signal,...] [--json]
+// [--fail-under …] [--report report.html] [--lenient]`: a bot judged as it runs on its users'
+// questions. `second-look eval <dir> --format cranfield|beir`: the engine on a classic judged
+// collection.
 
+import { writeFile } from "node:fs/promises";
 import { loadBot } from "../bots/discovery.js";
 import { readBeir } from "../evaluation/beir.js";
-import type { BotEvalFigures, Share } from "../evaluation/bot-metrics.js";
+import { settingHeading, summaryRows } from "../evaluation/bot-report-rows.js";
 import { readCranfield } from "../evaluation/cranfield.js";
+import { checkGates, type Gate, gateFailuresLine, parseGates } from "../evaluation/eval-gates.js";
+import { evalReportHtml } from "../evaluation/eval-report-html.js";
 import {
   type BotEvalReport,
   CORRECTIVE_SETTINGS,
@@ -20,24 +24,45 @@ import { percent, tableLines } from "./text-table.js";
 
 const FORMATS = ["cranfield", "beir"] as const;
 
+/**
+ * `eval <bot> --questions` exit codes (README "Judging a bot"): 0 every setting ran as configured
+ * and every gate passed; 1 the run itself failed (bad arguments, questions file, bot); 3 a setting
+ * did not run as configured (its model grader unavailable or some of its calls failed), whatever
+ * the gates say; 4 every setting ran, and a `--fail-under` gate failed.
+ */
+export const EVAL_EXIT = { ok: 0, error: 1, settingFailed: 3, belowGate: 4 } as const;
+
+/** Warnings listed one a line for `--lenient`; the rest are counted. */
+const UNMATCHED_LISTED = 20;
+
 export interface EvalOptions {
   questions?: string;
   compare?: string;
   format?: string;
+  failUnder?: string;
+  report?: string;
+  lenient?: boolean;
   json: boolean;
 }
 
 export async function runEval(
   target: string,
   options: EvalOptions,
-  io: { stdout: NodeJS.WritableStream },
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
   if (options.questions !== undefined) {
     if (options.format !== undefined)
       throw new CliError("--questions judges a bot; --format a collection: give one");
     return runBotEval(target, options.questions, options, io);
   }
-  if (options.compare !== undefined) throw new CliError("--compare needs --questions <file.jsonl>");
+  for (const [flag, value] of [
+    ["--compare", options.compare],
+    ["--fail-under", options.failUnder],
+    ["--report", options.report],
+    ["--lenient", options.lenient || undefined],
+  ] as const) {
+    if (value !== undefined) throw new CliError(`${flag} needs --questions <file.jsonl>`);
+  }
   if (options.format === undefined) {
     throw new CliError(
       "give --questions <file.jsonl> to judge a bot, or --format cranfield|beir to judge a collection folder",
@@ -65,9 +90,10 @@ async function runBotEval(
   botRef: string,
   questionsFile: string,
   options: EvalOptions,
-  io: { stdout: NodeJS.WritableStream },
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
   const settings = parseSettings(options.compare);
+  const gates: Gate[] = options.failUnder === undefined ? [] : parseGates(options.failUnder);
   let questions: Awaited<ReturnType<typeof readJudgedQuestions>>;
   try {
     questions = await readJudgedQuestions(questionsFile);
@@ -79,19 +105,53 @@ async function runBotEval(
   const bot = await loadBot(botRef, { quiet: options.json });
   const indexing = progressReporter(!options.json);
   const asking = questionProgress(!options.json);
-  const report = await evaluateBot(bot, questions, {
-    settings,
-    questionsFile,
-    onIndexProgress: indexing.update,
-    onProgress: (e) => {
-      indexing.stop();
-      asking.update(e);
-    },
-  });
-  indexing.stop();
-  asking.stop();
+  let report: BotEvalReport;
+  try {
+    report = await evaluateBot(bot, questions, {
+      settings,
+      questionsFile,
+      lenient: options.lenient === true,
+      onIndexProgress: indexing.update,
+      onProgress: (e) => {
+        indexing.stop();
+        asking.update(e);
+      },
+    });
+  } finally {
+    indexing.stop();
+    asking.stop();
+  }
+  const unmatched = report.unmatchedRelevant;
+  for (const u of unmatched.slice(0, UNMATCHED_LISTED)) {
+    io.stderr.write(
+      `second-look eval: warning: question "${u.question}": relevant path "${u.path}" matches no document (scored as a miss)\n`,
+    );
+  }
+  if (unmatched.length > UNMATCHED_LISTED) {
+    io.stderr.write(
+      `second-look eval: warning: … and ${unmatched.length - UNMATCHED_LISTED} more such paths\n`,
+    );
+  }
   io.stdout.write(options.json ? `${JSON.stringify(report)}\n` : botReportText(report));
-  return 0;
+  if (options.report !== undefined) {
+    await writeFile(options.report, evalReportHtml(report, new Date().toISOString()));
+    if (!options.json) io.stdout.write(`report written to ${options.report}\n`);
+  }
+  const failed = report.settings.filter((s) => !s.reliable);
+  if (failed.length) {
+    io.stderr.write(
+      `second-look eval: ${failed.map((s) => `setting ${s.setting} did not run as configured: ${s.problem}`).join("; ")}; its figures are unreliable (exit ${EVAL_EXIT.settingFailed})\n`,
+    );
+    return EVAL_EXIT.settingFailed;
+  }
+  const below = checkGates(report.settings, gates);
+  if (below.length) {
+    io.stderr.write(
+      `second-look eval: --fail-under: ${gateFailuresLine(below)} (exit ${EVAL_EXIT.belowGate})\n`,
+    );
+    return EVAL_EXIT.belowGate;
+  }
+  return EVAL_EXIT.ok;
 }
 
 /** One bar per compared setting; a question can take seconds with a model grader, so always drawn. */
@@ -104,58 +164,20 @@ function questionProgress(enabled: boolean) {
   };
 }
 
-const ofShare = (s: Share) => `${percent(s.rate)} (${s.count}/${s.of})`;
-const num = (x: number | null) => (x === null ? "–" : x.toLocaleString("en-US"));
-
-/** A table: one row per figure, one column per compared setting. */
+/** A table: one row per figure, one column per compared setting (an unreliable one marked). */
 export function botReportText(report: BotEvalReport): string {
   const columns = report.settings;
   const first = columns[0]!;
-  const rows: [string, (r: BotEvalFigures) => string][] = [
-    [
-      "search hit@1 / @5 / @10",
-      (r) => `${percent(r.search.hit1)} / ${percent(r.search.hit5)} / ${percent(r.search.hit10)}`,
-    ],
-    ["search MRR@10", (r) => num(r.search.mrr10)],
-    [
-      "final text hit@1 / @5 / @10",
-      (r) => `${percent(r.final.hit1)} / ${percent(r.final.hit5)} / ${percent(r.final.hit10)}`,
-    ],
-    ["final text MRR@10", (r) => num(r.final.mrr10)],
-    ["answer anywhere in final text", (r) => percent(r.final.anywhere)],
-    ["false alarms (flagged, answer in top 5)", (r) => ofShare(r.weak.falseAlarms)],
-    ["misses caught (flagged, no answer in top 5)", (r) => ofShare(r.weak.missesCaught)],
-    ["unanswerable flagged", (r) => ofShare(r.weak.unanswerableFlagged)],
-    ["AUC of bestScore for answer in top 5", (r) => num(r.weak.auc)],
-    [
-      "misses rescued (flagged misses)",
-      (r) => `${r.rescue.rescued}/${r.rescue.misses} (${r.rescue.flagged} flagged)`,
-    ],
-    [
-      "chars added on unanswerable, median / p90",
-      (r) => `${num(r.charsAddedOnUnanswerable.median)} / ${num(r.charsAddedOnUnanswerable.p90)}`,
-    ],
-    ["final text chars, median / p90", (r) => `${num(r.finalChars.median)} / ${num(r.finalChars.p90)}`],
-    ["model calls per 100 searches", (r) => num(r.modelCallsPer100)],
-    ["latency ms, p50 / p95", (r) => `${num(r.latencyMs.p50)} / ${num(r.latencyMs.p95)}`],
-  ];
-  for (const subset of Object.keys(first.subsets)) {
-    rows.push([
-      `${subset}: search / final hit@5, flagged`,
-      (r) => {
-        const s = r.subsets[subset];
-        return s ? `${percent(s.searchHit5)} / ${percent(s.finalHit5)}, ${percent(s.flagged.rate)}` : "–";
-      },
-    ]);
-  }
-  const header = ["", ...columns.map((c) => c.setting)];
-  const body = rows.map(([label, cell]) => [label, ...columns.map((c) => cell(c))]);
+  const header = ["", ...columns.map(settingHeading)];
+  const body = summaryRows(first).map(({ label, cell }) => [label, ...columns.map((c) => cell(c))]);
+  const notes = columns.filter((c) => !c.reliable).map((c) => `${c.setting} is UNRELIABLE: ${c.problem}`);
   return [
     `${report.bot}: ${first.questions} questions (${first.answerable} answerable, ${first.unanswerable} unanswerable)` +
       `${report.documents === null ? "" : `, ${report.documents} documents`}, index ready in ${report.indexMs} ms`,
     "",
     ...tableLines(header, body),
     "",
+    ...(notes.length ? [...notes, ""] : []),
   ].join("\n");
 }
 

@@ -135,9 +135,26 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       "corrective settings side by side: bot,off,signal,haiku,auto (comma-separated)",
     )
     .option("--format <format>", "cranfield | beir (a judged collection instead of a bot)")
+    .option(
+      "--fail-under <gates>",
+      "CI gates, e.g. hit5=0.6,falseAlarms<=0.2 (exit 4 when one fails; README: eval)",
+    )
+    .option("--report <file.html>", "also write a self-contained HTML report with charts")
+    .option("--lenient", "a relevant path matching no document is a warning, not an error")
     .option("--json", "machine-readable output")
     .action(
-      (target: string, opts: { questions?: string; compare?: string; format?: string; json?: boolean }) =>
+      (
+        target: string,
+        opts: {
+          questions?: string;
+          compare?: string;
+          format?: string;
+          failUnder?: string;
+          report?: string;
+          lenient?: boolean;
+          json?: boolean;
+        },
+      ) =>
         run("eval", async () =>
           (await import("./eval.js")).runEval(target, { ...opts, json: !!opts.json }, io),
         )(),

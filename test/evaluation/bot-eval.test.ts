@@ -5,8 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type QuestionOutcome, summarizeOutcomes } from "../../src/evaluation/bot-metrics.js";
+import { checkGates, parseGates } from "../../src/evaluation/eval-gates.js";
 import type { BotEvalReport } from "../../src/evaluation/evaluate-bot.js";
-import { firstAnswerRank, matchesJudgedPath } from "../../src/evaluation/judged-questions.js";
+import {
+  firstAnswerRank,
+  matchesJudgedPath,
+  unmatchedJudgedPaths,
+} from "../../src/evaluation/judged-questions.js";
+import { freePort } from "../support/free-port.js";
+import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 import { runCli } from "../support/run-cli.js";
 
 let dir: string;
@@ -44,20 +51,27 @@ const lines = [
   { id: "q4", text: "quantum chromodynamics", kind: "unanswerable", relevant: [], style: "question" },
 ];
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "second-look-bot-eval-"));
-  bot = join(dir, "tinybot");
+/** The tiny bot's pages under `name`, with `config` beside the knowledge block. */
+async function tinyBot(name: string, config: object = {}): Promise<string> {
+  const folder = join(dir, name);
   for (const [path, text] of Object.entries(pages)) {
-    await mkdir(join(bot, path, ".."), { recursive: true });
-    await writeFile(join(bot, path), text);
+    await mkdir(join(folder, path, ".."), { recursive: true });
+    await writeFile(join(folder, path), text);
   }
   await writeFile(
-    join(bot, "config.json"),
+    join(folder, "config.json"),
     JSON.stringify({
       knowledge: { backend: "embedded", collections: { kb: { paths: ["docs/**/*.md"] } } },
       correctiveRetrieval: { enabled: true, grader: "signal" },
+      ...config,
     }),
   );
+  return folder;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "second-look-bot-eval-"));
+  bot = await tinyBot("tinybot");
   questions = join(dir, "questions.jsonl");
   await writeFile(questions, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
 });
@@ -134,6 +148,213 @@ describe("eval <bot> --questions on a tiny hand-made bot", () => {
   });
 });
 
+const KEY_ENV = "SECOND_LOOK_EVAL_GRADER_KEY";
+
+/** A bot whose model grader talks OpenAI's protocol to `baseUrl` with a key from KEY_ENV. */
+const graderBot = (name: string, baseUrl: string) =>
+  tinyBot(name, { model: "scripted", provider: { type: "openai", baseUrl, apiKeyEnv: KEY_ENV } });
+
+/** The stderr lines second-look itself wrote (the logger's JSON lines go to the process's stderr). */
+const ownLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("second-look eval:"));
+
+describe("eval never flatters a setting that did not run as configured", () => {
+  beforeAll(() => {
+    process.env[KEY_ENV] = "sk-eval-test";
+  });
+  afterAll(() => {
+    delete process.env[KEY_ENV];
+  });
+
+  it("a model grader that is down: its calls are counted as failed, and eval exits 3 saying which setting and why in one line", async () => {
+    const down = await graderBot("modeldown", `http://127.0.0.1:${await freePort()}/v1`);
+    const run = await runCli([
+      "eval",
+      down,
+      "--questions",
+      questions,
+      "--compare",
+      "off,signal,haiku",
+      "--json",
+    ]);
+    expect(run.exitCode).toBe(3);
+    const report = JSON.parse(run.stdout) as BotEvalReport;
+    const [off, signal, haiku] = report.settings;
+    expect([off!.reliable, signal!.reliable]).toEqual([true, true]);
+    expect(haiku!.reliable).toBe(false);
+    // One grading call per question, every one of them failed; none is a verdict.
+    expect(haiku!.grader).toEqual({ calls: 4, failed: 4 });
+    expect(haiku!.perQuestion.map((q) => q.graderFailures)).toEqual([1, 1, 1, 1]);
+    const said = ownLines(run.stderr);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(
+      /^second-look eval: setting haiku did not run as configured: 4 of 4 model grader calls failed \(.+\); .*unreliable \(exit 3\)$/,
+    );
+    expect(said[0]).not.toMatch(/setting (off|signal)/);
+  }, 60_000);
+
+  it("the table marks the setting unreliable and shows its failed calls", async () => {
+    const down = await graderBot("modeldown-text", `http://127.0.0.1:${await freePort()}/v1`);
+    const run = await runCli(["eval", down, "--questions", questions, "--compare", "signal,haiku"]);
+    expect(run.exitCode).toBe(3);
+    expect(run.stdout).toMatch(/signal\s+haiku \(UNRELIABLE\)/);
+    expect(run.stdout).toMatch(/model grader calls failed\s+0 of 0\s+4 of 4/);
+    expect(run.stdout).toMatch(/haiku is UNRELIABLE: 4 of 4 model grader calls failed/);
+  }, 60_000);
+
+  it("a model grader that cannot be built (its key unset) is a setting that did not run, not a signal run", async () => {
+    const keyless = await tinyBot("keyless", {
+      model: "scripted",
+      provider: { type: "openai", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "SECOND_LOOK_EVAL_UNSET_KEY" },
+    });
+    const run = await runCli(["eval", keyless, "--questions", questions, "--compare", "haiku", "--json"]);
+    expect(run.exitCode).toBe(3);
+    const [haiku] = (JSON.parse(run.stdout) as BotEvalReport).settings;
+    expect(haiku!.reliable).toBe(false);
+    expect(haiku!.problem).toMatch(
+      /grader "haiku" unavailable \(.*SECOND_LOOK_EVAL_UNSET_KEY.*\); the signal graded instead/,
+    );
+    expect(ownLines(run.stderr)).toHaveLength(1);
+  });
+
+  describe("with a model grader that answers", () => {
+    let server: ModelServer | undefined;
+    afterAll(async () => server?.close());
+
+    it("every call counted, none failed: reliable, exit 0", async () => {
+      server = await startModelServer({
+        script: () => ({ kind: "text", text: '{"verdict":"correct","reason":"covered"}' }),
+      });
+      const up = await graderBot("modelup", server.openAiBaseUrl);
+      const run = await runCli(["eval", up, "--questions", questions, "--compare", "haiku", "--json"]);
+      expect(ownLines(run.stderr)).toEqual([]);
+      expect(run.exitCode).toBe(0);
+      const [haiku] = (JSON.parse(run.stdout) as BotEvalReport).settings;
+      expect(haiku).toMatchObject({ reliable: true, problem: null, grader: { calls: 4, failed: 0 } });
+      expect(server.requests).toHaveLength(4);
+    });
+
+    it("a reply with no usable verdict is a failed call, not a 'correct'", async () => {
+      const garbled = await startModelServer({
+        script: () => ({ kind: "text", text: "I think it is fine." }),
+      });
+      try {
+        const bad = await graderBot("modelgarbled", garbled.openAiBaseUrl);
+        const run = await runCli(["eval", bad, "--questions", questions, "--compare", "haiku", "--json"]);
+        expect(run.exitCode).toBe(3);
+        const [haiku] = (JSON.parse(run.stdout) as BotEvalReport).settings;
+        expect(haiku!.grader).toEqual({ calls: 4, failed: 4 });
+        expect(haiku!.problem).toMatch(/4 of 4 model grader calls failed \(grader output unparseable\)/);
+      } finally {
+        await garbled.close();
+      }
+    });
+  });
+});
+
+describe("eval --fail-under: CI gates with their own exit code", () => {
+  it("exits 4 naming each figure under its gate, and 0 when every gate holds", async () => {
+    const below = await runCli([
+      "eval",
+      bot,
+      "--questions",
+      questions,
+      "--compare",
+      "off,signal",
+      "--fail-under",
+      "hit5=0.9,unanswerableFlagged>=1,falseAlarms<=0.2",
+      "--json",
+    ]);
+    expect(below.exitCode).toBe(4);
+    expect(ownLines(below.stderr)).toEqual([
+      "second-look eval: --fail-under: off hit5 0.6667 (needs ≥ 0.9); signal hit5 0.6667 (needs ≥ 0.9) (exit 4)",
+    ]);
+    const passes = await runCli([
+      "eval",
+      bot,
+      "--questions",
+      questions,
+      "--compare",
+      "off",
+      "--fail-under",
+      "hit5=60%,mrr10>=0.5,unanswerableFlagged>=1",
+    ]);
+    expect(passes.exitCode).toBe(0);
+  });
+
+  it("refuses a gate it cannot read, naming the figures it knows", async () => {
+    const run = await runCli(["eval", bot, "--questions", questions, "--fail-under", "hit7=0.5"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/--fail-under: unknown figure "hit7"; use hit1, hit5, /);
+    expect(() => parseGates("hit5>0.5")).toThrow(/not name=value/);
+  });
+
+  it("a figure nothing was counted for fails its gate", () => {
+    const gates = parseGates("missesCaught>=0.5,latencyP95<=100");
+    const figures = summarizeOutcomes([]);
+    expect(checkGates([{ setting: "off", ...figures }], gates).map((f) => [f.gate.figure, f.actual])).toEqual(
+      [
+        ["missesCaught", null],
+        ["latencyP95", null],
+      ],
+    );
+  });
+});
+
+describe("judged paths that match no document", () => {
+  let typo: string;
+  beforeAll(async () => {
+    typo = join(dir, "typo.jsonl");
+    await writeFile(
+      typo,
+      `${[
+        lines[0],
+        { id: "qt", text: "kettle", kind: "answerable", relevant: ["kitchen/kettel.md", "tea.md"] },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join("\n")}\n`,
+    );
+  });
+
+  it("stop the run, naming the question and the path", async () => {
+    const run = await runCli(["eval", bot, "--questions", typo]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(
+      /^second-look eval: .*typo\.jsonl: question "qt": relevant path "kitchen\/kettel\.md" matches no document of bot "tinybot"; .*--lenient/,
+    );
+  });
+
+  it("with --lenient: a warning naming them, the question scored as it stands", async () => {
+    const run = await runCli(["eval", bot, "--questions", typo, "--lenient", "--json"]);
+    expect(run.exitCode).toBe(0);
+    expect(ownLines(run.stderr)).toEqual([
+      'second-look eval: warning: question "qt": relevant path "kitchen/kettel.md" matches no document (scored as a miss)',
+    ]);
+    const report = JSON.parse(run.stdout) as BotEvalReport;
+    expect(report.unmatchedRelevant).toEqual([{ question: "qt", path: "kitchen/kettel.md" }]);
+  });
+
+  it("match as whole path suffixes, as the ranks do", () => {
+    const ids = ["docs/kitchen/kettle.md", "docs/kitchen/tea.md"];
+    const qs = [
+      { id: "a", relevant: ["kettle.md", "./kitchen/tea.md", "chen/tea.md", "docs/kitchen/kettle.md"] },
+    ];
+    expect(unmatchedJudgedPaths(qs, ids)).toEqual([{ question: "a", path: "chen/tea.md" }]);
+  });
+});
+
+describe("eval --json per-question rows", () => {
+  it("carry the question text, the judged paths and the ids the search and the final text returned", async () => {
+    const report = await evalJson("--compare", "signal");
+    const q2 = report.settings[0]!.perQuestion.find((q) => q.id === "q2")!;
+    expect(q2.text).toBe("kettle tea");
+    expect(q2.relevant).toEqual(["tea.md"]);
+    expect(q2.searchIds).toEqual(["docs/kitchen/kettle.md", "docs/kitchen/tea.md"]);
+    expect(q2.searchRelevance).toHaveLength(2);
+    expect(q2.finalIds.slice(0, 2)).toEqual(q2.searchIds);
+  });
+});
+
 describe("judged paths", () => {
   it("match a doc id as a whole path suffix", () => {
     expect(matchesJudgedPath("docs/library/pathlib.html", "library/pathlib.html")).toBe(true);
@@ -146,9 +367,15 @@ describe("judged paths", () => {
 
 describe("summarizeOutcomes on hand-made outcomes", () => {
   const o = (p: Partial<QuestionOutcome> & Pick<QuestionOutcome, "id">): QuestionOutcome => ({
+    text: `question ${p.id}`,
     kind: "answerable",
+    relevant: [],
     searchRank: 0,
     finalRank: 0,
+    searchIds: [],
+    searchRelevance: [],
+    finalIds: [],
+    graderFailures: 0,
     bestScore: 0,
     flagged: false,
     originalChars: 100,
