@@ -169,12 +169,13 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       "judged questions: id, text, kind, relevant paths (README: eval)",
     )
     .option("--dry-run", "measure and fit, store nothing")
+    .option("--force", "store the fit even when, held-out, it is no improvement (says what gets worse)")
     .option("--json", "machine-readable output")
-    .action((bot: string, opts: { questions: string; dryRun?: boolean; json?: boolean }) =>
+    .action((bot: string, opts: { questions: string; dryRun?: boolean; force?: boolean; json?: boolean }) =>
       run("calibrate", async () =>
         (await import("./calibrate.js")).runCalibrate(
           bot,
-          { questions: opts.questions, dryRun: !!opts.dryRun, json: !!opts.json },
+          { questions: opts.questions, dryRun: !!opts.dryRun, force: !!opts.force, json: !!opts.json },
           io,
         ),
       )(),
