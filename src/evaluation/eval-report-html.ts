@@ -16,7 +16,7 @@ const RELIABILITY_BINS = 10;
 const PAGES_LISTED = 10;
 /** A colour per compared setting (colour-blind safe, Okabe–Ito). */
 const PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
-const SEARCH_COLOUR = "#000000";
+const SEARCH_COLOUR = "#6A3D9A";
 
 /** The page for a report; `generatedAt` is printed as given (an ISO time). */
 export function evalReportHtml(report: BotEvalReport, generatedAt: string): string {

@@ -6,14 +6,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type QuestionOutcome, summarizeOutcomes } from "../../src/evaluation/bot-metrics.js";
 import { checkGates, parseGates } from "../../src/evaluation/eval-gates.js";
+import { hitAtK, reliabilityBins, rocPoints } from "../../src/evaluation/eval-report-html.js";
 import type { BotEvalReport } from "../../src/evaluation/evaluate-bot.js";
 import {
   firstAnswerRank,
   matchesJudgedPath,
   unmatchedJudgedPaths,
 } from "../../src/evaluation/judged-questions.js";
+import { chromiumPath, dumpDom, screenshot } from "../support/chromium.js";
 import { freePort } from "../support/free-port.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+import { countColour, decodePng } from "../support/png.js";
 import { runCli } from "../support/run-cli.js";
 
 let dir: string;
@@ -355,6 +358,65 @@ describe("eval --json per-question rows", () => {
   });
 });
 
+describe.skipIf(!chromiumPath)(
+  "eval --report in a real headless browser (skipped when Debian's chromium is absent)",
+  () => {
+    let page: string;
+    let dom: string;
+    beforeAll(async () => {
+      page = join(dir, "report.html");
+      const run = await runCli([
+        "eval",
+        bot,
+        "--questions",
+        questions,
+        "--compare",
+        "off,signal",
+        "--report",
+        page,
+      ]);
+      expect(run.exitCode).toBe(0);
+      dom = await dumpDom(page);
+    }, 120_000);
+
+    /** The markup of one chart's <svg> in the DOM the browser built. */
+    const svg = (id: string) => new RegExp(`<svg[^>]*id="${id}"[\\s\\S]*?</svg>`).exec(dom)?.[0] ?? "";
+
+    it("loads the page offline and builds its three charts as SVG", () => {
+      expect(dom).toContain("<title>tinybot: evaluation on");
+      // ROC: 2 positives and 2 negatives, four distinct scores: (0,0) + 4 points.
+      expect(
+        svg("roc")
+          .match(/<polyline[^>]*class="series"[^>]*points="([^"]+)"/)?.[1]
+          ?.split(" "),
+      ).toHaveLength(5);
+      expect(svg("reliability")).toMatch(/<circle /);
+      // hit@k: the search and the final text of each of the two settings, 10 ranks each.
+      const lines = [...svg("hit-at-k").matchAll(/<polyline[^>]*points="([^"]+)"/g)].map(
+        (m) => m[1]!.split(" ").length,
+      );
+      expect(lines).toEqual([10, 10, 10]);
+    });
+
+    it("lists every question, misses first, with the pages each search returned", () => {
+      const rows = [...dom.matchAll(/<tr(?: class="miss")?><td>([^<]+)<br>/g)].map((m) => m[1]);
+      // q3 is the one answerable question whose search shows no answering page.
+      expect(rows).toEqual(["bicycle tyres", "quantum chromodynamics", "descale kettle", "kettle tea"]);
+      expect(dom).toMatch(/<li class="answer">docs\/kitchen\/tea\.md<\/li>/);
+    });
+
+    it("paints the charts: each series' colour covers a line's worth of pixels in a screenshot", async () => {
+      const image = decodePng(await screenshot(page, 1400, 1400));
+      for (const id of ["roc", "reliability", "hit-at-k"]) {
+        const colour = /<polyline[^>]*stroke="(#[0-9A-Fa-f]{6})"/.exec(svg(id))?.[1];
+        expect(colour, id).toMatch(/^#/);
+        // A 2.5 px line across a few hundred pixels of chart, far more than its legend swatch.
+        expect(countColour(image, colour!), id).toBeGreaterThan(150);
+      }
+    }, 120_000);
+  },
+);
+
 describe("judged paths", () => {
   it("match a doc id as a whole path suffix", () => {
     expect(matchesJudgedPath("docs/library/pathlib.html", "library/pathlib.html")).toBe(true);
@@ -407,6 +469,39 @@ describe("summarizeOutcomes on hand-made outcomes", () => {
     // Positives a (0.9), b (0.5); negatives c 0.6, d 0.3, e 0.2, f 0.7.
     // a beats all 4; b beats d and e: 6 of 8 pairs.
     expect(r.weak.auc).toBe(0.75);
+  });
+
+  it("the report's ROC of bestScore: one point per distinct score, positives = answer in the top 5", () => {
+    // By score: a .9 (+), f .7, c .6, b .5 (+), d .3, e .2; 2 positives, 4 negatives.
+    expect(rocPoints(outcomes)).toEqual([
+      [0, 0],
+      [0, 0.5],
+      [0.25, 0.5],
+      [0.5, 0.5],
+      [0.5, 1],
+      [0.75, 1],
+      [1, 1],
+    ]);
+  });
+
+  it("the report's hit@k over the answerable questions, and its reliability bins over every hit", () => {
+    // Answerable ranks 1, 3, 7, 0.
+    expect(hitAtK(outcomes, (x) => x.searchRank).filter(([k]) => [1, 2, 3, 7, 10].includes(k))).toEqual([
+      [1, 0.25],
+      [2, 0.25],
+      [3, 0.5],
+      [7, 0.75],
+      [10, 0.75],
+    ]);
+    const judged = [
+      o({ id: "r1", relevant: ["a.md"], searchIds: ["x/a.md", "x/b.md"], searchRelevance: [0.82, 0.86] }),
+      o({ id: "r2", relevant: ["c.md"], searchIds: ["x/b.md", "x/c.md"], searchRelevance: [0.15, 0.05] }),
+    ];
+    expect(reliabilityBins(judged)).toEqual([
+      { meanRelevance: 0.05, observed: 1, hits: 1 },
+      { meanRelevance: 0.15, observed: 0, hits: 1 },
+      { meanRelevance: 0.84, observed: 0.5, hits: 2 },
+    ]);
   });
 
   it("rescue, sizes, model calls and latency", () => {
