@@ -106,7 +106,7 @@ async function loadHandbook(): Promise<JudgedCollection> {
   return fromEngine("handbook", engine, judged);
 }
 
-function fromEngine(
+export function fromEngine(
   name: string,
   engine: KnowledgeEngine,
   judged: readonly JudgedQuestion[],
