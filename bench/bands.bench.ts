@@ -59,7 +59,10 @@ export function bandRow(c: JudgedCollection): BandRow {
   const bands = Object.fromEntries(
     BANDS.map((b) => {
       const { hits, relevant } = counts[b];
-      return [b, { hits, relevant, precision: hits ? Math.round((relevant / hits) * 10_000) / 10_000 : null }];
+      return [
+        b,
+        { hits, relevant, precision: hits ? Math.round((relevant / hits) * 10_000) / 10_000 : null },
+      ];
     }),
   ) as BandRow["bands"];
   const used = BANDS.map((b) => bands[b].precision).filter((p): p is number => p !== null);

@@ -140,7 +140,7 @@ async function runBotEval(
   const failed = report.settings.filter((s) => !s.reliable);
   if (failed.length) {
     io.stderr.write(
-      `second-look eval: ${failed.map((s) => `setting ${s.setting} did not run as configured: ${s.problem}`).join("; ")}; its figures are unreliable (exit ${EVAL_EXIT.settingFailed})\n`,
+      `second-look eval: ${failed.map((s) => `setting ${s.setting} did not run as configured: ${s.problem}`).join("; ")}; ${failed.length > 1 ? "their" : "its"} figures are unreliable (exit ${EVAL_EXIT.settingFailed})\n`,
     );
     return EVAL_EXIT.settingFailed;
   }
