@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { errorLine } from "./cli-error.js";
+import type { EvalOptions } from "./eval.js";
 
 /** The installed package's version: package.json sits two levels up from src/cli and dist/cli. */
 export function packageVersion(): string {
@@ -142,22 +143,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .option("--report <file.html>", "also write a self-contained HTML report with charts")
     .option("--lenient", "a relevant path matching no document is a warning, not an error")
     .option("--json", "machine-readable output")
-    .action(
-      (
-        target: string,
-        opts: {
-          questions?: string;
-          compare?: string;
-          format?: string;
-          failUnder?: string;
-          report?: string;
-          lenient?: boolean;
-          json?: boolean;
-        },
-      ) =>
-        run("eval", async () =>
-          (await import("./eval.js")).runEval(target, { ...opts, json: !!opts.json }, io),
-        )(),
+    .action((target: string, opts: Omit<EvalOptions, "json"> & { json?: boolean }) =>
+      run("eval", async () =>
+        (await import("./eval.js")).runEval(target, { ...opts, json: !!opts.json }, io),
+      )(),
     );
 
   program

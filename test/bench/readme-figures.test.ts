@@ -19,7 +19,7 @@ interface MarkedFigure {
   percent: boolean;
 }
 
-export function markedFigures(markdown: string): MarkedFigure[] {
+function markedFigures(markdown: string): MarkedFigure[] {
   return [...markdown.matchAll(MARKED)].map((m) => ({
     result: m[1]!,
     path: m[2]!,
@@ -32,7 +32,7 @@ export function markedFigures(markdown: string): MarkedFigure[] {
  * A path into a result: keys joined by ".", an array element picked by `[field=value]` (several
  * conditions joined by "&"). Keys hold no "."; values may hold spaces and commas.
  */
-export function resolvePath(root: unknown, path: string): unknown {
+function resolvePath(root: unknown, path: string): unknown {
   let node = root;
   for (const segment of path.split(".")) {
     const pick = /^([^[]+)(?:\[(.+)\])?$/.exec(segment);
@@ -51,7 +51,7 @@ export function resolvePath(root: unknown, path: string): unknown {
 }
 
 /** Why a marked figure disagrees with its result, or null when it agrees at the README's precision. */
-export function disagreement(figure: MarkedFigure, results: (name: string) => unknown): string | null {
+function disagreement(figure: MarkedFigure, results: (name: string) => unknown): string | null {
   const value = resolvePath(results(figure.result), figure.path);
   const where = `${figure.result}:${figure.path}`;
   if (typeof value !== "number")

@@ -17,7 +17,7 @@ import { chromiumPath, dumpDom, screenshot } from "../support/chromium.js";
 import { freePort } from "../support/free-port.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 import { countColour, decodePng } from "../support/png.js";
-import { runCli } from "../support/run-cli.js";
+import { runBotEval } from "../support/run-cli.js";
 
 let dir: string;
 let bot: string;
@@ -81,7 +81,7 @@ beforeAll(async () => {
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
 async function evalJson(...extra: string[]): Promise<BotEvalReport> {
-  const run = await runCli(["eval", bot, "--questions", questions, "--json", ...extra]);
+  const run = await runBotEval(bot, questions, "--json", ...extra);
   expect(run.stderr).toBe("");
   expect(run.exitCode).toBe(0);
   return JSON.parse(run.stdout) as BotEvalReport;
@@ -128,7 +128,7 @@ describe("eval <bot> --questions on a tiny hand-made bot", () => {
   });
 
   it("prints a table a person can read", async () => {
-    const run = await runCli(["eval", bot, "--questions", questions, "--compare", "off,signal"]);
+    const run = await runBotEval(bot, questions, "--compare", "off,signal");
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/tinybot: 4 questions \(3 answerable, 1 unanswerable\), 3 documents/);
     expect(run.stdout).toMatch(/search hit@1 \/ @5 \/ @10\s+33\.3% \/ 66\.7% \/ 66\.7%/);
@@ -138,14 +138,14 @@ describe("eval <bot> --questions on a tiny hand-made bot", () => {
   it("names the file, line and key of a bad question", async () => {
     const bad = join(dir, "bad.jsonl");
     await writeFile(bad, `${JSON.stringify(lines[0])}\n{"id":"x","text":"t","kind":"answerable"}\n`);
-    const run = await runCli(["eval", bot, "--questions", bad]);
+    const run = await runBotEval(bot, bad);
     expect(run.exitCode).not.toBe(0);
     expect(run.stderr).toContain("bad.jsonl:2");
     expect(run.stderr).toContain('"relevant"');
   });
 
   it("refuses an unknown --compare setting, naming the valid ones", async () => {
-    const run = await runCli(["eval", bot, "--questions", questions, "--compare", "off,sometimes"]);
+    const run = await runBotEval(bot, questions, "--compare", "off,sometimes");
     expect(run.exitCode).not.toBe(0);
     expect(run.stderr).toMatch(/unknown setting "sometimes".*off, signal, haiku, auto/);
   });
@@ -170,15 +170,7 @@ describe("eval never flatters a setting that did not run as configured", () => {
 
   it("a model grader that is down: its calls are counted as failed, and eval exits 3 saying which setting and why in one line", async () => {
     const down = await graderBot("modeldown", `http://127.0.0.1:${await freePort()}/v1`);
-    const run = await runCli([
-      "eval",
-      down,
-      "--questions",
-      questions,
-      "--compare",
-      "off,signal,haiku",
-      "--json",
-    ]);
+    const run = await runBotEval(down, questions, "--compare", "off,signal,haiku", "--json");
     expect(run.exitCode).toBe(3);
     const report = JSON.parse(run.stdout) as BotEvalReport;
     const [off, signal, haiku] = report.settings;
@@ -197,7 +189,7 @@ describe("eval never flatters a setting that did not run as configured", () => {
 
   it("the table marks the setting unreliable and shows its failed calls", async () => {
     const down = await graderBot("modeldown-text", `http://127.0.0.1:${await freePort()}/v1`);
-    const run = await runCli(["eval", down, "--questions", questions, "--compare", "signal,haiku"]);
+    const run = await runBotEval(down, questions, "--compare", "signal,haiku");
     expect(run.exitCode).toBe(3);
     expect(run.stdout).toMatch(/signal\s+haiku \(UNRELIABLE\)/);
     expect(run.stdout).toMatch(/model grader calls failed\s+0 of 0\s+4 of 4/);
@@ -209,7 +201,7 @@ describe("eval never flatters a setting that did not run as configured", () => {
       model: "scripted",
       provider: { type: "openai", baseUrl: "http://127.0.0.1:9/v1", apiKeyEnv: "SECOND_LOOK_EVAL_UNSET_KEY" },
     });
-    const run = await runCli(["eval", keyless, "--questions", questions, "--compare", "haiku", "--json"]);
+    const run = await runBotEval(keyless, questions, "--compare", "haiku", "--json");
     expect(run.exitCode).toBe(3);
     const [haiku] = (JSON.parse(run.stdout) as BotEvalReport).settings;
     expect(haiku!.reliable).toBe(false);
@@ -228,7 +220,7 @@ describe("eval never flatters a setting that did not run as configured", () => {
         script: () => ({ kind: "text", text: '{"verdict":"correct","reason":"covered"}' }),
       });
       const up = await graderBot("modelup", server.openAiBaseUrl);
-      const run = await runCli(["eval", up, "--questions", questions, "--compare", "haiku", "--json"]);
+      const run = await runBotEval(up, questions, "--compare", "haiku", "--json");
       expect(ownLines(run.stderr)).toEqual([]);
       expect(run.exitCode).toBe(0);
       const [haiku] = (JSON.parse(run.stdout) as BotEvalReport).settings;
@@ -242,7 +234,7 @@ describe("eval never flatters a setting that did not run as configured", () => {
       });
       try {
         const bad = await graderBot("modelgarbled", garbled.openAiBaseUrl);
-        const run = await runCli(["eval", bad, "--questions", questions, "--compare", "haiku", "--json"]);
+        const run = await runBotEval(bad, questions, "--compare", "haiku", "--json");
         expect(run.exitCode).toBe(3);
         const [haiku] = (JSON.parse(run.stdout) as BotEvalReport).settings;
         expect(haiku!.grader).toEqual({ calls: 4, failed: 4 });
@@ -256,36 +248,32 @@ describe("eval never flatters a setting that did not run as configured", () => {
 
 describe("eval --fail-under: CI gates with their own exit code", () => {
   it("exits 4 naming each figure under its gate, and 0 when every gate holds", async () => {
-    const below = await runCli([
-      "eval",
+    const below = await runBotEval(
       bot,
-      "--questions",
       questions,
       "--compare",
       "off,signal",
       "--fail-under",
       "hit5=0.9,unanswerableFlagged>=1,falseAlarms<=0.2",
       "--json",
-    ]);
+    );
     expect(below.exitCode).toBe(4);
     expect(ownLines(below.stderr)).toEqual([
       "second-look eval: --fail-under: off hit5 0.6667 (needs ≥ 0.9); signal hit5 0.6667 (needs ≥ 0.9) (exit 4)",
     ]);
-    const passes = await runCli([
-      "eval",
+    const passes = await runBotEval(
       bot,
-      "--questions",
       questions,
       "--compare",
       "off",
       "--fail-under",
       "hit5=60%,mrr10>=0.5,unanswerableFlagged>=1",
-    ]);
+    );
     expect(passes.exitCode).toBe(0);
   });
 
   it("refuses a gate it cannot read, naming the figures it knows", async () => {
-    const run = await runCli(["eval", bot, "--questions", questions, "--fail-under", "hit7=0.5"]);
+    const run = await runBotEval(bot, questions, "--fail-under", "hit7=0.5");
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/--fail-under: unknown figure "hit7"; use hit1, hit5, /);
     expect(() => parseGates("hit5>0.5")).toThrow(/not name=value/);
@@ -319,7 +307,7 @@ describe("judged paths that match no document", () => {
   });
 
   it("stop the run, naming the question and the path", async () => {
-    const run = await runCli(["eval", bot, "--questions", typo]);
+    const run = await runBotEval(bot, typo);
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(
@@ -328,7 +316,7 @@ describe("judged paths that match no document", () => {
   });
 
   it("with --lenient: a warning naming them, the question scored as it stands", async () => {
-    const run = await runCli(["eval", bot, "--questions", typo, "--lenient", "--json"]);
+    const run = await runBotEval(bot, typo, "--lenient", "--json");
     expect(run.exitCode).toBe(0);
     expect(ownLines(run.stderr)).toEqual([
       'second-look eval: warning: question "qt": relevant path "kitchen/kettel.md" matches no document (scored as a miss)',
@@ -365,16 +353,7 @@ describe.skipIf(!chromiumPath)(
     let dom: string;
     beforeAll(async () => {
       page = join(dir, "report.html");
-      const run = await runCli([
-        "eval",
-        bot,
-        "--questions",
-        questions,
-        "--compare",
-        "off,signal",
-        "--report",
-        page,
-      ]);
+      const run = await runBotEval(bot, questions, "--compare", "off,signal", "--report", page);
       expect(run.exitCode).toBe(0);
       dom = await dumpDom(page);
     }, 120_000);

@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BotCalibrationReport, DECISIVE_FIGURES } from "../../src/evaluation/calibrate-bot.js";
 import { calibrationFile } from "../../src/knowledge/bot-calibration.js";
-import { runCli } from "../support/run-cli.js";
+import { runBotEval, runCli } from "../support/run-cli.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const dataDir = resolve(repoRoot, "../shared/data/pydocs");
@@ -64,16 +64,7 @@ describe.skipIf(!available)(
 
     it("eval --report writes one self-contained page with a row per question", async () => {
       const page = join(dir, "report.html");
-      const run = await runCli([
-        "eval",
-        bot,
-        "--questions",
-        questions,
-        "--compare",
-        "off,signal",
-        "--report",
-        page,
-      ]);
+      const run = await runBotEval(bot, questions, "--compare", "off,signal", "--report", page);
       expect(run.exitCode).toBe(0);
       const html = await readFile(page, "utf8");
       expect(html.match(/<tr[ >]/g)?.length).toBeGreaterThan(100);
