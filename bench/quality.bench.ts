@@ -2,13 +2,16 @@
  * Ranking quality on Cranfield (1,400 documents, 225 judged queries, SMART layout), our engine
  * and the peers side by side in one process: our default search (full mode, reranked), our
  * first pass (rerank: false), SQLite FTS5 and MiniSearch. Each system returns its top 100 per
- * query; metrics are BEIR's (graded nDCG@10, MAP@100, recall@100) plus miss@10. Run by
+ * query; metrics are BEIR's (graded nDCG@10, MAP@100, recall@100) plus miss@10. Also the signal
+ * on the same queries exactly as `second-look eval <cranfield> --format cranfield` measures it
+ * (bands, weak flag, the hint re-query), so the README quotes it from a committed result. Run by
  * bench/run.ts.
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readCranfield } from "../src/evaluation/cranfield.js";
 import { evaluateRuns } from "../src/evaluation/metrics.js";
+import { runEvaluation } from "../src/evaluation/run-evaluation.js";
 import { Fts5Peer } from "./peers/fts5.js";
 import { MiniSearchPeer } from "./peers/minisearch.js";
 import type { Peer } from "./peers/peer.js";
@@ -67,6 +70,8 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     });
   });
   for (const { peer } of systems) peer.close();
+  const { bands, weak, corrective } = runEvaluation(dataset);
+  const pct = (x: number | null) => (x === null ? "–" : `${(x * 100).toFixed(1)} %`);
 
   const markdown = [
     `Cranfield: ${dataset.docs.length} docs, ${dataset.queries.length} judged queries, top ${DEPTH} per query, OR semantics.`,
@@ -80,6 +85,15 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
         `| ${r.system} | ${r.ndcg10.toFixed(3)} | ${r.map100.toFixed(3)} | ${r.recall100.toFixed(3)} | ` +
         `${r.miss10.toFixed(3)} | ${r.indexMs} | ${r.queryP50Ms.toFixed(3)} |`,
     ),
+    "",
+    "Signal (as `eval --format cranfield`): band precision over all top-10 hits " +
+      (["high", "medium", "low"] as const)
+        .map((b) => `${b} ${pct(bands[b].precision)} (${bands[b].hits} hits)`)
+        .join(", ") +
+      `; weak flag on ${weak.flagged} of ${dataset.queries.length} queries, AUC ${weak.auc.toFixed(3)} for "no relevant hit in the top 10"; ` +
+      `hint re-query on ${corrective.requeried} weak queries: recall ${corrective.recallBefore.toFixed(3)} → ${corrective.recallAfter.toFixed(3)}, ${corrective.rescued} rescued ` +
+      `(broader ${corrective.byHint.broader.rescued} rescued, recall ${corrective.byHint.broader.recallAfter.toFixed(3)}; ` +
+      `narrower ${corrective.byHint.narrower.rescued} rescued, ${corrective.byHint.narrower.recallAfter.toFixed(3)}).`,
   ].join("\n");
   return {
     title: "Ranking quality on Cranfield",
@@ -89,6 +103,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
       depth: DEPTH,
       passes: PASSES,
       rows,
+      signal: { bands, weak, corrective },
     },
     markdown,
   };

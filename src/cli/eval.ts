@@ -1,12 +1,15 @@
-// `second-look eval <bot> --questions <file.jsonl> [--compare off,signal,...] [--json]`: a bot
-// judged as it runs on its users' questions (several files, a list or a glob: each judged and
-// reported on its own, then side by side). `second-look eval <dir> --format cranfield|beir`:
-// the engine on a classic judged collection.
+// `second-look eval <bot> --questions <file.jsonl> [--compare off,signal,...] [--json]
+// [--fail-under …] [--report report.html] [--lenient]`: a bot judged as it runs on its users'
+// questions (several files, a list or a glob: each judged and reported on its own, then side by
+// side). `second-look eval <dir> --format cranfield|beir`: the engine on a classic judged collection.
 
+import { writeFile } from "node:fs/promises";
 import { loadBot } from "../bots/discovery.js";
 import { readBeir } from "../evaluation/beir.js";
-import type { BotEvalFigures, Share } from "../evaluation/bot-metrics.js";
+import { num, ofShare, settingHeading, summaryRows } from "../evaluation/bot-report-rows.js";
 import { readCranfield } from "../evaluation/cranfield.js";
+import { checkGates, type Gate, gateFailuresLine, parseGates } from "../evaluation/eval-gates.js";
+import { evalReportHtml } from "../evaluation/eval-report-html.js";
 import {
   type BotEvalReport,
   CORRECTIVE_SETTINGS,
@@ -22,24 +25,45 @@ import { percent, tableLines } from "./text-table.js";
 
 const FORMATS = ["cranfield", "beir"] as const;
 
+/**
+ * `eval <bot> --questions` exit codes (README "Judging a bot"): 0 every setting ran as configured
+ * and every gate passed; 1 the run itself failed (bad arguments, questions file, bot); 3 a setting
+ * did not run as configured (its model grader unavailable or some of its calls failed), whatever
+ * the gates say; 4 every setting ran, and a `--fail-under` gate failed.
+ */
+export const EVAL_EXIT = { ok: 0, error: 1, settingFailed: 3, belowGate: 4 } as const;
+
+/** Warnings listed one a line for `--lenient`; the rest are counted. */
+const UNMATCHED_LISTED = 20;
+
 export interface EvalOptions {
   questions?: string;
   compare?: string;
   format?: string;
+  failUnder?: string;
+  report?: string;
+  lenient?: boolean;
   json: boolean;
 }
 
 export async function runEval(
   target: string,
   options: EvalOptions,
-  io: { stdout: NodeJS.WritableStream },
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
   if (options.questions !== undefined) {
     if (options.format !== undefined)
       throw new CliError("--questions judges a bot; --format a collection: give one");
     return runBotEval(target, options.questions, options, io);
   }
-  if (options.compare !== undefined) throw new CliError("--compare needs --questions <file.jsonl>");
+  for (const [flag, value] of [
+    ["--compare", options.compare],
+    ["--fail-under", options.failUnder],
+    ["--report", options.report],
+    ["--lenient", options.lenient || undefined],
+  ] as const) {
+    if (value !== undefined) throw new CliError(`${flag} needs --questions <file.jsonl>`);
+  }
   if (options.format === undefined) {
     throw new CliError(
       "give --questions <file.jsonl> to judge a bot, or --format cranfield|beir to judge a collection folder",
@@ -67,10 +91,14 @@ async function runBotEval(
   botRef: string,
   questionsValue: string,
   options: EvalOptions,
-  io: { stdout: NodeJS.WritableStream },
+  io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
   const settings = parseSettings(options.compare);
+  const gates: Gate[] = options.failUnder === undefined ? [] : parseGates(options.failUnder);
   const files = await questionFiles(questionsValue);
+  if (options.report !== undefined && files.length > 1) {
+    throw new CliError(`--report writes one questions file's report; ${files.length} files were given`);
+  }
   // Every file is read before the bot is opened: a bad line fails the run before minutes of indexing.
   const questionSets: Awaited<ReturnType<typeof readJudgedQuestions>>[] = [];
   for (const questionsFile of files) {
@@ -88,33 +116,73 @@ async function runBotEval(
   for (const [i, questionsFile] of files.entries()) {
     const indexing = progressReporter(!options.json);
     const asking = questionProgress(!options.json);
-    const report = await evaluateBot(bot, questionSets[i]!, {
-      settings,
-      questionsFile,
-      onIndexProgress: indexing.update,
-      onProgress: (e) => {
-        indexing.stop();
-        asking.update(e);
-      },
-    });
-    indexing.stop();
-    asking.stop();
-    reports.push({ label: labels[i]!, ...report });
+    try {
+      const report = await evaluateBot(bot, questionSets[i]!, {
+        settings,
+        questionsFile,
+        lenient: options.lenient === true,
+        onIndexProgress: indexing.update,
+        onProgress: (e) => {
+          indexing.stop();
+          asking.update(e);
+        },
+      });
+      reports.push({ label: labels[i]!, ...report });
+    } finally {
+      indexing.stop();
+      asking.stop();
+    }
   }
+  for (const report of reports) warnUnmatched(report, io.stderr);
   if (reports.length === 1) {
     const report = reports[0]!;
     io.stdout.write(options.json ? `${JSON.stringify(withoutLabel(report))}\n` : botReportText(report));
-    return 0;
+    if (options.report !== undefined) {
+      await writeFile(options.report, evalReportHtml(withoutLabel(report), new Date().toISOString()));
+      if (!options.json) io.stdout.write(`report written to ${options.report}\n`);
+    }
+  } else {
+    io.stdout.write(
+      options.json
+        ? `${JSON.stringify({ bot: bot.name, reports })}\n`
+        : [
+            ...reports.map((r) => `## ${r.label} (${r.questionsFile})\n\n${botReportText(r)}`),
+            perFileText(reports),
+          ].join("\n"),
+    );
   }
-  io.stdout.write(
-    options.json
-      ? `${JSON.stringify({ bot: bot.name, reports })}\n`
-      : [
-          ...reports.map((r) => `## ${r.label} (${r.questionsFile})\n\n${botReportText(r)}`),
-          perFileText(reports),
-        ].join("\n"),
+  const failed = reports.flatMap((report) =>
+    report.settings
+      .filter((s) => !s.reliable)
+      .map((s) => ({ s, label: reports.length > 1 ? `${report.label}: ` : "" })),
   );
-  return 0;
+  if (failed.length) {
+    io.stderr.write(
+      `second-look eval: ${failed.map(({ s, label }) => `${label}setting ${s.setting} did not run as configured: ${s.problem}`).join("; ")}; ${failed.length > 1 ? "their" : "its"} figures are unreliable (exit ${EVAL_EXIT.settingFailed})\n`,
+    );
+    return EVAL_EXIT.settingFailed;
+  }
+  const below = reports.flatMap((report) => checkGates(report.settings, gates));
+  if (below.length) {
+    io.stderr.write(
+      `second-look eval: --fail-under: ${gateFailuresLine(below)} (exit ${EVAL_EXIT.belowGate})\n`,
+    );
+    return EVAL_EXIT.belowGate;
+  }
+  return EVAL_EXIT.ok;
+}
+
+/** A `relevant` path that matches no document is scored as a miss; with --lenient it is only warned of. */
+function warnUnmatched(report: BotEvalReport, stderr: NodeJS.WritableStream): void {
+  const unmatched = report.unmatchedRelevant;
+  for (const u of unmatched.slice(0, UNMATCHED_LISTED)) {
+    stderr.write(
+      `second-look eval: warning: question "${u.question}": relevant path "${u.path}" matches no document (scored as a miss)\n`,
+    );
+  }
+  if (unmatched.length > UNMATCHED_LISTED) {
+    stderr.write(`second-look eval: warning: … and ${unmatched.length - UNMATCHED_LISTED} more such paths\n`);
+  }
 }
 
 /** One questions file's report with the label it is shown under (several files: `{bot, reports}`). */
@@ -165,58 +233,20 @@ function questionProgress(enabled: boolean) {
   };
 }
 
-const ofShare = (s: Share) => `${percent(s.rate)} (${s.count}/${s.of})`;
-const num = (x: number | null) => (x === null ? "–" : x.toLocaleString("en-US"));
-
-/** A table: one row per figure, one column per compared setting. */
+/** A table: one row per figure, one column per compared setting (an unreliable one marked). */
 export function botReportText(report: BotEvalReport): string {
   const columns = report.settings;
   const first = columns[0]!;
-  const rows: [string, (r: BotEvalFigures) => string][] = [
-    [
-      "search hit@1 / @5 / @10",
-      (r) => `${percent(r.search.hit1)} / ${percent(r.search.hit5)} / ${percent(r.search.hit10)}`,
-    ],
-    ["search MRR@10", (r) => num(r.search.mrr10)],
-    [
-      "final text hit@1 / @5 / @10",
-      (r) => `${percent(r.final.hit1)} / ${percent(r.final.hit5)} / ${percent(r.final.hit10)}`,
-    ],
-    ["final text MRR@10", (r) => num(r.final.mrr10)],
-    ["answer anywhere in final text", (r) => percent(r.final.anywhere)],
-    ["false alarms (flagged, answer in top 5)", (r) => ofShare(r.weak.falseAlarms)],
-    ["misses caught (flagged, no answer in top 5)", (r) => ofShare(r.weak.missesCaught)],
-    ["unanswerable flagged", (r) => ofShare(r.weak.unanswerableFlagged)],
-    ["AUC of bestScore for answer in top 5", (r) => num(r.weak.auc)],
-    [
-      "misses rescued (flagged misses)",
-      (r) => `${r.rescue.rescued}/${r.rescue.misses} (${r.rescue.flagged} flagged)`,
-    ],
-    [
-      "chars added on unanswerable, median / p90",
-      (r) => `${num(r.charsAddedOnUnanswerable.median)} / ${num(r.charsAddedOnUnanswerable.p90)}`,
-    ],
-    ["final text chars, median / p90", (r) => `${num(r.finalChars.median)} / ${num(r.finalChars.p90)}`],
-    ["model calls per 100 searches", (r) => num(r.modelCallsPer100)],
-    ["latency ms, p50 / p95", (r) => `${num(r.latencyMs.p50)} / ${num(r.latencyMs.p95)}`],
-  ];
-  for (const subset of Object.keys(first.subsets)) {
-    rows.push([
-      `${subset}: search / final hit@5, flagged`,
-      (r) => {
-        const s = r.subsets[subset];
-        return s ? `${percent(s.searchHit5)} / ${percent(s.finalHit5)}, ${percent(s.flagged.rate)}` : "–";
-      },
-    ]);
-  }
-  const header = ["", ...columns.map((c) => c.setting)];
-  const body = rows.map(([label, cell]) => [label, ...columns.map((c) => cell(c))]);
+  const header = ["", ...columns.map(settingHeading)];
+  const body = summaryRows(first).map(({ label, cell }) => [label, ...columns.map((c) => cell(c))]);
+  const notes = columns.filter((c) => !c.reliable).map((c) => `${c.setting} is UNRELIABLE: ${c.problem}`);
   return [
     `${report.bot}: ${first.questions} questions (${first.answerable} answerable, ${first.unanswerable} unanswerable)` +
       `${report.documents === null ? "" : `, ${report.documents} documents`}, index ready in ${report.indexMs} ms`,
     "",
     ...tableLines(header, body),
     "",
+    ...(notes.length ? [...notes, ""] : []),
   ].join("\n");
 }
 

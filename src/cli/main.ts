@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { errorLine } from "./cli-error.js";
+import type { EvalOptions } from "./eval.js";
 
 /** The installed package's version: package.json sits two levels up from src/cli and dist/cli. */
 export function packageVersion(): string {
@@ -138,12 +139,17 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       "corrective settings side by side: bot,off,signal,haiku,auto (comma-separated)",
     )
     .option("--format <format>", "cranfield | beir (a judged collection instead of a bot)")
+    .option(
+      "--fail-under <gates>",
+      "CI gates, e.g. hit5=0.6,falseAlarms<=0.2 (exit 4 when one fails; README: eval)",
+    )
+    .option("--report <file.html>", "also write a self-contained HTML report with charts")
+    .option("--lenient", "a relevant path matching no document is a warning, not an error")
     .option("--json", "machine-readable output")
-    .action(
-      (target: string, opts: { questions?: string; compare?: string; format?: string; json?: boolean }) =>
-        run("eval", async () =>
-          (await import("./eval.js")).runEval(target, { ...opts, json: !!opts.json }, io),
-        )(),
+    .action((target: string, opts: Omit<EvalOptions, "json"> & { json?: boolean }) =>
+      run("eval", async () =>
+        (await import("./eval.js")).runEval(target, { ...opts, json: !!opts.json }, io),
+      )(),
     );
 
   program
@@ -155,12 +161,13 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       "judged questions: id, text, kind, relevant paths (README: eval)",
     )
     .option("--dry-run", "measure and fit, store nothing")
+    .option("--force", "store the fit even when, held-out, it is no improvement (says what gets worse)")
     .option("--json", "machine-readable output")
-    .action((bot: string, opts: { questions: string; dryRun?: boolean; json?: boolean }) =>
+    .action((bot: string, opts: { questions: string; dryRun?: boolean; force?: boolean; json?: boolean }) =>
       run("calibrate", async () =>
         (await import("./calibrate.js")).runCalibrate(
           bot,
-          { questions: opts.questions, dryRun: !!opts.dryRun, json: !!opts.json },
+          { questions: opts.questions, dryRun: !!opts.dryRun, force: !!opts.force, json: !!opts.json },
           io,
         ),
       )(),

@@ -1,7 +1,6 @@
 // The aligned plain-text tables `eval` and `calibrate` print on a terminal.
 
-/** A share as a percentage with one decimal, "–" when there is nothing to divide. */
-export const percent = (x: number | null): string => (x === null ? "–" : `${(x * 100).toFixed(1)}%`);
+export { percent } from "../evaluation/bot-report-rows.js";
 
 /** The header and body rows as lines, each column padded to its widest cell. */
 export function tableLines(header: readonly string[], body: readonly (readonly string[])[]): string[] {

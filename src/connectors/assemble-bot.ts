@@ -50,10 +50,23 @@ export interface AssembledBot {
 /** What the binding needs of a bot: its config, and its folder for a Copilot-backed grader. */
 export type BindableBot = Pick<BotDefinition, "config"> & Partial<Pick<BotDefinition, "dir">>;
 
+/**
+ * Told what the model grader could not do, for a caller that must not take the signal's stand-in
+ * for the model's work (`eval` marks such a setting's figures unreliable). Sessions pass none:
+ * for them the fallback to `correct` is the design (docs/design.md §5).
+ */
+export interface GraderObserver {
+  /** The model grader could not be built (e.g. its key variable is unset): the signal grades. */
+  unavailable?: (message: string) => void;
+  /** One model grader call failed (threw or timed out); the pass treats the result as correct. */
+  failed?: (error: unknown) => void;
+}
+
 export function assembleBot(
   bot: BindableBot,
   rawBackend: KnowledgeBackend,
   env: NodeJS.ProcessEnv = process.env,
+  observer: GraderObserver = {},
 ): AssembledBot {
   const warned = new Set<string>();
   // With a model and a strategy switched on, every search of this bot (the model's and the
@@ -86,7 +99,10 @@ export function assembleBot(
     resolution = resolveCorrectiveConfig(bot.config.correctiveRetrieval, env);
     if (!resolution.enabled) return undefined;
     const settings = resolution;
-    const modelGrade = settings.grader === "signal" ? undefined : modelGrader(bot, settings, env, warned);
+    const modelGrade =
+      settings.grader === "signal"
+        ? undefined
+        : observed(modelGrader(bot, settings, env, warned, observer), observer);
     return async (call) => {
       // Only a text this process rendered has a structured twin; an external MCP tool's does not.
       const twin = rendered.get(call.resultText);
@@ -128,6 +144,20 @@ export function assembleBot(
   return { backend: traced, renderResult, correctFor, lastResolution: () => resolution };
 }
 
+/** The grader, its failures told to the observer (the caller's handling of them unchanged). */
+function observed(grade: GradeFn | undefined, observer: GraderObserver): GradeFn | undefined {
+  const failed = observer.failed;
+  if (!grade || !failed) return grade;
+  return async (input) => {
+    try {
+      return await grade(input);
+    } catch (error) {
+      failed(error);
+      throw error;
+    }
+  };
+}
+
 /**
  * The model grader for a session, or undefined (the signal then grades) when it cannot be built,
  * e.g. the key variable is unset: said once per binding, naming the variable, never its value.
@@ -137,6 +167,7 @@ function modelGrader(
   settings: ResolvedCorrectiveConfig,
   env: NodeJS.ProcessEnv,
   warned: Set<string>,
+  observer: GraderObserver,
 ): GradeFn | undefined {
   const provider = settings.graderProvider ?? bot.config.provider;
   try {
@@ -152,6 +183,7 @@ function modelGrader(
     });
   } catch (error) {
     const message = errorMessage(error);
+    observer.unavailable?.(message);
     if (!warned.has(message)) {
       warned.add(message);
       logger().warn(

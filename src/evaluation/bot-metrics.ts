@@ -6,13 +6,23 @@ import { percentiles } from "./percentiles.js";
 /** What one judged question did under one corrective setting. */
 export interface QuestionOutcome {
   id: string;
+  /** The question as asked. */
+  text: string;
   kind: "answerable" | "unanswerable";
+  /** The judged answering paths (empty for an unanswerable question). */
+  relevant: string[];
   style?: string;
   vocab?: string;
   /** 1-based rank of the first answering document among the search's hits; 0 = none shown. */
   searchRank: number;
   /** The same in the final text the model reads (doc-id lines in order of appearance). */
   finalRank: number;
+  /** Doc ids of the search's hits, in rank order. */
+  searchIds: string[];
+  /** Calibrated relevance of each of those hits, in the same order. */
+  searchRelevance: number[];
+  /** Doc ids in the final text, in order of appearance, each once. */
+  finalIds: string[];
   /** The search's `bestScore` (calibrated relevance of its best hit). */
   bestScore: number;
   /** Flagged weak: the grader's first verdict was not "correct" (the signal's flag when off). */
@@ -21,6 +31,11 @@ export interface QuestionOutcome {
   finalChars: number;
   /** Calls to a model grader for this search. */
   modelCalls: number;
+  /**
+   * Of those, calls that failed (threw, timed out or gave no usable verdict): the pass then
+   * took the result as correct, so the flag and the final text are not the model's work.
+   */
+  graderFailures: number;
   /** Search, rendering and corrective pass, wall time. */
   ms: number;
 }
@@ -72,6 +87,8 @@ export interface BotEvalFigures {
   charsAddedOnUnanswerable: { median: number | null; p90: number | null };
   finalChars: { median: number | null; p90: number | null };
   modelCallsPer100: number;
+  /** Model grader calls in all, and how many of them failed (a failed call is never a verdict). */
+  grader: { calls: number; failed: number };
   latencyMs: { p50: number | null; p95: number | null };
   /** Per tag value: `kind=…`, `style=…`, `vocab=…`. */
   subsets: Record<string, SubsetFigures>;
@@ -139,6 +156,10 @@ export function summarizeOutcomes(outcomes: readonly QuestionOutcome[]): BotEval
     modelCallsPer100: outcomes.length
       ? round((100 * outcomes.reduce((sum, o) => sum + o.modelCalls, 0)) / outcomes.length, 1)
       : 0,
+    grader: {
+      calls: outcomes.reduce((sum, o) => sum + o.modelCalls, 0),
+      failed: outcomes.reduce((sum, o) => sum + o.graderFailures, 0),
+    },
     latencyMs: {
       p50: p50 === undefined ? null : round(p50, 1),
       p95: p95 === undefined ? null : round(p95, 1),

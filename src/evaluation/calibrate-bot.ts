@@ -30,6 +30,35 @@ export const CALIBRATION_FOLDS = 5;
 
 export type WeakFigures = Omit<WeakSignalFigures, "bandPrecision">;
 
+/**
+ * The figures a new fit must not make worse to be stored, and which way is better: fewer false
+ * alarms, more misses caught, more unanswerable questions flagged. (AUC is shown, not decisive:
+ * a threshold-free ranking of searches, it says nothing of what the weak flag will do.)
+ */
+export const DECISIVE_FIGURES = [
+  { figure: "falseAlarms", label: "false alarms", better: "lower" },
+  { figure: "missesCaught", label: "misses caught", better: "higher" },
+  { figure: "unanswerableFlagged", label: "unanswerable flagged", better: "higher" },
+] as const satisfies readonly { figure: keyof WeakFigures; label: string; better: "lower" | "higher" }[];
+
+export interface FigureChange {
+  figure: (typeof DECISIVE_FIGURES)[number]["figure"];
+  label: string;
+  current: number;
+  fitted: number;
+}
+
+/** The new fit held-out against the model the bot uses now, on the same questions. */
+export interface FitComparison {
+  /** Figures the new fit makes worse, and better (a figure nothing was counted for is neither). */
+  worse: FigureChange[];
+  better: FigureChange[];
+  /** Stored only when this is true (or with `force`): nothing worse, something better. */
+  improvement: boolean;
+  /** Why it is not an improvement, in one line (null when it is). */
+  reason: string | null;
+}
+
 export interface BotCalibrationReport {
   bot: string;
   questionsFile: string;
@@ -47,9 +76,16 @@ export interface BotCalibrationReport {
   /** The stored model on the questions it was fitted on (optimistic: read afterHeldOut). */
   afterFitted: WeakFigures;
   model: CalibrationModel;
-  /** The file the model was stored in: embedded bots (null with `dryRun` and for a postgres bot). */
+  /** The new fit (held-out) against the current model; decides whether it is stored. */
+  comparison: FitComparison;
+  /** Stored although it is not an improvement (`force`). */
+  forced: boolean;
+  /** The file the model was stored in: embedded bots (null when not stored, and for a postgres bot). */
   file: string | null;
-  /** Where the model was stored: the file, or a postgres bot's table and server (null with `dryRun`). */
+  /**
+   * Where the model was stored: the file, or a postgres bot's table and server; null with
+   * `dryRun` and when the fit is not an improvement (without `force`): the bot keeps its model.
+   */
   storedIn: string | null;
 }
 
@@ -77,7 +113,7 @@ interface CalibrationSubject {
 export async function calibrateBot(
   bot: BotDefinition,
   questions: readonly JudgedQuestion[],
-  options: { questionsFile: string; dryRun?: boolean; onIndexProgress?: RefreshProgress },
+  options: { questionsFile: string; dryRun?: boolean; force?: boolean; onIndexProgress?: RefreshProgress },
 ): Promise<BotCalibrationReport> {
   const subject = await openSubject(bot, questions, options);
   try {
@@ -140,7 +176,7 @@ async function fitAndStore(
   bot: BotDefinition,
   questions: readonly JudgedQuestion[],
   subject: CalibrationSubject,
-  options: { questionsFile: string; dryRun?: boolean },
+  options: { questionsFile: string; dryRun?: boolean; force?: boolean },
 ): Promise<BotCalibrationReport> {
   const { previous: previousModel, engineFor } = subject;
   const judged = resolveRelevant(engineFor, questions);
@@ -161,8 +197,10 @@ async function fitAndStore(
   const afterFitted = measure(engineFor, judged, model);
   // The engines go back to the model the bot uses (the embedded one is the bot's own engine).
   for (const position of judged.keys()) engineFor(position, true).useCalibration(previousModel);
+  const comparison = compareFits(before, afterHeldOut);
+  const store = comparison.improvement || options.force === true;
   let storedIn: string | null = null;
-  if (!options.dryRun) {
+  if (!options.dryRun && store) {
     storedIn = await subject.store({
       version: 1,
       model: { features: [...model.features], weights: [...model.weights], bias: model.bias },
@@ -183,9 +221,53 @@ async function fitAndStore(
     afterHeldOut,
     afterFitted,
     model,
+    comparison,
+    forced: storedIn !== null && !comparison.improvement,
     file: embedded ? storedIn : null,
     storedIn,
   };
+}
+
+/**
+ * The new fit, each question scored by a fit that never saw it, against the bot's current model
+ * on the same questions. (When the current model is an earlier fit on these very questions its
+ * figures are optimistic, which only makes a new fit harder to store.)
+ */
+export function compareFits(current: WeakFigures, heldOut: WeakFigures | null): FitComparison {
+  if (heldOut === null) {
+    return {
+      worse: [],
+      better: [],
+      improvement: false,
+      reason: `an improvement is judged on held-out folds, which need at least ${2 * CALIBRATION_FOLDS} questions`,
+    };
+  }
+  const worse: FigureChange[] = [];
+  const better: FigureChange[] = [];
+  for (const { figure, label, better: direction } of DECISIVE_FIGURES) {
+    const was = current[figure];
+    const now = heldOut[figure];
+    if (was === null || now === null || was === now) continue;
+    const change = { figure, label, current: was, fitted: now };
+    (now < was === (direction === "lower") ? better : worse).push(change);
+  }
+  const improvement = worse.length === 0 && better.length > 0;
+  return {
+    worse,
+    better,
+    improvement,
+    reason: improvement
+      ? null
+      : worse.length
+        ? `held-out, the new fit is worse: ${changesText(worse)}`
+        : "held-out, the new fit is no better on false alarms, misses caught or unanswerable flagged",
+  };
+}
+
+/** `false alarms 17.3% → 50.0%, …` */
+export function changesText(changes: readonly FigureChange[]): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return changes.map((c) => `${c.label} ${pct(c.current)} → ${pct(c.fitted)}`).join(", ");
 }
 
 type EngineFor = CalibrationSubject["engineFor"];

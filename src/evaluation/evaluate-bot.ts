@@ -5,11 +5,18 @@ import type { BotDefinition } from "../bots/discovery.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
+import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../corrective/llm-grade.js";
+import { errorMessage, SecondLookError } from "../errors.js";
 import { parseDocIdLine } from "../protocol/doc-id-line.js";
 import { isWeak } from "../protocol/weakness.js";
 import type { CorrectiveMetadata } from "../types.js";
 import { type BotEvalFigures, type QuestionOutcome, summarizeOutcomes } from "./bot-metrics.js";
-import { firstAnswerRank, type JudgedQuestion } from "./judged-questions.js";
+import {
+  firstAnswerRank,
+  type JudgedQuestion,
+  type UnmatchedPath,
+  unmatchedJudgedPaths,
+} from "./judged-questions.js";
 
 /** `bot`: the bot's own settings with the environment's overrides, exactly as a session resolves them. */
 export const CORRECTIVE_SETTINGS = ["bot", "off", "signal", "haiku", "auto"] as const;
@@ -20,6 +27,14 @@ const CORRECT_TIMEOUT_MS = 60_000;
 
 export interface SettingReport extends BotEvalFigures {
   setting: CorrectiveSetting;
+  /**
+   * False when the setting did not run as configured: its model grader could not be built (the
+   * signal graded instead) or some of its calls failed (each taken as "correct"). Its weak-flag,
+   * rescue and final-text figures are then not the model grader's, whatever they say.
+   */
+  reliable: boolean;
+  /** Why it is unreliable, in one line (null when reliable). */
+  problem: string | null;
   perQuestion: QuestionOutcome[];
 }
 
@@ -30,7 +45,28 @@ export interface BotEvalReport {
   /** Documents in the bot's index, when the backend can say (the embedded engine can). */
   documents: number | null;
   indexMs: number;
+  /** Judged paths no document matches (only with `lenient`; otherwise they stop the run). */
+  unmatchedRelevant: UnmatchedPath[];
   settings: SettingReport[];
+}
+
+/** Judged paths that match no document of the bot: the run stops before asking anything. */
+export class UnmatchedRelevantError extends SecondLookError {
+  constructor(
+    readonly unmatched: readonly UnmatchedPath[],
+    where: string,
+    bot: string,
+  ) {
+    const first = unmatched[0]!;
+    const more = unmatched.length > 1 ? ` (and ${unmatched.length - 1} more)` : "";
+    super(
+      "evaluation",
+      "unmatched-relevant",
+      `${where}: question "${first.question}": relevant path "${first.path}" matches no document of bot "${bot}"${more}; ` +
+        "fix the path, or pass --lenient to score such questions as misses with a warning",
+    );
+    this.name = "UnmatchedRelevantError";
+  }
 }
 
 export type BotEvalProgress = (event: { collection: string; done: number; total: number }) => void;
@@ -42,6 +78,8 @@ export async function evaluateBot(
     settings: readonly CorrectiveSetting[];
     questionsFile: string;
     env?: NodeJS.ProcessEnv;
+    /** Judged paths that match no document are reported, not an error. */
+    lenient?: boolean;
     onIndexProgress?: BotEvalProgress;
     onProgress?: BotEvalProgress;
   },
@@ -54,10 +92,25 @@ export async function evaluateBot(
   );
   const indexMs = Math.round(performance.now() - indexStarted);
   try {
+    const ids = documentIds(opened.backend);
+    const unmatchedRelevant = ids === null ? [] : unmatchedJudgedPaths(questions, ids);
+    if (unmatchedRelevant.length && !options.lenient) {
+      throw new UnmatchedRelevantError(unmatchedRelevant, options.questionsFile, bot.name);
+    }
     const settings: SettingReport[] = [];
     for (const setting of options.settings) {
-      const binding = assembleBot(withSetting(bot, setting), opened.backend, envFor(setting, env));
+      const grader = { unavailable: null as string | null, firstError: null as string | null };
+      const binding = assembleBot(withSetting(bot, setting), opened.backend, envFor(setting, env), {
+        unavailable: (message) => {
+          grader.unavailable ??= message;
+        },
+        failed: (error) => {
+          grader.firstError ??= errorMessage(error);
+        },
+      });
       const correct = binding.correctFor();
+      const resolution = binding.lastResolution();
+      const expectsModel = resolution?.enabled === true && resolution.grader !== "signal";
       const outcomes: QuestionOutcome[] = [];
       for (const [i, question] of questions.entries()) {
         const started = performance.now();
@@ -79,19 +132,24 @@ export async function evaluateBot(
           }
         }
         const ms = performance.now() - started;
+        const searchIds = response.results.map((h) => h.id);
+        const finalIds = docIdsIn(final);
         const outcome: QuestionOutcome = {
           id: question.id,
+          text: question.text,
           kind: question.kind,
-          searchRank: firstAnswerRank(
-            response.results.map((h) => h.id),
-            question.relevant,
-          ),
-          finalRank: firstAnswerRank(docIdsIn(final), question.relevant),
+          relevant: [...question.relevant],
+          searchRank: firstAnswerRank(searchIds, question.relevant),
+          finalRank: firstAnswerRank(finalIds, question.relevant),
+          searchIds,
+          searchRelevance: response.results.map((h) => h.relevance),
+          finalIds,
           bestScore: response.bestScore,
           flagged: metadata?.verdicts.length ? metadata.verdicts[0] !== "correct" : isWeak(response),
           originalChars: original.length,
           finalChars: final.length,
-          modelCalls: modelCallsOf(metadata, binding.lastResolution()?.retryBudget ?? 1),
+          modelCalls: modelCallsOf(metadata, resolution?.retryBudget ?? 1),
+          graderFailures: graderFailuresOf(metadata),
           ms: Math.round(ms * 10) / 10,
         };
         if (question.style) outcome.style = question.style;
@@ -99,13 +157,16 @@ export async function evaluateBot(
         outcomes.push(outcome);
         options.onProgress?.({ collection: setting, done: i + 1, total: questions.length });
       }
-      settings.push({ setting, ...summarizeOutcomes(outcomes), perQuestion: outcomes });
+      const figures = summarizeOutcomes(outcomes);
+      const problem = expectsModel ? settingProblem(resolution.grader, grader, figures.grader) : null;
+      settings.push({ setting, ...figures, reliable: problem === null, problem, perQuestion: outcomes });
     }
     return {
       bot: bot.name,
       questionsFile: options.questionsFile,
       documents: documentCount(opened.backend),
       indexMs,
+      unmatchedRelevant,
       settings,
     };
   } finally {
@@ -149,12 +210,55 @@ export function docIdsIn(text: string): string[] {
 }
 
 /**
+ * Why a setting that asks a model grader did not run as configured, or null when it did: the
+ * grader could not be built, or some of its calls failed (the first failure's message says why).
+ */
+function settingProblem(
+  graderSetting: string,
+  seen: { unavailable: string | null; firstError: string | null },
+  counts: { calls: number; failed: number },
+): string | null {
+  if (seen.unavailable !== null) {
+    return `grader "${graderSetting}" unavailable (${seen.unavailable}); the signal graded instead`;
+  }
+  if (counts.failed === 0) return null;
+  const why = seen.firstError ?? REASON_GRADER_UNPARSEABLE;
+  return `${counts.failed} of ${counts.calls} model grader calls failed (${oneLine(why)}); each was taken as "correct"`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+/** Grading passes whose model call failed: the grader's fallback reasons, never a model's own. */
+function graderFailuresOf(metadata: CorrectiveMetadata | undefined): number {
+  if (metadata?.graderMode !== "haiku") return 0;
+  return metadata.reasons.filter((r) => r === REASON_GRADER_UNAVAILABLE || r === REASON_GRADER_UNPARSEABLE)
+    .length;
+}
+
+/**
  * Model calls of one corrective pass, from its record: a model-graded pass asks the model at
  * every grading round except the one after the last re-query the budget allows.
  */
 function modelCallsOf(metadata: CorrectiveMetadata | undefined, budget: number): number {
   if (metadata?.graderMode !== "haiku") return 0;
   return Math.max(1, metadata.verdicts.length - (metadata.retries >= budget ? 1 : 0));
+}
+
+/** Every document id of an engine that can list them (the embedded one), else null. */
+function documentIds(backend: unknown): string[] | null {
+  const engine = backend as {
+    collections?: () => string[];
+    collectionIndex?: (n: string) => { documents?: { id: string }[] } | undefined;
+  };
+  if (typeof engine.collectionIndex !== "function" || typeof engine.collections !== "function") return null;
+  const ids: string[] = [];
+  for (const name of engine.collections()) {
+    for (const doc of engine.collectionIndex(name)?.documents ?? []) ids.push(doc.id);
+  }
+  return ids;
 }
 
 function documentCount(backend: unknown): number | null {

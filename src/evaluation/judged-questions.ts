@@ -100,3 +100,34 @@ export function firstAnswerRank(ranking: readonly string[], relevant: readonly s
   }
   return 0;
 }
+
+/** A judged path that no document of the bot answers to (a typo, or a page the bot lacks). */
+export interface UnmatchedPath {
+  question: string;
+  path: string;
+}
+
+/**
+ * Every (question, path) whose path matches none of `docIds` (the rule of matchesJudgedPath). Each
+ * id's path suffixes go into one set first, so a large bot costs one pass over its ids.
+ */
+export function unmatchedJudgedPaths(
+  questions: readonly Pick<JudgedQuestion, "id" | "relevant">[],
+  docIds: Iterable<string>,
+): UnmatchedPath[] {
+  const suffixes = new Set<string>();
+  for (const docId of docIds) {
+    const id = docId.replaceAll("\\", "/");
+    suffixes.add(id);
+    for (let slash = id.indexOf("/"); slash >= 0; slash = id.indexOf("/", slash + 1)) {
+      suffixes.add(id.slice(slash + 1));
+    }
+  }
+  const out: UnmatchedPath[] = [];
+  for (const q of questions) {
+    for (const path of q.relevant) {
+      if (!suffixes.has(path.replaceAll("\\", "/").replace(/^\.?\//, ""))) out.push({ question: q.id, path });
+    }
+  }
+  return out;
+}

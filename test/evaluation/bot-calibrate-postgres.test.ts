@@ -89,7 +89,7 @@ describe.skipIf(skipReason !== undefined)("calibrate on a postgres bot", () => {
     PostgresBackend.open({ bot: "pgbot", urlEnv: URL_ENV, schema: "second_look", collections: COLLECTIONS });
   const calibrate = async (bot: string) =>
     JSON.parse(
-      await cliOutput(["calibrate", bot, "--questions", questionsFile, "--json"]),
+      await cliOutput(["calibrate", bot, "--questions", questionsFile, "--json", "--force"]),
     ) as BotCalibrationReport;
 
   beforeAll(async () => {

@@ -1,11 +1,12 @@
 // `second-look calibrate <bot> --questions`: a tiny hand-made bot refits its relevance
-// calibration, the fit is stored with its index and used by its engine from then on.
+// calibration; the fit is stored with its index and used by its engine from then on — only when,
+// held-out, it improves on the model the bot uses now, or with --force, saying what gets worse.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BotCalibrationReport } from "../../src/evaluation/calibrate-bot.js";
+import { type BotCalibrationReport, compareFits } from "../../src/evaluation/calibrate-bot.js";
 import { calibrationFile, storedCalibrationSchema } from "../../src/knowledge/bot-calibration.js";
 import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
 import { DEFAULT_CALIBRATION } from "../../src/knowledge/relevance.js";
@@ -99,8 +100,72 @@ describe("calibrate <bot> --questions on a tiny hand-made bot", () => {
     expect(report.model.features).toEqual([...FEATURE_NAMES]);
   });
 
-  it("stores the fit with the bot's index, and the bot's engine uses it from then on", async () => {
-    const report = await calibrate();
+  it("does not store a fit that is no better than the shipped model: exit 3, one line saying why", async () => {
+    // On these questions the shipped model is already right everywhere (no false alarm, every
+    // unanswerable question flagged): a new fit cannot improve on it.
+    const run = await runCli(["calibrate", bot, "--questions", questions, "--json"]);
+    expect(run.exitCode).toBe(3);
+    const report = JSON.parse(run.stdout) as BotCalibrationReport;
+    expect(report.before).toMatchObject({ falseAlarms: 0, unanswerableFlagged: 1 });
+    expect(report.comparison).toMatchObject({ improvement: false, worse: [] });
+    expect([report.storedIn, report.file, report.forced]).toEqual([null, null, false]);
+    expect(existsSync(calibrationFile(bot))).toBe(false);
+    expect(run.stderr).toBe(
+      "second-look calibrate: not stored: held-out, the new fit is no better on false alarms, misses caught or unanswerable flagged; the bot keeps its current model (--force stores it anyway)\n",
+    );
+  });
+
+  it("stores a fit that improves on the bot's current model, saying what got better", async () => {
+    // A current model that calls every hit irrelevant: every search is flagged, answered or not.
+    const flagsAll = join(dir, "flagsall");
+    await mkdir(join(flagsAll, ".second-look"), { recursive: true });
+    await cp(join(bot, "docs"), join(flagsAll, "docs"), { recursive: true });
+    await cp(join(bot, "config.json"), join(flagsAll, "config.json"));
+    await writeFile(
+      calibrationFile(flagsAll),
+      JSON.stringify({ version: 1, model: { features: ["rank"], weights: [0], bias: -8 } }),
+    );
+    const run = await runCli(["calibrate", flagsAll, "--questions", questions]);
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/held-out, the new fit is an improvement: false alarms 100\.0% → 0\.0%/);
+    const stored = storedCalibrationSchema.parse(
+      JSON.parse(await readFile(calibrationFile(flagsAll), "utf8")),
+    );
+    expect(stored.model.features).toEqual([...FEATURE_NAMES]);
+  });
+
+  it("never stores a fit with more false alarms, fewer misses caught or fewer unanswerable flagged", () => {
+    const figures = (falseAlarms: number, missesCaught: number, unanswerableFlagged: number) => ({
+      searches: 10,
+      falseAlarms,
+      missesCaught,
+      unanswerableFlagged,
+      auc: 0.8,
+    });
+    const current = figures(0.2, 0.5, 0.8);
+    expect(compareFits(current, figures(0.1, 0.5, 0.8)).improvement).toBe(true);
+    expect(compareFits(current, figures(0.2, 0.6, 0.8)).improvement).toBe(true);
+    for (const worse of [figures(0.3, 0.9, 1), figures(0.1, 0.4, 0.8), figures(0.1, 0.5, 0.7)]) {
+      expect(compareFits(current, worse).improvement).toBe(false);
+    }
+    expect(compareFits(current, figures(0.3, 0.5, 0.8)).reason).toBe(
+      "held-out, the new fit is worse: false alarms 20.0% → 30.0%",
+    );
+    expect(compareFits(current, null)).toMatchObject({
+      improvement: false,
+      reason: expect.stringMatching(/at least 10 questions/),
+    });
+  });
+
+  it("with --force stores the fit with the bot's index, and the bot's engine uses it from then on", async () => {
+    const run = await runCli(["calibrate", bot, "--questions", questions, "--json", "--force"]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toMatch(
+      /^second-look calibrate: stored with --force although held-out the new fit is no better/,
+    );
+    const report = JSON.parse(run.stdout) as BotCalibrationReport;
+    expect(report.forced).toBe(true);
     expect(report.file).toBe(calibrationFile(bot));
     const stored = storedCalibrationSchema.parse(JSON.parse(await readFile(report.file!, "utf8")));
     expect(stored.model).toEqual(report.model);

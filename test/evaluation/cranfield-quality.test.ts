@@ -27,19 +27,14 @@ describe.skipIf(!available)(
       expect(report.ndcg10).toBeGreaterThanOrEqual(0.372);
     });
 
-    it("band precision: medium > low, and the high band is used", () => {
+    // The bands are set on measured band precision (src/protocol/weakness.ts): with Huginn's
+    // medium threshold of 0.40 the calibration's flat top on Cranfield's strict judgments put
+    // high (39.5 %) below medium (42.8 %).
+    it("band precision is ordered high > medium > low, every band used", () => {
       const { high, medium, low } = report.bands;
-      expect(high.hits).toBeGreaterThan(0);
-      expect(medium.precision!).toBeGreaterThan(low.precision!);
-    });
-
-    // Known defect, kept visible: the calibration fitted leave-one-collection-out on all five
-    // judged collections (src/knowledge/calibration-model.ts) is overconfident on Cranfield's
-    // strict judgments (high 39.5 % vs medium 42.8 % relevant when measured). The ordering holds on
-    // CISI and CACM (below). `it.fails` turns red the day the ordering holds here too.
-    it.fails("band precision is ordered high > medium (known defect on Cranfield)", () => {
-      const { high, medium } = report.bands;
+      expect([high.hits, medium.hits, low.hits].every((n) => n > 0)).toBe(true);
       expect(high.precision!).toBeGreaterThan(medium.precision!);
+      expect(medium.precision!).toBeGreaterThan(low.precision!);
     });
 
     it("the weak flag predicts 'no relevant hit in the top 10' with AUC >= 0.70", () => {
@@ -58,10 +53,11 @@ for (const name of ["cisi", "cacm"]) {
   describe.skipIf(!existsSync(resolve(beirDir, "corpus.jsonl")))(
     `${name} band order (skipped when ${relative(repoRoot, beirDir)} is absent)`,
     () => {
-      it("band precision is ordered high > medium > low where the bands have hits", async () => {
+      it("band precision is ordered high > medium > low, every band used", async () => {
         const { high, medium, low } = runEvaluation(await readBeir(beirDir)).bands;
+        expect([high.hits, medium.hits, low.hits].every((n) => n > 0)).toBe(true);
+        expect(high.precision!).toBeGreaterThan(medium.precision!);
         expect(medium.precision!).toBeGreaterThan(low.precision!);
-        if (high.hits > 0) expect(high.precision!).toBeGreaterThan(medium.precision!);
       });
     },
   );

@@ -5,12 +5,12 @@ import type { Hit } from "../../src/types.js";
 const hit: Hit = { collection: "c", id: "1", title: "t", relevance: 0.5, band: "medium" };
 
 describe("bandFor", () => {
-  it("uses Huginn's thresholds 0.65 and 0.40", () => {
+  it("high from 0.65 (Huginn's), medium from 0.20 (set on measured band precision), low below", () => {
     expect(bandFor(0.65)).toBe("high");
     expect(bandFor(0.99)).toBe("high");
     expect(bandFor(0.6499)).toBe("medium");
-    expect(bandFor(0.4)).toBe("medium");
-    expect(bandFor(0.3999)).toBe("low");
+    expect(bandFor(0.2)).toBe("medium");
+    expect(bandFor(0.1999)).toBe("low");
     expect(bandFor(0)).toBe("low");
   });
 });

@@ -37,3 +37,8 @@ export async function cliOutput(args: string[]): Promise<string> {
     throw new Error(`second-look ${args.join(" ")} exited ${run.exitCode}: ${run.stderr.trim()}`);
   return run.stdout;
 }
+
+/** `second-look eval <bot> --questions <file> …extra`, run as runCli runs it. */
+export function runBotEval(bot: string, questions: string, ...extra: string[]): Promise<CliRun> {
+  return runCli(["eval", bot, "--questions", questions, ...extra]);
+}
