@@ -66,7 +66,11 @@ export async function openBotBackend(
       );
     }
     const backend = await PostgresBackend.open({
-      bot: bot.name ?? basename(bot.dir),
+      // A configured botId is the key of every copy of the bot; else the folder's name, which only
+      // the folder that indexed under it may use (src/knowledge/postgres/pg-bot-folder.ts).
+      bot: postgres.botId ?? bot.name ?? basename(bot.dir),
+      botIdConfigured: postgres.botId !== undefined,
+      folder: bot.dir,
       urlEnv: postgres.urlEnv,
       schema: postgres.schema,
       collections: knowledge.collections,

@@ -12,6 +12,7 @@ import {
   type RefreshProgress,
   type RefreshReport,
 } from "../index/refresh.js";
+import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
 import type { Tables } from "./pg-schema.js";
 import {
   type DocumentToWrite,
@@ -73,6 +74,12 @@ export interface PostgresRefreshOptions {
   pool?: IngestPool;
   /** The bot's bounds on parsing one file (knowledge.ingest), for the pool made when none is given. */
   limits?: IngestLimits;
+  /**
+   * The bot folder the run comes from, and whether the bot's key is configured: a collection
+   * another folder wrote under a name-derived key is refused before anything is written
+   * (pg-bot-folder.ts). `server` names the database in that refusal.
+   */
+  from?: BotFolder & { server: string };
 }
 
 /**
@@ -105,6 +112,21 @@ export async function refreshPostgresCollection(
     const skips: StoredSkip[] = [];
     const files = await listCollectionFiles(botDir, source);
     report.files = files.length;
+    if (options.from) {
+      const current = new Set<string>();
+      for (const file of files) {
+        const path = documentIdFor(botDir, file);
+        if (path !== undefined) current.add(path);
+      }
+      await claimCollection(
+        client,
+        t,
+        { bot, collection: source.name, collectionId: id, server: options.from.server },
+        options.from,
+        [...previous.keys()],
+        current,
+      );
+    }
     const seen = new Set<string>();
     // Parses run in parallel in the pool's threads; the database work is one connection's, so
     // every statement goes through here, one file's transaction after another.

@@ -1,3 +1,4 @@
+import { realpath } from "node:fs/promises";
 import type pg from "pg";
 import { SEARCH_LIMITS } from "../../limits.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
@@ -18,6 +19,7 @@ import { CANDIDATE_UNITS, MAX_QUERY_TERMS, rankCollection } from "../index/ranke
 import type { CollectionSource, RefreshReport } from "../index/refresh.js";
 import type { CalibrationModel } from "../relevance.js";
 import { pseudoFrequencySql } from "./pg-bm25f.js";
+import { type BotFolder, readConflict } from "./pg-bot-folder.js";
 import { CalibrationReader, writeCalibration } from "./pg-calibration.js";
 import {
   connectionStringFor,
@@ -53,6 +55,7 @@ interface CollectionRow {
   title_length_sum: string;
   body_length_sum: string;
   analyzer: string;
+  folder: string | null;
 }
 
 interface CandidateRow {
@@ -81,6 +84,13 @@ export interface PostgresBackendOptions extends PostgresTarget {
   /** The bot's collections: the only ones its searches may reach. */
   collections: Record<string, { paths: readonly string[]; exclude?: readonly string[] }>;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether `bot` is the bot's configured knowledge.postgres.botId (any folder may use it) or
+   * taken from its folder's name (only the folder that indexed it may read or write it).
+   */
+  botIdConfigured?: boolean;
+  /** The bot folder searches come from (checked against the folder that indexed under a name-derived key). */
+  folder?: string;
 }
 
 /**
@@ -102,6 +112,8 @@ export class PostgresBackend implements KnowledgeBackend {
     private readonly pool: pg.Pool,
     private readonly server: string,
     private readonly t: Tables,
+    private readonly botIdConfigured: boolean,
+    private readonly folder: string | undefined,
   ) {
     this.calibration = new CalibrationReader(t, target.bot, server);
   }
@@ -115,7 +127,17 @@ export class PostgresBackend implements KnowledgeBackend {
     const connectionString = connectionStringFor(target, options.env);
     const server = describeServer(connectionString)!;
     const pool = openPool(target, connectionString);
-    const backend = new PostgresBackend(target, options.collections, pool, server, tablesIn(target.schema));
+    const folder =
+      options.folder === undefined ? undefined : await realpath(options.folder).catch(() => options.folder);
+    const backend = new PostgresBackend(
+      target,
+      options.collections,
+      pool,
+      server,
+      tablesIn(target.schema),
+      options.botIdConfigured === true,
+      folder,
+    );
     try {
       await backend.run(async (client) => {
         const version = await client
@@ -139,13 +161,21 @@ export class PostgresBackend implements KnowledgeBackend {
 
   /** Brings every collection up to date with the bot's files (`second-look index`). */
   async refresh(botDir: string, options: PostgresRefreshOptions = {}): Promise<RefreshReport[]> {
+    const from = {
+      folder: await realpath(botDir),
+      botIdConfigured: this.botIdConfigured,
+      server: this.server,
+    };
     return this.run(async (client) => {
       const reports: RefreshReport[] = [];
       for (const [name, config] of Object.entries(this.configured)) {
         const source: CollectionSource = { name, paths: config.paths };
         if (config.exclude) source.exclude = config.exclude;
         reports.push(
-          await refreshPostgresCollection(client, this.t, this.target.bot, botDir, source, options),
+          await refreshPostgresCollection(client, this.t, this.target.bot, botDir, source, {
+            from,
+            ...options,
+          }),
         );
       }
       return reports;
@@ -204,9 +234,9 @@ export class PostgresBackend implements KnowledgeBackend {
   async getDocument(collection: string, id: string): Promise<Doc | undefined> {
     if (!Object.hasOwn(this.configured, collection)) return undefined;
     const rows = await this.run(async (client) => {
-      const result = await client.query<CandidateRow>(
+      const result = await client.query<CandidateRow & { folder: string | null }>(
         `SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
-                s.content, s.page_start, s.page_end
+                s.content, s.page_start, s.page_end, c.folder
          FROM ${this.t.collections} c
          JOIN ${this.t.documents} d ON d.collection_id = c.id
          JOIN ${this.t.sections} s ON s.document_id = d.id
@@ -217,6 +247,12 @@ export class PostgresBackend implements KnowledgeBackend {
       return result.rows;
     });
     if (!rows.length) return undefined;
+    const conflict = readConflict(
+      { bot: this.target.bot, collection, server: this.server },
+      this.from(),
+      rows[0]!.folder,
+    );
+    if (conflict) throw conflict;
     const doc = documentsOf(
       rows.map((row) => ({ row, section: { ...sectionOf(row), titleTerms: [], bodyTerms: [] } })),
     )[0]!;
@@ -227,6 +263,11 @@ export class PostgresBackend implements KnowledgeBackend {
   close(): Promise<void> {
     this.closing ??= this.pool.end().catch(() => {});
     return this.closing;
+  }
+
+  /** Where this process's searches come from, when it was opened for a bot folder. */
+  private from(): BotFolder | undefined {
+    return this.folder ? { folder: this.folder, botIdConfigured: this.botIdConfigured } : undefined;
   }
 
   private resolveCollections(requested: readonly string[] | undefined): string[] {
@@ -269,11 +310,19 @@ export class PostgresBackend implements KnowledgeBackend {
 
   private async collectionRows(client: pg.PoolClient, names: readonly string[]) {
     const result = await client.query<CollectionRow>(
-      `SELECT id, name, unit_count, title_length_sum, body_length_sum, analyzer
+      `SELECT id, name, unit_count, title_length_sum, body_length_sum, analyzer, folder
        FROM ${this.t.collections} WHERE bot = $1 AND name = ANY($2::text[])`,
       [this.target.bot, names],
     );
     const rows = new Map(result.rows.map((r) => [r.name, r]));
+    for (const row of rows.values()) {
+      const conflict = readConflict(
+        { bot: this.target.bot, collection: row.name, server: this.server },
+        this.from(),
+        row.folder,
+      );
+      if (conflict) throw conflict;
+    }
     // Terms from another analyzer would silently match nothing: such a collection needs re-indexing.
     const missing = names.filter((n) => rows.get(n)?.analyzer !== ANALYZER_VERSION);
     if (missing.length) {
