@@ -31,12 +31,15 @@ module.exports = {
     {
       name: "protocol-and-telemetry-import-only-types",
       comment:
-        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, errors)",
+        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, secret-text, errors)",
       severity: "error",
       from: { path: "^src/(protocol|telemetry)/" },
       to: {
         path: "^src/",
-        pathNot: ["^src/(protocol|telemetry)/", "^src/(types|limits|deadline|text-clip|errors)\\.ts$"],
+        pathNot: [
+          "^src/(protocol|telemetry)/",
+          "^src/(types|limits|deadline|text-clip|secret-text|errors)\\.ts$",
+        ],
       },
     },
     {
@@ -63,8 +66,8 @@ module.exports = {
       name: "root-modules-import-only-each-other",
       comment: "src/types.ts and the small shared rules beside it sit below every layer",
       severity: "error",
-      from: { path: "^src/(types|limits|deadline|text-clip|errors)\\.ts$" },
-      to: { path: "^src/", pathNot: "^src/(types|limits|deadline|text-clip|errors)\\.ts$" },
+      from: { path: "^src/(types|limits|deadline|text-clip|secret-text|errors)\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/(types|limits|deadline|text-clip|secret-text|errors)\\.ts$" },
     },
     {
       name: "no-circular",

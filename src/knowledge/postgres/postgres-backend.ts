@@ -22,6 +22,7 @@ import { pseudoFrequencySql } from "./pg-bm25f.js";
 import { type BotFolder, readConflict } from "./pg-bot-folder.js";
 import { CalibrationReader, writeCalibration } from "./pg-calibration.js";
 import {
+  connectionSecrets,
   connectionStringFor,
   describeServer,
   explainPostgresError,
@@ -114,6 +115,8 @@ export class PostgresBackend implements KnowledgeBackend {
     private readonly t: Tables,
     private readonly botIdConfigured: boolean,
     private readonly folder: string | undefined,
+    /** Never quoted in an error (pg-connection.ts connectionSecrets). */
+    private readonly secrets: readonly string[],
   ) {
     this.calibration = new CalibrationReader(t, target.bot, server);
   }
@@ -137,6 +140,7 @@ export class PostgresBackend implements KnowledgeBackend {
       tablesIn(target.schema),
       options.botIdConfigured === true,
       folder,
+      connectionSecrets(connectionString),
     );
     try {
       await backend.run(async (client) => {
@@ -285,7 +289,7 @@ export class PostgresBackend implements KnowledgeBackend {
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw explainPostgresError(this.target, this.server, error);
+      throw explainPostgresError(this.target, this.server, error, this.secrets);
     }
     let broken: Error | undefined;
     // A connection dropped between two statements (server restart, pg_terminate_backend) is
@@ -298,7 +302,7 @@ export class PostgresBackend implements KnowledgeBackend {
     try {
       return await work(client);
     } catch (error) {
-      const explained = explainPostgresError(this.target, this.server, dropped ?? error);
+      const explained = explainPostgresError(this.target, this.server, dropped ?? error, this.secrets);
       // A connection that failed at the transport level is not handed out again.
       if (explained instanceof PostgresUnavailableError || dropped) broken = explained;
       throw explained;
