@@ -91,7 +91,11 @@ export async function openBotBackend(
   }
   const { engine, reports, background } = await openEmbeddedEngine(bot.dir, knowledge.collections ?? {}, {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.refreshBudgetMs !== undefined ? { refreshBudgetMs: options.refreshBudgetMs } : {}),
+    // A command that must answer (a refresh budget) answers from the last good index when the
+    // index cannot be saved, and warns once.
+    ...(options.refreshBudgetMs !== undefined
+      ? { refreshBudgetMs: options.refreshBudgetMs, answerWhenUnsaved: true }
+      : {}),
     ...(options.finishRefreshInBackground ? { finishRefreshInBackground: true } : {}),
     ...(knowledge.ingest ? { limits: knowledge.ingest } : {}),
   });

@@ -28,6 +28,12 @@ export interface RefreshReport {
   skipped: { path: string; reason: string }[];
   /** True when the stored index was rewritten. */
   written: boolean;
+  /**
+   * Set when the index had changes but could not be saved (a full disk, a read-only or
+   * unwritable folder; refresh's keepWhenUnsaved): the error's code. The stored index is the
+   * last good one; the returned documents are the files as read now.
+   */
+  unsaved?: string;
   ms: number;
 }
 
@@ -51,6 +57,28 @@ export interface RefreshOptions {
    * runs to the end (each file still under its own bounds).
    */
   signal?: AbortSignal;
+  /**
+   * For commands that must answer: when the index cannot be saved for want of space or
+   * permission (UNSAVABLE_CODES), return the refreshed documents anyway, with the code in the
+   * report's `unsaved`, instead of failing. The stored index is left as it was.
+   */
+  keepWhenUnsaved?: boolean;
+}
+
+/**
+ * Errors that mean the index's folder cannot take a save (no space, quota, read-only, no
+ * permission, or a folder that cannot be created), not that anything is wrong with the index.
+ */
+export const UNSAVABLE_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM"]);
+
+/** The code of an error that means the index cannot be saved where it is, or undefined. */
+export function unsavableCode(error: unknown): string | undefined {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code !== "string") return undefined;
+  if (UNSAVABLE_CODES.has(code)) return code;
+  // A folder that cannot be created because a parent vanished or is not a folder.
+  if (syscall === "mkdir" && (code === "ENOENT" || code === "ENOTDIR")) return code;
+  return undefined;
 }
 
 /**
@@ -149,8 +177,14 @@ export async function refreshCollection(
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
   if (report.added || report.updated || report.removed || report.touched || skipsChanged || !stored) {
-    await store.save(source.name, kept, skippedFiles);
-    report.written = true;
+    try {
+      await store.save(source.name, kept, skippedFiles);
+      report.written = true;
+    } catch (error) {
+      const code = unsavableCode(error);
+      if (!options.keepWhenUnsaved || code === undefined) throw error;
+      report.unsaved = `${code}: ${(error as Error).message}`;
+    }
   }
   report.ms = Math.round(performance.now() - started);
   return { documents: kept, report };
