@@ -185,6 +185,9 @@ export async function refreshCollection(
       if (!options.keepWhenUnsaved || code === undefined) throw error;
       report.unsaved = `${code}: ${(error as Error).message}`;
     }
+  } else {
+    // Nothing to save, so no save cleans up: strays a concurrent run left are removed here.
+    await store.removeStraysOf(source.name).catch(() => undefined);
   }
   report.ms = Math.round(performance.now() - started);
   return { documents: kept, report };
