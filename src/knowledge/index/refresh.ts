@@ -194,6 +194,18 @@ export async function refreshCollection(
 }
 
 /**
+ * Why a listed file could not be looked at, for the skip line. A name that is not valid UTF-8
+ * comes back from the folder listing with U+FFFD in place of its bytes, which names no file:
+ * said so, with what to do, rather than as a missing file.
+ */
+export function statFailureReason(absPath: string, error: unknown): string {
+  if ((error as NodeJS.ErrnoException)?.code === "ENOENT" && absPath.includes("\uFFFD")) {
+    return "its file name is not valid UTF-8 (shown with \uFFFD where its bytes are); rename the file to index it";
+  }
+  return `cannot stat: ${(error as Error).message}`;
+}
+
+/**
  * A collection's files (absolute paths, sorted) as its globs name them, without our own state
  * and dependency trees, at most MAX_FILES_PER_COLLECTION (the rest are named in a warning).
  */
@@ -242,7 +254,7 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
   try {
     info = await stat(absPath);
   } catch (error) {
-    report.skipped.push({ path, reason: `cannot stat: ${(error as Error).message}` });
+    report.skipped.push({ path, reason: statFailureReason(absPath, error) });
     return undefined;
   }
   const before = previous.get(path);

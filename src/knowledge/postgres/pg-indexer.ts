@@ -11,6 +11,7 @@ import {
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
+  statFailureReason,
 } from "../index/refresh.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
 import type { Tables } from "./pg-schema.js";
@@ -231,7 +232,7 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
   try {
     info = await stat(absPath);
   } catch (error) {
-    report.skipped.push({ path, reason: `cannot stat: ${(error as Error).message}` });
+    report.skipped.push({ path, reason: statFailureReason(absPath, error) });
     return;
   }
   const before = c.previous.get(path);
