@@ -161,7 +161,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   {
     key: "knowledge.ingest.fileTimeoutMs",
     type: "integer 100–600000",
-    default: "15000",
+    default: "60000",
     description:
       "Wall-clock limit on reading, parsing and analysing one file (holds even when a parser never yields).",
   },
