@@ -61,23 +61,20 @@ export function quoteScrubbed(
   return oneLine(scrubSecrets(String(text), secrets, options), maxChars);
 }
 
-/** The secrets a URL carries in itself: its password and user name (raw and decoded). */
+/**
+ * The secret a URL carries in itself: its password (raw and decoded). Not the user name: it is
+ * no secret, and is often an ordinary word ("postgres") that scrubbing would blank everywhere.
+ */
 export function urlSecrets(url: string): string[] {
   try {
-    const parsed = new URL(url);
-    const values = [parsed.password, parsed.username];
-    const out: string[] = [];
-    for (const value of values) {
-      if (!value) continue;
-      out.push(value);
-      try {
-        const decoded = decodeURIComponent(value);
-        if (decoded !== value) out.push(decoded);
-      } catch {
-        // not percent-encoded
-      }
+    const { password } = new URL(url);
+    if (!password) return [];
+    try {
+      const decoded = decodeURIComponent(password);
+      return decoded === password ? [password] : [password, decoded];
+    } catch {
+      return [password];
     }
-    return out;
   } catch {
     return [];
   }

@@ -12,6 +12,7 @@ import { openBotBackend } from "../../../src/connectors/open-bot-backend.js";
 import { BotFolderConflictError } from "../../../src/knowledge/postgres/pg-bot-folder.js";
 import { migrate, SCHEMA_VERSION } from "../../../src/knowledge/postgres/pg-schema.js";
 import type { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
+import { runCliProcess } from "../../support/cli-process.js";
 import {
   type PostgresServer,
   postgresUnavailableReason,
@@ -138,6 +139,47 @@ describe.skipIf(skipReason !== undefined)(
       expect(await storeInvariants(server.url, "fresh")).toEqual([]);
       await aAgain.close();
       await bOwn.close();
+    }, 120_000);
+
+    it("the issue's reproduction with the command: `index a/kb` then `index b/kb` refuses in one line, and `search a/kb` finds only A's", async () => {
+      const config = (dir: string) =>
+        writeFile(
+          join(dir, "config.json"),
+          JSON.stringify({
+            knowledge: {
+              backend: "postgres",
+              postgres: { urlEnv: "TEST_DATABASE_URL", schema: "cli" },
+              collections: { docs: { paths: ["docs/**/*.md"] } },
+            },
+          }),
+        );
+      const a = join(root, "a", "kb");
+      const b = join(root, "b", "kb");
+      await config(a);
+      await config(b);
+      try {
+        const first = await runCliProcess(["index", a, "--json"], env());
+        expect(first.exitCode, first.stderr).toBe(0);
+        expect(JSON.parse(first.stdout).collections[0]).toMatchObject({ added: A_DOCUMENTS });
+        const second = await runCliProcess(["index", b], env());
+        expect(second.exitCode).toBe(1);
+        const lines = second.stderr
+          .trim()
+          .split("\n")
+          .filter((line) => line.startsWith("second-look index:"));
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          /was indexed from .*a\/kb, not .*b\/kb; indexing would delete 14 of its 14 documents: refused — give each bot its own knowledge\.postgres\.botId/,
+        );
+        const search = await runCliProcess(["search", a, "zanzibar acquisition quokka", "--json"], env());
+        expect(search.exitCode, search.stderr).toBe(0);
+        const ids = JSON.parse(search.stdout).response.results.map((hit: { id: string }) => hit.id);
+        expect(ids.length).toBeGreaterThan(0);
+        expect(ids).not.toContain("docs/b-only.md");
+      } finally {
+        await rm(join(a, "config.json"));
+        await rm(join(b, "config.json"));
+      }
     }, 120_000);
 
     it("after a migration from schema version 4 with both bots already indexed, neither loses or sees the other's documents", async () => {
