@@ -31,14 +31,14 @@ module.exports = {
     {
       name: "protocol-and-telemetry-import-only-types",
       comment:
-        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, errors, edit-distance)",
+        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, secret-text, errors, edit-distance)",
       severity: "error",
       from: { path: "^src/(protocol|telemetry)/" },
       to: {
         path: "^src/",
         pathNot: [
           "^src/(protocol|telemetry)/",
-          "^src/(types|limits|deadline|text-clip|errors|edit-distance)\\.ts$",
+          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance)\\.ts$",
         ],
       },
     },
@@ -66,8 +66,11 @@ module.exports = {
       name: "root-modules-import-only-each-other",
       comment: "src/types.ts and the small shared rules beside it sit below every layer",
       severity: "error",
-      from: { path: "^src/(types|limits|deadline|text-clip|errors|edit-distance)\\.ts$" },
-      to: { path: "^src/", pathNot: "^src/(types|limits|deadline|text-clip|errors|edit-distance)\\.ts$" },
+      from: { path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance)\\.ts$" },
+      to: {
+        path: "^src/",
+        pathNot: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance)\\.ts$",
+      },
     },
     {
       name: "no-circular",

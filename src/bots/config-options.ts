@@ -128,6 +128,13 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
       "Schema holding the tables; created and migrated by second-look. Bots sharing it only see their own collections.",
   },
   {
+    key: "knowledge.postgres.botId",
+    type: "string",
+    default: "the bot folder's name",
+    description:
+      "The bot's key in the database. Set it when two bot folders share a name and a database (each its own), or when copies of one bot index from different folders (all the same); a folder whose name-derived key another folder indexed is refused.",
+  },
+  {
     key: "knowledge.huginn",
     type: "object",
     default: "— (required for huginn)",
@@ -161,7 +168,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   {
     key: "knowledge.ingest.fileTimeoutMs",
     type: "integer 100–600000",
-    default: "15000",
+    default: "60000",
     description:
       "Wall-clock limit on reading, parsing and analysing one file (holds even when a parser never yields).",
   },

@@ -37,6 +37,9 @@ export const CollectionSchema = z.strictObject({
 });
 export type CollectionConfig = z.output<typeof CollectionSchema>;
 
+/** knowledge.postgres.botId: named in SQL parameters, advisory-lock keys and log lines. */
+export const BOT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 export const HuginnSchema = z.strictObject({
   url: httpUrl,
   collections: z.array(nonEmpty).min(1, { error: "needs at least one collection" }),
@@ -56,6 +59,13 @@ export const PostgresSchema = z.strictObject({
       error: "must be a lowercase SQL identifier: a letter or _, then letters, digits or _",
     })
     .default(DEFAULT_SCHEMA),
+  // The bot's key in a shared database; without it, the folder's name (src/knowledge/postgres/pg-bot-folder.ts).
+  botId: z
+    .string()
+    .regex(BOT_ID, {
+      error: "must be 1-64 characters: a letter or digit, then letters, digits, '.', '_' or '-'",
+    })
+    .optional(),
 });
 export type PostgresConfig = z.output<typeof PostgresSchema>;
 

@@ -66,7 +66,11 @@ export async function openBotBackend(
       );
     }
     const backend = await PostgresBackend.open({
-      bot: bot.name ?? basename(bot.dir),
+      // A configured botId is the key of every copy of the bot; else the folder's name, which only
+      // the folder that indexed under it may use (src/knowledge/postgres/pg-bot-folder.ts).
+      bot: postgres.botId ?? bot.name ?? basename(bot.dir),
+      botIdConfigured: postgres.botId !== undefined,
+      folder: bot.dir,
       urlEnv: postgres.urlEnv,
       schema: postgres.schema,
       collections: knowledge.collections,
@@ -87,7 +91,11 @@ export async function openBotBackend(
   }
   const { engine, reports, background } = await openEmbeddedEngine(bot.dir, knowledge.collections ?? {}, {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.refreshBudgetMs !== undefined ? { refreshBudgetMs: options.refreshBudgetMs } : {}),
+    // A command that must answer (a refresh budget) answers from the last good index when the
+    // index cannot be saved, and warns once.
+    ...(options.refreshBudgetMs !== undefined
+      ? { refreshBudgetMs: options.refreshBudgetMs, answerWhenUnsaved: true }
+      : {}),
     ...(options.finishRefreshInBackground ? { finishRefreshInBackground: true } : {}),
     ...(knowledge.ingest ? { limits: knowledge.ingest } : {}),
   });

@@ -83,7 +83,7 @@ export function graderRequest(
   collections?: readonly string[],
 ): ChatRequest {
   const digest = digestResults(typeof resultText === "string" ? resultText : "");
-  const q = oneLine(typeof question === "string" ? question : "");
+  const q = withoutDelimiters(oneLine(typeof question === "string" ? question : ""));
   const lines = ["USER QUESTION:", q.length > MAX_QUESTION_CHARS ? q.slice(-MAX_QUESTION_CHARS) : q, ""];
   const listed = (collections ?? [])
     .filter((c) => typeof c === "string" && c !== "")
@@ -93,7 +93,7 @@ export function graderRequest(
     "SEARCH RESULTS (numbered; each shows its relevance and band (high, medium or low) and its collection/doc id; " +
       'a final "Weak match" or "No confident match" line means the search itself was unsure):',
     "<<<",
-    digest.text === "" ? "(no results were returned)" : digest.text,
+    digest.text === "" ? "(no results were returned)" : withoutDelimiters(digest.text),
     ">>>",
   );
   return {
@@ -103,6 +103,15 @@ export function graderRequest(
     temperature: 0,
     json: true,
   };
+}
+
+/**
+ * Untrusted text with no `<<<` or `>>>` in it: a document that wrote one could otherwise end the
+ * data block early and have what follows read as the prompt's own words. A run of three or more
+ * is spaced out (`> > >`), so the grader still reads what the document said.
+ */
+function withoutDelimiters(text: string): string {
+  return text.replace(/<{3,}|>{3,}/g, (run) => run.split("").join(" "));
 }
 
 /** The grade in a model's reply; `correct` (unparseable) when there is none. */

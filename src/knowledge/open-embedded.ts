@@ -10,9 +10,11 @@ import { describeTimeout, type IngestLimitsConfig, ingestLimits } from "./index/
 import { IngestPool } from "./index/ingest-pool.js";
 import {
   type CollectionSource,
+  type RefreshOptions,
   type RefreshProgress,
   type RefreshReport,
   refreshCollection,
+  unsavableCode,
 } from "./index/refresh.js";
 
 /** Names the folder under which every bot's index lives instead of inside the bot folder. */
@@ -32,8 +34,6 @@ export function indexDirectory(botDir: string, env: NodeJS.ProcessEnv = process.
   return join(base, `${basename(absolute) || "bot"}-${tag}`, "index");
 }
 
-const UNWRITABLE = new Set(["EACCES", "EPERM", "EROFS"]);
-
 /** A collection's in-memory index, analysed as its language setting says. */
 function indexOf(source: CollectionSource, documents: readonly StoredDocument[]): CollectionIndex {
   return new CollectionIndex(source.name, documents, { analysis: CollectionAnalysis.of(source.language) });
@@ -50,11 +50,24 @@ export interface OpenEmbeddedOptions {
    */
   refreshBudgetMs?: number;
   /**
+   * For commands that must answer (search, mcp, ask): an index that cannot be saved (a full
+   * disk, a read-only or unwritable folder) is not a failure: the engine answers from the files
+   * as read now (the stored index stays the last good one), and one warning names the cause and
+   * the fix. Unset: such a failure is an error naming the folder and SECOND_LOOK_INDEX_DIR.
+   */
+  answerWhenUnsaved?: boolean;
+  /**
    * For a long-running server (mcp): when the budget stops the refresh, finish it in the
    * background and swap each collection's updated index into the engine when it is done; answers
    * meanwhile come from the index as it stood. Unset: the log asks for `second-look index`.
    */
   finishRefreshInBackground?: boolean;
+}
+
+/** What to do about an index folder that cannot take a save, for the line that reports it. */
+function unsavedFix(cause: string, then = ""): string {
+  const free = /^(ENOSPC|EDQUOT)\b/.test(cause) ? "free space there, or " : "";
+  return `${free}set ${INDEX_DIR_VARIABLE} to a writable folder with room${then}`;
 }
 
 /** A refresh finishing after the engine was handed out (see finishRefreshInBackground). */
@@ -85,10 +98,21 @@ export async function openEmbeddedEngine(
   const stop = new AbortController();
   const budget = options.refreshBudgetMs;
   const timer = budget === undefined ? undefined : setTimeout(() => stop.abort(), budget);
+  const keep = options.answerWhenUnsaved === true;
   const refreshOptions = {
     pool,
     signal: stop.signal,
+    keepWhenUnsaved: keep,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  };
+  let warnedUnsaved = false;
+  const warnIfUnsaved = (report: RefreshReport) => {
+    if (report.unsaved === undefined || warnedUnsaved) return;
+    warnedUnsaved = true;
+    logger().warn(
+      { botDir, directory, collection: report.collection, cause: report.unsaved },
+      `cannot update the index in ${directory} (${report.unsaved}); answering from the last good index and the files as read now, nothing saved — ${unsavedFix(report.unsaved, ", then run second-look index")}`,
+    );
   };
   const sources = Object.entries(collections).map(([name, config]) => {
     const source: CollectionSource = { name, paths: config.paths };
@@ -96,17 +120,23 @@ export async function openEmbeddedEngine(
     if (config.language !== undefined) source.language = config.language;
     return source;
   });
-  const refresh = (source: CollectionSource, options: typeof refreshOptions) =>
-    refreshCollection(botDir, source, store, options).catch((error: unknown) => {
-      const code = (error as NodeJS.ErrnoException)?.code;
-      if (typeof code === "string" && UNWRITABLE.has(code)) {
-        throw new Error(
-          `cannot write the index of collection "${source.name}" to ${directory} (${code}); set ${INDEX_DIR_VARIABLE} to a writable folder`,
-          { cause: error },
-        );
-      }
-      throw error;
-    });
+  const refresh = (source: CollectionSource, options: RefreshOptions) =>
+    refreshCollection(botDir, source, store, options).then(
+      (refreshed) => {
+        warnIfUnsaved(refreshed.report);
+        return refreshed;
+      },
+      (error: unknown) => {
+        const code = unsavableCode(error);
+        if (code !== undefined) {
+          throw new Error(
+            `cannot write the index of collection "${source.name}" to ${directory} (${code}); ${unsavedFix(code)}`,
+            { cause: error },
+          );
+        }
+        throw error;
+      },
+    );
   const indexes: CollectionIndex[] = [];
   const reports: RefreshReport[] = [];
   try {
@@ -151,7 +181,11 @@ export async function openEmbeddedEngine(
     for (const source of unfinished) {
       if (stopBackground.signal.aborted) break;
       try {
-        const { documents, report } = await refresh(source, { pool, signal: stopBackground.signal });
+        const { documents, report } = await refresh(source, {
+          pool,
+          signal: stopBackground.signal,
+          keepWhenUnsaved: keep,
+        });
         engine.replaceCollection(indexOf(source, documents));
         finished.push(report);
         logger().info(

@@ -14,7 +14,7 @@ import type { ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-cl
 import { isRetryableStatus, LlmError } from "./llm-error.js";
 import { retryAfterMs } from "./retry-after.js";
 import { type RetryPolicy, runWithRetries } from "./retry-policy.js";
-import { quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
+import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
 import { readSseEvents, SseLimitError } from "./sse-events.js";
 import { UsageMeter } from "./usage-meter.js";
 
@@ -77,8 +77,9 @@ export function createHttpChatClient(options: HttpChatClientOptions): LlmClient 
       const { statusCode, headers, body } = response;
       try {
         if (statusCode < 200 || statusCode >= 300) {
-          const text = await readText(body, MAX_ERROR_BYTES, false);
-          const quoted = quoteScrubbed(errorMessageOf(text), wire.secrets);
+          const { text, truncated } = await readErrorText(body, MAX_ERROR_BYTES);
+          // The read stops at MAX_ERROR_BYTES, maybe inside a key: scrubbed knowing it was cut.
+          const quoted = quoteScrubbed(errorMessageOf(text), wire.secrets, MAX_QUOTED_CHARS, { truncated });
           if (statusCode === 400 && adjusted < MAX_ADJUSTMENTS) {
             const next = wire.adjustmentFor?.(text, adjustments);
             if (next !== undefined && !adjustments.has(next)) {
@@ -180,18 +181,33 @@ class ReplyTooLargeError extends Error {}
 
 /** The body as text, up to `maxBytes`: past it, an error (`strict`) or the text so far. */
 async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, strict: boolean): Promise<string> {
+  return (await readBounded(body, maxBytes, strict)).text;
+}
+
+/** An error body's first `maxBytes`, and whether there was more. */
+function readErrorText(body: AsyncIterable<Uint8Array>, maxBytes: number) {
+  return readBounded(body, maxBytes, false);
+}
+
+async function readBounded(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  strict: boolean,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let truncated = false;
   for await (const chunk of body) {
     size += chunk.byteLength;
     if (size > maxBytes) {
       if (strict) throw new ReplyTooLargeError(`reply larger than ${maxBytes} bytes`);
       chunks.push(chunk.subarray(0, chunk.byteLength - (size - maxBytes)));
+      truncated = true;
       break;
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return { text: Buffer.concat(chunks).toString("utf8"), truncated };
 }
 
 /** The provider's own words from an error body (`error.message`, `message`), else the text. */

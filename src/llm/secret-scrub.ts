@@ -1,22 +1,10 @@
-// Keys must never reach a log line or an error message. Our own messages never include them,
-// but a provider's error body may echo what it was sent (some print the key they rejected), and
-// that body is quoted in the error. Every quoted text is passed through here first.
+// The providers' secrets: the API key and secret-looking extra headers. The scrubbing rule
+// itself (scrub before any cut, including a key cut by a bounded read) is src/secret-text.ts,
+// shared with the knowledge backends and the hosts.
 
-import { oneLine } from "../text-clip.js";
+import { quoteScrubbed as quote, type ScrubOptions } from "../secret-text.js";
 
-const REDACTED = "[redacted]";
-/** Values this short are not secrets worth matching (and would blank ordinary words). */
-const MIN_SECRET_CHARS = 6;
-
-/** `text` with every occurrence of each secret (and of its Bearer form) replaced. */
-export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (typeof secret !== "string" || secret.length < MIN_SECRET_CHARS) continue;
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
-}
+export { scrubSecrets } from "../secret-text.js";
 
 /** Secret-looking header values of a provider's extra headers (Authorization, *key*, *token*). */
 export function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
@@ -38,13 +26,13 @@ export const MAX_QUOTED_CHARS = 300;
 
 /**
  * Text from a provider (an error body, a stream error, a session error) as one line fit to
- * quote in an error: secrets scrubbed FIRST, then whitespace collapsed and the line cut. Cutting
- * first would let a key straddling the cut survive as a prefix no longer equal to the key.
+ * quote in an error: secrets scrubbed FIRST, then whitespace collapsed and the line cut.
  */
 export function quoteScrubbed(
   text: string,
   secrets: readonly (string | undefined)[],
   maxChars = MAX_QUOTED_CHARS,
+  options: ScrubOptions = {},
 ): string {
-  return oneLine(scrubSecrets(String(text), secrets), maxChars);
+  return quote(text, secrets, maxChars, options);
 }

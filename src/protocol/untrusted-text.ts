@@ -51,17 +51,37 @@ function escapeLine(line: string): string {
 }
 
 /**
+ * Unicode's bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069):
+ * they reorder the characters after them, so "Invoice \u202Efdp.exe" shows as "Invoice
+ * exe.pdf" — in a terminal, a chat client or a model's context. No name or title needs them
+ * (right-to-left text displays without them).
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+const HAS_BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+/**
  * A value that must stay on one line (title, heading, URL, query): line breaks become single
- * spaces. A line break in a title would otherwise split the hit header and hide the relevance.
+ * spaces, and bidirectional controls are written as visible escapes (`\u202e`). A line break in
+ * a title would otherwise split the hit header and hide the relevance; an override would show
+ * another name than the one there.
  */
 export function toSingleLine(value: string): string {
-  if (!value.includes("\n") && !value.includes("\r")) return value;
-  return value.replace(/\r\n|\r|\n/g, " ");
+  let out = value;
+  if (out.includes("\n") || out.includes("\r")) out = out.replace(/\r\n|\r|\n/g, " ");
+  if (HAS_BIDI_CONTROL.test(out)) out = out.replace(BIDI_CONTROLS, visibleEscape);
+  return out;
 }
 
-/** C0/C1 controls, DEL and the Unicode line/paragraph separators: what can break a line. */
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-const HAS_CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+function visibleEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * C0/C1 controls, DEL and the Unicode line/paragraph separators (what can break a line), and
+ * the bidirectional controls (what can show a name as another).
+ */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const HAS_CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * A name (a file name, a document id, a collection) safe to put inside one line: every control
@@ -75,7 +95,7 @@ export function escapeControlCharacters(name: string): string {
     if (c === "\n") return "\\n";
     if (c === "\r") return "\\r";
     if (c === "\t") return "\\t";
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    return visibleEscape(c);
   });
 }
 

@@ -65,6 +65,18 @@ describe("ask --answer when the model fails", () => {
     expect(lines[0]).not.toContain("sk-ask-failure-test");
   });
 
+  it("a 200 with empty content: exit 1 and one line saying the answer was empty, not a blank answer", async () => {
+    const server = await startScriptedProviderServer([{ reply: { kind: "text", text: "" } }]);
+    servers.push(server);
+    const dir = await botAt("empty", `${server.url}/v1`);
+    const run = await runCli(["ask", dir, "how many vacation days do I get", "--answer", "--json"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe("");
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^second-look ask: the model answer-model .* did not answer: .*empty answer/);
+  });
+
   it("with --trace the error is a line of its own after the span tree", async () => {
     const server = await startScriptedProviderServer([{ status: 401, body: "{}" }]);
     servers.push(server);

@@ -5,9 +5,23 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Logger } from "../../telemetry/logger.js";
 import { jsonRpcLines, MAX_JSON_RPC_MESSAGE_BYTES } from "./json-rpc-lines.js";
+import { DEFAULT_CALL_TIMEOUT_MS } from "./knowledge-mcp-server.js";
 import { guardStdout } from "./stdout-guard.js";
 
-export async function serveStdio(server: McpServer, log: Logger): Promise<void> {
+/**
+ * How long a server whose client closed stdin waits for the calls still running: each call is
+ * bounded by the MCP call time bound and answers by then, so this only adds a margin.
+ */
+export const DRAIN_MS = DEFAULT_CALL_TIMEOUT_MS + 2_000;
+
+/** JSON-RPC's "internal error": the answer a call gets when the server stops before it finished. */
+const INTERNAL_ERROR = -32603;
+
+export async function serveStdio(
+  server: McpServer,
+  log: Logger,
+  options: { drainMs?: number } = {},
+): Promise<void> {
   const guard = guardStdout();
   const stdin = process.stdin;
   // Lines that are not valid JSON-RPC are answered here; only valid ones reach the SDK.
@@ -35,10 +49,25 @@ export async function serveStdio(server: McpServer, log: Logger): Promise<void> 
   process.once("SIGTERM", onSigterm);
   transport.onclose = () => finish("transport closed");
   transport.onerror = (error) => log.warn({ err: error }, "mcp: transport error");
+  let inFlight: InFlight | undefined;
   try {
     await server.connect(transport);
+    inFlight = trackInFlight(transport);
     const why = await finished;
-    log.info({ reason: why }, "mcp: shutting down");
+    log.info({ reason: why, inFlight: inFlight.ids.size }, "mcp: shutting down");
+    // A client that closed stdin still reads stdout: the calls it sent get their answers.
+    if (why === "stdin closed") await inFlight.drained(options.drainMs ?? DRAIN_MS);
+    // Every request gets an answer or an error before exit: the ones still running get an error.
+    for (const id of inFlight.ids) {
+      const reply = {
+        jsonrpc: "2.0",
+        id,
+        error: { code: INTERNAL_ERROR, message: `server shutting down (${why}) before the call finished` },
+      };
+      guard.jsonRpc.write(`${JSON.stringify(reply)}\n`);
+    }
+    if (inFlight.ids.size)
+      log.warn({ calls: inFlight.ids.size, reason: why }, "mcp: calls answered with an error at shutdown");
   } finally {
     stdin.unpipe(framed);
     stdin.off("end", onEnd);
@@ -52,4 +81,42 @@ export async function serveStdio(server: McpServer, log: Logger): Promise<void> 
     // Nothing more will be read; an open stdin handle would keep the process alive.
     stdin.destroy();
   }
+}
+
+interface InFlight {
+  /** Ids of the requests received and not yet answered. */
+  ids: Set<string | number>;
+  /** Resolves when none is left, or after `ms`. */
+  drained(ms: number): Promise<void>;
+}
+
+/** Follows the requests the transport hands the server and the answers it sends back. */
+function trackInFlight(transport: StdioServerTransport): InFlight {
+  const ids = new Set<string | number>();
+  let empty: (() => void) | undefined;
+  const receive = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ("method" in message && "id" in message) ids.add(message.id);
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await send(message);
+    if (!("method" in message) && "id" in message && message.id !== undefined && ids.delete(message.id)) {
+      if (ids.size === 0) empty?.();
+    }
+  };
+  return {
+    ids,
+    drained: (ms) =>
+      ids.size === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, ms);
+            empty = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          }),
+  };
 }

@@ -2,7 +2,9 @@
 // internet) when the bot has an app-level token, else the HTTP Events API on its port with
 // Slack's request signatures verified by Bolt. Tests pass their own receiver and point the Web
 // API client at a local fake.
+
 import { App, type Receiver } from "@slack/bolt";
+import { quoteScrubbed } from "../../secret-text.js";
 import type { Logger } from "../../telemetry/logger.js";
 import type { SlackCredentials } from "../host-credentials.js";
 import { slackLogger } from "./logger.js";
@@ -62,7 +64,7 @@ export function createSlackApp(credentials: SlackCredentials, options: SlackAppO
         () => options.log.debug("slack: bot token verified"),
         (error: unknown) =>
           options.log.warn(
-            `slack: cannot verify the bot token (${slackErrorText(error)}); serving anyway — check the network to ${options.slackApiUrl ?? "https://slack.com/api/"} and the bot token`,
+            `slack: cannot verify the bot token (${slackErrorText(error, slackSecrets(credentials))}); serving anyway — check the network to ${options.slackApiUrl ?? "https://slack.com/api/"} and the bot token`,
           ),
       );
       if (!options.receiver && credentials.mode === "http") {
@@ -77,13 +79,21 @@ export function createSlackApp(credentials: SlackCredentials, options: SlackAppO
   };
 }
 
-/** A Web API error as a few words: its code and message, never a stack or a request dump. */
-export function slackErrorText(error: unknown): string {
+/** The bot's Slack secrets, never quoted back from an error. */
+function slackSecrets(credentials: SlackCredentials): string[] {
+  return credentials.mode === "socket"
+    ? [credentials.botToken, credentials.appToken]
+    : [credentials.botToken, credentials.signingSecret];
+}
+
+/**
+ * A Web API error as a few words: its code and message, never a stack or a request dump, with
+ * `secrets` scrubbed before the words are cut.
+ */
+export function slackErrorText(error: unknown, secrets: readonly string[] = []): string {
   const e = error as { code?: unknown; message?: unknown; original?: { code?: unknown; message?: unknown } };
   const original = e?.original;
   const detail = typeof original?.message === "string" ? original.message : undefined;
   const message = typeof e?.message === "string" ? e.message : String(error);
-  return (detail && !message.includes(detail) ? `${message}: ${detail}` : message)
-    .replace(/\s+/g, " ")
-    .slice(0, 300);
+  return quoteScrubbed(detail && !message.includes(detail) ? `${message}: ${detail}` : message, secrets, 300);
 }

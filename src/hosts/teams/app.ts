@@ -2,10 +2,11 @@
 // Framework messaging endpoint `/api/messages` on the bot's own port, every request's signed
 // token checked by the SDK, and the bot's client credentials for replies. The HTTP server is
 // ours, so its bind address, timeouts and shutdown are too.
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, ExpressAdapter } from "@microsoft/teams.apps";
 import type { Logger } from "../../telemetry/logger.js";
+import { oneLine } from "../../text-clip.js";
 import type { TeamsCredentials } from "../host-credentials.js";
 import { teamsLogger } from "./logger.js";
 
@@ -46,13 +47,14 @@ export function createTeamsApp(auth: TeamsAuth, options: TeamsAppOptions): Teams
   server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.headersTimeout = REQUEST_TIMEOUT_MS;
   const logger = teamsLogger(options.log);
+  const adapter = new ExpressAdapter(server, { logger });
   const app = new App({
     clientId: auth.clientId,
     ...("clientSecret" in auth ? { clientSecret: auth.clientSecret } : { token: auth.token }),
     ...(auth.tenantId ? { tenantId: auth.tenantId } : {}),
     logger,
     client: { timeout: CONNECTOR_TIMEOUT_MS },
-    httpServerAdapter: new ExpressAdapter(server, { logger }),
+    httpServerAdapter: adapter,
     dangerouslyAllowUnauthenticatedRequests: options.dangerouslyAllowUnauthenticatedRequests === true,
     // The bot's own @mention is not part of the question.
     activity: { mentions: { stripText: true } },
@@ -62,6 +64,10 @@ export function createTeamsApp(auth: TeamsAuth, options: TeamsAppOptions): Teams
     describe: `Teams on ${options.host ?? ""}:${options.port}/api/messages`,
     start: async () => {
       await app.initialize();
+      // After the SDK's routes, so it handles what their body parser rejects (bad JSON, bad
+      // gzip, a body past the size bound) before any authentication: one log line and a 4xx,
+      // not Express's default handler, which prints the error's stack to stderr.
+      adapter.use(rejectedRequest(options.log));
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
         server.listen(options.port, options.host, () => {
@@ -79,5 +85,36 @@ export function createTeamsApp(auth: TeamsAuth, options: TeamsAppOptions): Teams
       });
     },
     port: () => (server.address() as AddressInfo | null)?.port,
+  };
+}
+
+/** Express's error-handler shape, as the SDK's adapter hands requests to it. */
+type ErrorHandler = (
+  error: unknown,
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
+
+/** Answers a request the SDK's routes failed on with its status and logs one line (no stack). */
+function rejectedRequest(log: Logger): ErrorHandler {
+  // Four parameters: Express tells an error handler from a middleware by its arity.
+  return (error, request, response, _next) => {
+    const e = (error ?? {}) as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown };
+    const given = Number(e.status ?? e.statusCode);
+    const status = Number.isInteger(given) && given >= 400 && given < 600 ? given : 500;
+    const type = typeof e.type === "string" ? e.type : undefined;
+    const path = oneLine(String(request.url ?? ""), 200);
+    log.warn(
+      { status, ...(type ? { type } : {}), path },
+      `teams: rejected a request to ${path} (${status}): ${oneLine(typeof e.message === "string" ? e.message : String(error), 200)}`,
+    );
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response.statusCode = status;
+    response.setHeader("content-type", "application/json");
+    response.end(JSON.stringify({ error: status < 500 ? (type ?? "bad request") : "internal error" }));
   };
 }

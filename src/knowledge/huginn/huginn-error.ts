@@ -3,6 +3,7 @@
 // through the adapter or through second-look. The message is the whole model-facing text; the
 // tools return it as a failure result.
 import { SecondLookError } from "../../errors.js";
+import { type ScrubOptions, scrubSecrets, urlWithoutCredentials } from "../../secret-text.js";
 
 export type HuginnErrorKind = "unreachable" | "status" | "failed";
 
@@ -33,7 +34,7 @@ export function unreachableError(baseUrl: string, startHintCollections?: readonl
       : "";
   return new HuginnError(
     "unreachable",
-    `Knowledge API server is not running at ${baseUrl}.${hint}`,
+    `Knowledge API server is not running at ${urlWithoutCredentials(baseUrl)}.${hint}`,
     undefined,
     {
       cause,
@@ -41,9 +42,21 @@ export function unreachableError(baseUrl: string, startHintCollections?: readonl
   );
 }
 
-/** `API returned <status>: <body>`, the body cut to one bounded line. */
-export function statusError(status: number, body: string): HuginnError {
-  return new HuginnError("status", `API returned ${status}: ${quoteBody(body)}`, status);
+/**
+ * `API returned <status>: <body>`, the body cut to one bounded line after `secrets` (the
+ * credentials in the server's URL) are scrubbed from it; `truncated`: the body was read only in part.
+ */
+export function statusError(
+  status: number,
+  body: string,
+  secrets: readonly string[] = [],
+  options: ScrubOptions = {},
+): HuginnError {
+  return new HuginnError(
+    "status",
+    `API returned ${status}: ${quoteBody(scrubSecrets(body, secrets, options))}`,
+    status,
+  );
 }
 
 /** `Error calling Knowledge API: <what>`. */

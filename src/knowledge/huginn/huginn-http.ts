@@ -3,6 +3,7 @@
 // with every failure turned into the adapter's wording (huginn-error.ts). A caller's abort is
 // passed through as itself: it is not a Huginn failure and must not be worded as one.
 import { Agent, type Dispatcher, request } from "undici";
+import { scrubSecrets, urlSecrets } from "../../secret-text.js";
 import { failedError, HuginnError, statusError, unreachableError } from "./huginn-error.js";
 
 /** Read of an error body: enough to quote, never the whole of a huge page. */
@@ -28,6 +29,8 @@ export interface GetJsonOptions {
 
 export class HuginnHttp {
   private readonly dispatcher: Dispatcher;
+  /** Credentials written into the URL: never quoted back from a reply or an error. */
+  private readonly secrets: readonly string[];
 
   constructor(
     /** Without a trailing slash. */
@@ -37,6 +40,7 @@ export class HuginnHttp {
     // Its own pool: concurrent tool calls share keep-alive connections, at most `connections`
     // at once (the rest queue), and close() releases them.
     this.dispatcher = options.dispatcher ?? new Agent({ connections: options.connections ?? 32 });
+    this.secrets = urlSecrets(baseUrl);
   }
 
   /** The parsed JSON of a 2xx answer; throws HuginnError (or the caller's abort reason). */
@@ -52,15 +56,15 @@ export class HuginnHttp {
         dispatcher: this.dispatcher,
       });
       if (response.statusCode < 200 || response.statusCode >= 300) {
-        const body = await readBody(response.body, MAX_ERROR_BODY_BYTES, "cut");
-        throw statusError(response.statusCode, body);
+        const { text, truncated } = await readBody(response.body, MAX_ERROR_BODY_BYTES, "cut");
+        throw statusError(response.statusCode, text, this.secrets, { truncated });
       }
       const declared = Number(response.headers["content-length"]);
       if (Number.isFinite(declared) && declared > options.maxBytes) {
         response.body.destroy();
         throw tooLarge(options.maxBytes);
       }
-      const text = await readBody(response.body, options.maxBytes, "refuse");
+      const { text } = await readBody(response.body, options.maxBytes, "refuse");
       try {
         return JSON.parse(text);
       } catch {
@@ -71,7 +75,7 @@ export class HuginnHttp {
       if (error instanceof HuginnError) throw error;
       if (timeout.aborted) throw failedError(`no answer within ${options.timeoutMs} ms`, error);
       if (isUnreachable(error)) throw unreachableError(this.baseUrl, options.startHint, error);
-      throw failedError(describe(error), error);
+      throw failedError(describe(scrubSecrets(errorText(error), this.secrets)), error);
     }
   }
 
@@ -85,21 +89,23 @@ async function readBody(
   body: Dispatcher.ResponseData["body"],
   maxBytes: number,
   over: "cut" | "refuse",
-): Promise<string> {
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
+  let truncated = false;
   for await (const chunk of body) {
     const buffer = chunk as Buffer;
     if (size + buffer.length > maxBytes) {
       body.destroy();
       if (over === "refuse") throw tooLarge(maxBytes);
       chunks.push(buffer.subarray(0, maxBytes - size));
+      truncated = true;
       break;
     }
     chunks.push(buffer);
     size += buffer.length;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return { text: Buffer.concat(chunks).toString("utf8"), truncated };
 }
 
 function tooLarge(maxBytes: number): HuginnError {
@@ -122,8 +128,12 @@ function isUnreachable(error: unknown): boolean {
   return false;
 }
 
-function describe(error: unknown): string {
-  const text = error instanceof Error ? error.message || error.name : String(error);
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+/** An error's text (already scrubbed) as one bounded line. */
+function describe(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > 300 ? `${line.slice(0, 300)}…` : line || "unknown error";
 }

@@ -12,6 +12,8 @@ export const STORE_VERSION = 2;
  * loading one costs a bounded amount of memory beside the documents it yields.
  */
 export const SEGMENT_TARGET_BYTES = 32 * 1024 * 1024;
+/** Loads started again when a concurrent save replaced the manifest mid-read (see inspect). */
+const LOAD_ATTEMPTS = 5;
 
 /**
  * A document as stored: the analysed document with its terms packed (one string per field, the
@@ -93,10 +95,27 @@ export class IndexStore {
     return found.state === "loaded" ? found.documents : undefined;
   }
 
+  /**
+   * Loads the collection. A save by another process may replace the manifest and remove the
+   * segments it named while they are being read: a segment gone missing under a manifest that
+   * has since changed is that race, not damage, and the load starts again from the new manifest
+   * (at most LOAD_ATTEMPTS times).
+   */
   async inspect(collection: string, analyzer: string): Promise<StoreLoad> {
-    let raw: string;
+    for (let attempt = 1; ; attempt++) {
+      const read = await this.readManifest(collection);
+      if (typeof read !== "string") return read;
+      const found = await this.inspectManifest(read, analyzer);
+      if (found.state !== "vanished") return found;
+      const now = await this.readManifest(collection);
+      if (attempt >= LOAD_ATTEMPTS || now === read) return { state: "damaged", reason: found.reason };
+    }
+  }
+
+  /** The manifest's text, or what its absence means. */
+  private async readManifest(collection: string): Promise<string | StoreLoad> {
     try {
-      raw = await readFile(this.manifestFile(collection), "utf8");
+      return await readFile(this.manifestFile(collection), "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
         return { state: "damaged", reason: `cannot read the manifest: ${(error as Error).message}` };
@@ -105,6 +124,12 @@ export class IndexStore {
         ? { state: "damaged", reason: "written by an older version (one JSON file)" }
         : { state: "missing" };
     }
+  }
+
+  private async inspectManifest(
+    raw: string,
+    analyzer: string,
+  ): Promise<StoreLoad | { state: "vanished"; reason: string }> {
     let manifest: Manifest;
     try {
       const parsed = Manifest.safeParse(JSON.parse(raw));
@@ -126,7 +151,10 @@ export class IndexStore {
       try {
         bytes = await readFile(join(this.directory, segment.file));
       } catch (error) {
-        return { state: "damaged", reason: `segment ${segment.file}: ${(error as Error).message}` };
+        const reason = `segment ${segment.file}: ${(error as Error).message}`;
+        return (error as NodeJS.ErrnoException).code === "ENOENT"
+          ? { state: "vanished", reason }
+          : { state: "damaged", reason };
       }
       if (bytes.length !== segment.bytes) {
         return {
@@ -222,6 +250,25 @@ export class IndexStore {
       throw error;
     }
     await this.removeStrays(collection, new Set(segments.map((s) => s.file)));
+  }
+
+  /**
+   * Removes the strays of earlier saves that no later save cleaned up — two runs saving at once
+   * each leave the other's files while it lives — when a refresh has nothing to save. Only what
+   * the current manifest does not name is removed, never a live process's files.
+   */
+  async removeStraysOf(collection: string): Promise<void> {
+    const raw = await this.readManifest(collection);
+    if (typeof raw !== "string") return;
+    let keep: Set<string>;
+    try {
+      const parsed = Manifest.safeParse(JSON.parse(raw));
+      if (!parsed.success) return;
+      keep = new Set(parsed.data.segments.map((segment) => segment.file));
+    } catch {
+      return;
+    }
+    await this.removeStrays(collection, keep);
   }
 
   /**

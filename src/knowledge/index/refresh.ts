@@ -31,6 +31,12 @@ export interface RefreshReport {
   skipped: { path: string; reason: string }[];
   /** True when the stored index was rewritten. */
   written: boolean;
+  /**
+   * Set when the index had changes but could not be saved (a full disk, a read-only or
+   * unwritable folder; refresh's keepWhenUnsaved): the error's code. The stored index is the
+   * last good one; the returned documents are the files as read now.
+   */
+  unsaved?: string;
   ms: number;
 }
 
@@ -54,6 +60,28 @@ export interface RefreshOptions {
    * runs to the end (each file still under its own bounds).
    */
   signal?: AbortSignal;
+  /**
+   * For commands that must answer: when the index cannot be saved for want of space or
+   * permission (UNSAVABLE_CODES), return the refreshed documents anyway, with the code in the
+   * report's `unsaved`, instead of failing. The stored index is left as it was.
+   */
+  keepWhenUnsaved?: boolean;
+}
+
+/**
+ * Errors that mean the index's folder cannot take a save (no space, quota, read-only, no
+ * permission, or a folder that cannot be created), not that anything is wrong with the index.
+ */
+export const UNSAVABLE_CODES: ReadonlySet<string> = new Set(["ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM"]);
+
+/** The code of an error that means the index cannot be saved where it is, or undefined. */
+export function unsavableCode(error: unknown): string | undefined {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (typeof code !== "string") return undefined;
+  if (UNSAVABLE_CODES.has(code)) return code;
+  // A folder that cannot be created because a parent vanished or is not a folder.
+  if (syscall === "mkdir" && (code === "ENOENT" || code === "ENOTDIR")) return code;
+  return undefined;
 }
 
 /**
@@ -161,11 +189,32 @@ export async function refreshCollection(
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
   if (report.added || report.updated || report.removed || report.touched || skipsChanged || !stored) {
-    await store.save(source.name, kept, skippedFiles, analysis.id);
-    report.written = true;
+    try {
+      await store.save(source.name, kept, skippedFiles, analysis.id);
+      report.written = true;
+    } catch (error) {
+      const code = unsavableCode(error);
+      if (!options.keepWhenUnsaved || code === undefined) throw error;
+      report.unsaved = `${code}: ${(error as Error).message}`;
+    }
+  } else {
+    // Nothing to save, so no save cleans up: strays a concurrent run left are removed here.
+    await store.removeStraysOf(source.name).catch(() => undefined);
   }
   report.ms = Math.round(performance.now() - started);
   return { documents: kept, report };
+}
+
+/**
+ * Why a listed file could not be looked at, for the skip line. A name that is not valid UTF-8
+ * comes back from the folder listing with U+FFFD in place of its bytes, which names no file:
+ * said so, with what to do, rather than as a missing file.
+ */
+export function statFailureReason(absPath: string, error: unknown): string {
+  if ((error as NodeJS.ErrnoException)?.code === "ENOENT" && absPath.includes("\uFFFD")) {
+    return "its file name is not valid UTF-8 (shown with \uFFFD where its bytes are); rename the file to index it";
+  }
+  return `cannot stat: ${(error as Error).message}`;
 }
 
 /**
@@ -219,7 +268,7 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
   try {
     info = await stat(absPath);
   } catch (error) {
-    report.skipped.push({ path, reason: `cannot stat: ${(error as Error).message}` });
+    report.skipped.push({ path, reason: statFailureReason(absPath, error) });
     return undefined;
   }
   const before = previous.get(path);

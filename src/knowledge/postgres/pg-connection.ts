@@ -1,4 +1,5 @@
 import pg from "pg";
+import { scrubSecrets, urlSecrets } from "../../secret-text.js";
 
 /** Connections one process opens at most: a search needs one, an index run two. */
 export const POOL_SIZE = 4;
@@ -77,14 +78,27 @@ export function openPool(target: PostgresTarget, connectionString: string): pg.P
   return pool;
 }
 
+/** What a message about this database must never quote: the connection string and its credentials. */
+export function connectionSecrets(connectionString: string): string[] {
+  return [connectionString, ...urlSecrets(connectionString)];
+}
+
 /**
  * Turns a driver error into a PostgresUnavailableError naming the bot, the server and what to
- * check. Errors that are not about reaching the database are returned unchanged.
+ * check. Errors that are not about reaching the database are returned with the same identity.
+ * `secrets` (connectionSecrets) are scrubbed from every message before its first line is taken.
  */
-export function explainPostgresError(target: PostgresTarget, server: string, error: unknown): Error {
+export function explainPostgresError(
+  target: PostgresTarget,
+  server: string,
+  error: unknown,
+  secrets: readonly string[] = [],
+): Error {
   if (error instanceof PostgresUnavailableError) return error;
   const e = error as { code?: string; message?: string };
-  const message = (e?.message ?? String(error)).split("\n")[0]!;
+  const full = scrubSecrets(e?.message ?? String(error), secrets);
+  if (error instanceof Error && full !== error.message) error.message = full;
+  const message = full.split("\n")[0]!;
   const where = `bot ${target.bot}: PostgreSQL at ${server}`;
   const hint = (() => {
     switch (e?.code) {

@@ -12,7 +12,9 @@ import {
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
+  statFailureReason,
 } from "../index/refresh.js";
+import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
 import type { Tables } from "./pg-schema.js";
 import {
   type DocumentToWrite,
@@ -74,6 +76,12 @@ export interface PostgresRefreshOptions {
   pool?: IngestPool;
   /** The bot's bounds on parsing one file (knowledge.ingest), for the pool made when none is given. */
   limits?: IngestLimits;
+  /**
+   * The bot folder the run comes from, and whether the bot's key is configured: a collection
+   * another folder wrote under a name-derived key is refused before anything is written
+   * (pg-bot-folder.ts). `server` names the database in that refusal.
+   */
+  from?: BotFolder & { server: string };
 }
 
 /**
@@ -112,6 +120,21 @@ export async function refreshPostgresCollection(
     const skips: StoredSkip[] = [];
     const files = await listCollectionFiles(botDir, source);
     report.files = files.length;
+    if (options.from) {
+      const current = new Set<string>();
+      for (const file of files) {
+        const path = documentIdFor(botDir, file);
+        if (path !== undefined) current.add(path);
+      }
+      await claimCollection(
+        client,
+        t,
+        { bot, collection: source.name, collectionId: id, server: options.from.server },
+        options.from,
+        [...previous.keys()],
+        current,
+      );
+    }
     const seen = new Set<string>();
     // Parses run in parallel in the pool's threads; the database work is one connection's, so
     // every statement goes through here, one file's transaction after another.
@@ -219,7 +242,7 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
   try {
     info = await stat(absPath);
   } catch (error) {
-    report.skipped.push({ path, reason: `cannot stat: ${(error as Error).message}` });
+    report.skipped.push({ path, reason: statFailureReason(absPath, error) });
     return;
   }
   const before = c.previous.get(path);

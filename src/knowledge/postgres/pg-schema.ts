@@ -63,6 +63,12 @@ export function tablesIn(schema: string): Tables {
  *   cost a lookup per posting, about a third of a file's write; a collection's postings are
  *   deleted with it explicitly (pg-writer.ts ensureCollection), and no code deletes a
  *   collection row. Dropping a column is instant; its space is reused as rows are rewritten.
+ * - version 5: bot identity. A collection row's `bot` is the bot's key: its configured
+ *   `knowledge.postgres.botId`, else its folder's name. `folder` records the resolved bot folder
+ *   whose index run wrote the collection under a key taken from a folder name, so a second
+ *   folder with the same name is refused instead of deleting the first one's documents
+ *   (src/knowledge/postgres/pg-bot-folder.ts). Rows from version 4 keep their key and get null:
+ *   the first run that would not delete most of their documents claims them.
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -179,6 +185,9 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
     ALTER TABLE ${t.sections} DROP COLUMN tsv;
     ALTER TABLE ${t.postings} DROP CONSTRAINT IF EXISTS postings_collection_id_fkey;
+  `,
+  (t) => `
+    ALTER TABLE ${t.collections} ADD COLUMN folder text;
   `,
   (t) => `
     ALTER TABLE ${t.collections} ADD COLUMN document_count bigint NOT NULL DEFAULT 0;

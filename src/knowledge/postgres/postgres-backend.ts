@@ -1,3 +1,4 @@
+import { realpath } from "node:fs/promises";
 import type pg from "pg";
 import { SEARCH_LIMITS } from "../../limits.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
@@ -18,8 +19,10 @@ import { CANDIDATE_UNITS, MAX_QUERY_TERMS, PAGE_CANDIDATES, rankCollection } fro
 import type { CollectionSource, RefreshReport } from "../index/refresh.js";
 import type { CalibrationModel } from "../relevance.js";
 import { pseudoFrequencySql } from "./pg-bm25f.js";
+import { type BotFolder, readConflict } from "./pg-bot-folder.js";
 import { CalibrationReader, writeCalibration } from "./pg-calibration.js";
 import {
+  connectionSecrets,
   connectionStringFor,
   describeServer,
   explainPostgresError,
@@ -54,6 +57,7 @@ interface CollectionRow {
   title_length_sum: string;
   body_length_sum: string;
   analyzer: string;
+  folder: string | null;
 }
 
 interface CandidateRow {
@@ -82,6 +86,13 @@ export interface PostgresBackendOptions extends PostgresTarget {
   /** The bot's collections: the only ones its searches may reach. */
   collections: Record<string, { paths: readonly string[]; exclude?: readonly string[]; language?: string }>;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether `bot` is the bot's configured knowledge.postgres.botId (any folder may use it) or
+   * taken from its folder's name (only the folder that indexed it may read or write it).
+   */
+  botIdConfigured?: boolean;
+  /** The bot folder searches come from (checked against the folder that indexed under a name-derived key). */
+  folder?: string;
 }
 
 /**
@@ -103,6 +114,10 @@ export class PostgresBackend implements KnowledgeBackend {
     private readonly pool: pg.Pool,
     private readonly server: string,
     private readonly t: Tables,
+    private readonly botIdConfigured: boolean,
+    private readonly folder: string | undefined,
+    /** Never quoted in an error (pg-connection.ts connectionSecrets). */
+    private readonly secrets: readonly string[],
   ) {
     this.calibration = new CalibrationReader(t, target.bot, server);
   }
@@ -116,7 +131,18 @@ export class PostgresBackend implements KnowledgeBackend {
     const connectionString = connectionStringFor(target, options.env);
     const server = describeServer(connectionString)!;
     const pool = openPool(target, connectionString);
-    const backend = new PostgresBackend(target, options.collections, pool, server, tablesIn(target.schema));
+    const folder =
+      options.folder === undefined ? undefined : await realpath(options.folder).catch(() => options.folder);
+    const backend = new PostgresBackend(
+      target,
+      options.collections,
+      pool,
+      server,
+      tablesIn(target.schema),
+      options.botIdConfigured === true,
+      folder,
+      connectionSecrets(connectionString),
+    );
     try {
       await backend.run(async (client) => {
         const version = await client
@@ -140,13 +166,21 @@ export class PostgresBackend implements KnowledgeBackend {
 
   /** Brings every collection up to date with the bot's files (`second-look index`). */
   async refresh(botDir: string, options: PostgresRefreshOptions = {}): Promise<RefreshReport[]> {
+    const from = {
+      folder: await realpath(botDir),
+      botIdConfigured: this.botIdConfigured,
+      server: this.server,
+    };
     return this.run(async (client) => {
       const reports: RefreshReport[] = [];
       for (const [name, config] of Object.entries(this.configured)) {
         const source: CollectionSource = { name, paths: config.paths };
         if (config.exclude) source.exclude = config.exclude;
         reports.push(
-          await refreshPostgresCollection(client, this.t, this.target.bot, botDir, source, options),
+          await refreshPostgresCollection(client, this.t, this.target.bot, botDir, source, {
+            from,
+            ...options,
+          }),
         );
       }
       return reports;
@@ -203,9 +237,9 @@ export class PostgresBackend implements KnowledgeBackend {
   async getDocument(collection: string, id: string): Promise<Doc | undefined> {
     if (!Object.hasOwn(this.configured, collection)) return undefined;
     const rows = await this.run(async (client) => {
-      const result = await client.query<CandidateRow>(
+      const result = await client.query<CandidateRow & { folder: string | null }>(
         `SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
-                s.content, s.page_start, s.page_end
+                s.content, s.page_start, s.page_end, c.folder
          FROM ${this.t.collections} c
          JOIN ${this.t.documents} d ON d.collection_id = c.id
          JOIN ${this.t.sections} s ON s.document_id = d.id
@@ -216,6 +250,12 @@ export class PostgresBackend implements KnowledgeBackend {
       return result.rows;
     });
     if (!rows.length) return undefined;
+    const conflict = readConflict(
+      { bot: this.target.bot, collection, server: this.server },
+      this.from(),
+      rows[0]!.folder,
+    );
+    if (conflict) throw conflict;
     const doc = documentsOf(
       rows.map((row) => ({ row, section: { ...sectionOf(row), titleTerms: [], bodyTerms: [] } })),
     )[0]!;
@@ -233,6 +273,11 @@ export class PostgresBackend implements KnowledgeBackend {
     return CollectionAnalysis.of(this.configured[name]?.language);
   }
 
+  /** Where this process's searches come from, when it was opened for a bot folder. */
+  private from(): BotFolder | undefined {
+    return this.folder ? { folder: this.folder, botIdConfigured: this.botIdConfigured } : undefined;
+  }
+
   private resolveCollections(requested: readonly string[] | undefined): string[] {
     if (!requested?.length) return this.collections();
     const out = [...new Set(requested)];
@@ -248,7 +293,7 @@ export class PostgresBackend implements KnowledgeBackend {
     try {
       client = await this.pool.connect();
     } catch (error) {
-      throw explainPostgresError(this.target, this.server, error);
+      throw explainPostgresError(this.target, this.server, error, this.secrets);
     }
     let broken: Error | undefined;
     // A connection dropped between two statements (server restart, pg_terminate_backend) is
@@ -261,7 +306,7 @@ export class PostgresBackend implements KnowledgeBackend {
     try {
       return await work(client);
     } catch (error) {
-      const explained = explainPostgresError(this.target, this.server, dropped ?? error);
+      const explained = explainPostgresError(this.target, this.server, dropped ?? error, this.secrets);
       // A connection that failed at the transport level is not handed out again.
       if (explained instanceof PostgresUnavailableError || dropped) broken = explained;
       throw explained;
@@ -273,11 +318,19 @@ export class PostgresBackend implements KnowledgeBackend {
 
   private async collectionRows(client: pg.PoolClient, names: readonly string[]) {
     const result = await client.query<CollectionRow>(
-      `SELECT id, name, unit_count, document_count, title_length_sum, body_length_sum, analyzer
+      `SELECT id, name, unit_count, document_count, title_length_sum, body_length_sum, analyzer, folder
        FROM ${this.t.collections} WHERE bot = $1 AND name = ANY($2::text[])`,
       [this.target.bot, names],
     );
     const rows = new Map(result.rows.map((r) => [r.name, r]));
+    for (const row of rows.values()) {
+      const conflict = readConflict(
+        { bot: this.target.bot, collection: row.name, server: this.server },
+        this.from(),
+        row.folder,
+      );
+      if (conflict) throw conflict;
+    }
     const missing = names.filter((n) => !rows.has(n));
     if (missing.length) {
       throw new PostgresUnavailableError(

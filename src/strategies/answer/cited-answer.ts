@@ -98,6 +98,10 @@ export async function answerWithCitations(
     );
     if (reply === undefined) failure = `answer synthesis: not asked (${stopWords(turns.stopped())})`;
     answer = reply?.text.trim() ?? "";
+    // A 200 with no words in it is no answer: said, never printed as a blank one.
+    if (reply !== undefined && answer === "") {
+      failure = `answer synthesis: the model replied with an empty answer (finish reason ${reply.finishReason ?? "none"})`;
+    }
   } catch (error) {
     // Fail soft: the sources are still returned, with no synthesised text and the reason.
     failure = error instanceof Error ? error.message : String(error);
