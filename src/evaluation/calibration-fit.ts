@@ -3,6 +3,7 @@
 // share this code, so both are fitted and measured the same way.
 
 import type { KnowledgeEngine } from "../knowledge/engine.js";
+import { queryTermsFor } from "../knowledge/engine.js";
 import { rankCollection } from "../knowledge/index/ranker.js";
 import { type CalibrationModel, calibratedRelevance, calibrationInput } from "../knowledge/relevance.js";
 import {
@@ -54,7 +55,7 @@ export function labelledSearches(set: JudgedSearchSet): LabelledSearch[] {
     for (const name of engineFor(position, true).collections()) {
       const pass = (rerank: boolean): LabelledHit[] => {
         const index = engineFor(position, rerank).collectionIndex(name)!;
-        const terms = index.analyzer.analyze(question.text);
+        const terms = queryTermsFor(question.text, index);
         const ranking = rankCollection(index, terms, { rerank, limit: FIT_DEPTH });
         const features = relevanceFeatures(ranking);
         return ranking.documents.map((d, i) => ({

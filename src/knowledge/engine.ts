@@ -2,6 +2,7 @@ import { SecondLookError } from "../errors.js";
 import { clampHitLimit, SEARCH_LIMITS } from "../limits.js";
 import type { Doc, DocSection, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { CollectionAnalysis } from "./analysis/collection-analysis.js";
+import { compoundPlan } from "./analysis/compounds.js";
 import { defaultAnalyzer } from "./analysis/registry.js";
 import { bodyBudgetAt, withinBudget } from "./context-budget.js";
 import { feedbackHints } from "./hints/feedback-hints.js";
@@ -121,8 +122,8 @@ export class KnowledgeEngine implements KnowledgeBackend {
     const found: CollectionHit[] = [];
     let reranked = targets.length > 0;
     for (const index of targets) {
-      // Each collection analyses the query in its own language(s).
-      const terms = index.analyzer.analyze(query);
+      // Each collection analyses the query in its own language(s), compounds met through its vocabulary.
+      const terms = queryTermsFor(query, index);
       const queryTerms = new Set(terms);
       const ranking = rankCollection(index, terms, { rerank, limit });
       reranked &&= ranking.reranked;
@@ -226,6 +227,19 @@ export class KnowledgeEngine implements KnowledgeBackend {
     }
     return hit;
   }
+}
+
+/** The query's terms in a collection: its analysis, plus compound parts and joins the collection holds. */
+export function queryTermsFor(query: string, index: CollectionIndex): string[] {
+  const terms = index.analyzer.analyze(query);
+  const compounds = compoundPlan(query, index.analyzer);
+  if (!compounds.candidates.length) return terms;
+  const { lexical } = index;
+  const extra = compounds.choose((term) => {
+    const id = lexical.termId(term);
+    return id === undefined ? 0 : lexical.documentFrequency(id);
+  });
+  return extra.length ? [...terms, ...extra] : terms;
 }
 
 /** What the rescue candidates need to know of the searched collections' vocabulary. */

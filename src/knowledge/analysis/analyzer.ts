@@ -12,6 +12,8 @@ export interface Analyzer {
   readonly id: string;
   /** BCP-47 primary language subtag ("nb", "ja"). */
   readonly language: string;
+  /** Whether the language writes compounds as one word (German, Dutch, Nordic): see compounds.ts. */
+  readonly splitsCompounds: boolean;
   /** Index terms in order of appearance (positions are the array indices). */
   analyze(text: string): string[];
   /** Lower-cased surface words, stopwords included (for rules that work on the user's words). */
@@ -53,6 +55,7 @@ const englishStopwordStems: ReadonlySet<string> = new Set([...englishStopwords].
 export class LanguageAnalyzer implements Analyzer {
   readonly id: string;
   readonly language: string;
+  readonly splitsCompounds: boolean;
   private readonly stopwords: ReadonlySet<string>;
   private readonly stopwordTerms: ReadonlySet<string>;
   private readonly stem: (word: string) => string;
@@ -63,6 +66,7 @@ export class LanguageAnalyzer implements Analyzer {
   constructor(readonly profile: LanguageProfile) {
     this.id = `${profile.tag}-${profile.version}`;
     this.language = profile.tag;
+    this.splitsCompounds = profile.compounds === true;
     this.keep = new Set(profile.keepLetters ?? "");
     this.stopwords = new Set(profile.stopwords.map((w) => w.normalize("NFKC").toLowerCase()));
     if (profile.tag === "en") {

@@ -90,6 +90,8 @@ export class CollectionAnalysis {
 export class UnionAnalyzer implements Analyzer {
   readonly id: string;
   readonly language: string;
+  /** Compounds are split in one language's words; a mixed collection's queries are not split. */
+  readonly splitsCompounds = false;
 
   constructor(private readonly analyzers: readonly Analyzer[]) {
     this.id = analyzers.map((a) => a.id).join("+");

@@ -3,6 +3,7 @@ import type pg from "pg";
 import { SEARCH_LIMITS } from "../../limits.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
+import { compoundPlan } from "../analysis/compounds.js";
 import type { StoredCalibration } from "../bot-calibration.js";
 import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
 import { DEFAULT_BM25, idf } from "../index/bm25.js";
@@ -364,8 +365,15 @@ export class PostgresBackend implements KnowledgeBackend {
     rerank: boolean,
   ): Promise<CollectionIndex> {
     const analysis = this.analysisOf(row.name);
-    // Inside the per-collection loop: each collection analyses the query in its own language.
-    const queryTerms = analysis.queryAnalyzer(new Map([[analysis.setting, 1]])).analyze(query);
+    // Inside the per-collection loop: each collection analyses the query in its own language, and
+    // meets compounds through its vocabulary as the embedded engine does (engine.ts queryTermsFor).
+    const analyzer = analysis.queryAnalyzer(new Map([[analysis.setting, 1]]));
+    let queryTerms = analyzer.analyze(query);
+    const compounds = compoundPlan(query, analyzer);
+    if (compounds.candidates.length) {
+      const df = await this.documentFrequencies(client, row.id, compounds.candidates);
+      queryTerms = [...queryTerms, ...compounds.choose((term) => df.get(term) ?? 0)];
+    }
     const unitCount = Number(row.unit_count);
     const distinct = [...new Set(queryTerms)].slice(0, MAX_QUERY_TERMS);
     const known = await this.documentFrequencies(client, row.id, distinct);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CollectionAnalysis, UnionAnalyzer } from "../../../src/knowledge/analysis/collection-analysis.js";
+import { compoundPlan } from "../../../src/knowledge/analysis/compounds.js";
 import { LANGUAGE_PROFILES } from "../../../src/knowledge/analysis/languages.js";
 import {
   analyzerFor,
@@ -266,5 +267,39 @@ describe("collection analysis", () => {
     // A word is a filler only when every language of the collection says so.
     expect(query.isStopword("og")).toBe(false);
     expect(query.isStopword("i")).toBe(true);
+  });
+});
+
+describe("compounds, met through the collection's vocabulary", () => {
+  const de = analyzerFor("de");
+  const vocabulary = (words: string[]) => {
+    const held = new Set(words.flatMap((w) => de.analyze(w)));
+    return (term: string) => (held.has(term) ? 3 : 0);
+  };
+
+  it("splits a word the collection lacks into two parts it holds, across a linking element", () => {
+    const plan = compoundPlan("Seitennummerierung ändern", de);
+    expect(plan.choose(vocabulary(["Seite", "Nummerierung", "ändern"]))).toEqual(
+      expect.arrayContaining([...de.analyze("Seite"), ...de.analyze("Nummerierung")]),
+    );
+    // Swedish and Danish, Dutch and Finnish compounds the same way.
+    const sv = analyzerFor("sv");
+    const held = new Set(["sid", ...sv.analyze("numrering")]);
+    expect(compoundPlan("sidnumrering", sv).choose((t) => (held.has(t) ? 1 : 0))).toEqual([
+      "sid",
+      ...sv.analyze("numrering"),
+    ]);
+  });
+
+  it("leaves a word alone when the collection holds it as written, or holds only one part", () => {
+    const plan = compoundPlan("Seitennummerierung", de);
+    expect(plan.choose(vocabulary(["Seitennummerierung", "Seite", "Nummerierung"]))).toEqual([]);
+    expect(plan.choose(vocabulary(["Seite"]))).toEqual([]);
+  });
+
+  it("never splits in languages that do not compound, nor numbers, nor short words", () => {
+    expect(compoundPlan("pagenumbering", analyzerFor("en")).candidates).toEqual([]);
+    expect(compoundPlan("Haus", de).candidates).toEqual([]);
+    expect(compoundPlan("ISO8859", de).candidates).toEqual([]);
   });
 });

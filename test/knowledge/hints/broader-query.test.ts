@@ -17,6 +17,7 @@ const en = analyzerFor("en");
 const huginn: Analyzer = {
   id: "nb+en",
   language: "nb",
+  splitsCompounds: false,
   analyze: (text) => nb.analyze(text),
   words: (text) => nb.words(text),
   termOf: (word) => nb.termOf(word),
