@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BotCalibrationReport, DECISIVE_FIGURES } from "../../src/evaluation/calibrate-bot.js";
 import { calibrationFile } from "../../src/knowledge/bot-calibration.js";
+import { chromiumPath, dumpDom } from "../support/chromium.js";
 import { runBotEval, runCli } from "../support/run-cli.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -72,5 +73,21 @@ describe.skipIf(!available)(
       for (const id of ["roc", "reliability", "hit-at-k", "summary", "questions"])
         expect(html).toContain(`id="${id}"`);
     }, 180_000);
+
+    it.skipIf(!chromiumPath)(
+      "the pydocs report opens in headless Chromium with its charts drawn",
+      async () => {
+        const dom = await dumpDom(join(dir, "report.html"));
+        const svg = (id: string) => new RegExp(`<svg[^>]*id="${id}"[\\s\\S]*?</svg>`).exec(dom)?.[0] ?? "";
+        // 100 questions: the ROC has a point per distinct bestScore, far more than a handful.
+        const roc =
+          /<polyline[^>]*class="series"[^>]*points="([^"]+)"/.exec(svg("roc"))?.[1]?.split(" ") ?? [];
+        expect(roc.length).toBeGreaterThan(20);
+        expect(svg("reliability").match(/<circle /g)?.length).toBeGreaterThanOrEqual(5);
+        expect(svg("hit-at-k").match(/<polyline /g)).toHaveLength(3);
+        expect(dom.match(/<tr class="miss">/g)?.length).toBeGreaterThan(0);
+      },
+      120_000,
+    );
   },
 );
