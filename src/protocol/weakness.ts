@@ -1,5 +1,6 @@
 // The signal's thresholds (docs/design.md §3). They are Huginn's constants, so a band or a weak flag
-// means the same thing whichever backend produced it.
+// means the same thing whichever backend produced it. Also the rule for a query written in
+// another language than the documents it searches, which makes a search weak whatever it scored.
 import type { Band, SearchResponse } from "../types.js";
 
 /** A hit at or above this calibrated relevance is `high`. */
@@ -23,4 +24,67 @@ export function bandFor(relevance: number): Band {
  */
 export function isWeak(response: Pick<SearchResponse, "results" | "bestScore">): boolean {
   return response.results.length === 0 || response.bestScore < WEAK_BEST_SCORE;
+}
+
+/** A language detector's verdict on a query (tags are the analysis registry's supported tags). */
+export interface QueryLanguageGuess {
+  /** The most likely language. */
+  tag: string;
+  /** Its English name, for the reason the model reads. */
+  name: string;
+  /** The detector's own verdict on whether the text gave it enough to go on. */
+  reliable: boolean;
+  /** Every scored language's score (0..1, higher is likelier), the guess's among them. */
+  scores: Readonly<Record<string, number>>;
+}
+
+/**
+ * Letters a query needs before its language is judged at all: "PDF export" is no language's. A
+ * Han, Kana or Hangul character counts as three letters (about one word's worth).
+ */
+export const MIN_LANGUAGE_LETTERS = 12;
+/**
+ * How far the guessed language must outscore every language of the searched documents. On the
+ * lohelp questions (bench/crosslang.bench.ts) English questions that a detector misreads lead by
+ * under 0.06 ("install LibreOffice on android tablet" reads as French), the foreign ones by more.
+ */
+export const LANGUAGE_MISMATCH_MARGIN = 0.1;
+/** Languages written so alike that a detector on a short text cannot tell them apart. */
+const CLOSE_LANGUAGES: readonly (readonly string[])[] = [["nb", "nn", "da"]];
+
+const WIDE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** A query's letters, a Han, Kana or Hangul character counting as three. */
+export function languageEvidence(query: string): number {
+  let letters = 0;
+  for (const char of query.slice(0, 2_000)) {
+    if (!/\p{L}/u.test(char)) continue;
+    letters += WIDE_SCRIPT.test(char) ? 3 : 1;
+  }
+  return letters;
+}
+
+/**
+ * Whether `query` is written in another language than every one of `documentLanguages` (the
+ * searched collections' languages): only when the detector trusts its guess, the query is long
+ * enough to have a language, the guess is none of those languages (nor one a detector confuses
+ * with them) and it outscores each of them by {@link LANGUAGE_MISMATCH_MARGIN}. Unknown
+ * document languages (an empty list) never mismatch.
+ */
+export function isLanguageMismatch(
+  query: string,
+  guess: QueryLanguageGuess | undefined,
+  documentLanguages: readonly string[],
+): boolean {
+  if (!guess?.reliable || documentLanguages.length === 0) return false;
+  if (languageEvidence(query) < MIN_LANGUAGE_LETTERS) return false;
+  const top = guess.scores[guess.tag] ?? 0;
+  return documentLanguages.every(
+    (language) =>
+      !sameLanguage(language, guess.tag) && top - (guess.scores[language] ?? 0) >= LANGUAGE_MISMATCH_MARGIN,
+  );
+}
+
+function sameLanguage(a: string, b: string): boolean {
+  return a === b || CLOSE_LANGUAGES.some((group) => group.includes(a) && group.includes(b));
 }
