@@ -14,18 +14,27 @@ export interface GraderReplay {
 const QUESTION_LINE = "USER QUESTION:\n";
 
 /** `repliesFile`: `{ id, reply }` per line; `questionsFile`: `{ id, text }` per line. */
-export async function startGraderReplay(repliesFile: string, questionsFile: string): Promise<GraderReplay> {
-  const replies = new Map<string, unknown>();
-  for (const line of (await readFile(repliesFile, "utf8")).split("\n")) {
-    if (line.trim() === "") continue;
-    const { id, reply } = JSON.parse(line) as { id: string; reply: unknown };
-    replies.set(id, reply);
-  }
+export function startGraderReplay(repliesFile: string, questionsFile: string): Promise<GraderReplay> {
+  return startGraderReplays([{ repliesFile, questionsFile }]);
+}
+
+/** One server replaying several files' replies (e.g. one per question language). */
+export async function startGraderReplays(
+  files: readonly { repliesFile: string; questionsFile: string }[],
+): Promise<GraderReplay> {
   const byQuestion = new Map<string, unknown>();
-  for (const line of (await readFile(questionsFile, "utf8")).split("\n")) {
-    if (line.trim() === "") continue;
-    const { id, text } = JSON.parse(line) as { id: string; text: string };
-    if (replies.has(id)) byQuestion.set(oneLine(text), replies.get(id));
+  for (const { repliesFile, questionsFile } of files) {
+    const replies = new Map<string, unknown>();
+    for (const line of (await readFile(repliesFile, "utf8")).split("\n")) {
+      if (line.trim() === "") continue;
+      const { id, reply } = JSON.parse(line) as { id: string; reply: unknown };
+      replies.set(id, reply);
+    }
+    for (const line of (await readFile(questionsFile, "utf8")).split("\n")) {
+      if (line.trim() === "") continue;
+      const { id, text } = JSON.parse(line) as { id: string; text: string };
+      if (replies.has(id)) byQuestion.set(oneLine(text), replies.get(id));
+    }
   }
   let unmatched = 0;
   const server = await startModelServer({
