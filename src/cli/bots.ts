@@ -2,7 +2,7 @@ import { botCollections, type DiscoveryResult, discoverBots } from "../bots/disc
 import { collectionLanguages } from "../connectors/collection-languages.js";
 import { type CorrectiveSource, describeCorrective } from "../corrective/corrective-config.js";
 import { errorMessage } from "../errors.js";
-import { collectionsWithLanguages } from "../protocol/collection-languages.js";
+import { collectionWithLanguage } from "../protocol/collection-languages.js";
 import type { CollectionLanguage } from "../types.js";
 
 /** One element of `second-look bots --json` (stable: fields are only ever added). */
@@ -73,7 +73,7 @@ function humanRows(result: DiscoveryResult): string[][] {
     return [
       entry.name,
       entry.backend ?? "-",
-      collectionsWithLanguages(entry.collections, entry.languages) || "-",
+      entry.collections.map((c) => collectionWithLanguage(c, entry.languages[c])).join(",") || "-",
       model,
       describeCorrective(bot.corrective),
     ];
