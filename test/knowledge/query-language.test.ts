@@ -58,6 +58,11 @@ describe("isLanguageMismatch", () => {
     expect(mismatch("how do I use the SVERWEIS function in a Calc spreadsheet", ["en"])).toBe(false);
   });
 
+  it("does not flag a query holding the documents' own script, whatever its Latin words read as", () => {
+    expect(mismatch("SmartArt 組織図 writer for my reports", ["ja"])).toBe(false);
+    expect(mismatch("SmartArt 組織図 writer for my reports", ["en"])).toBe(false);
+  });
+
   it("does not flag Danish over Norwegian documents (written alike)", () => {
     expect(mismatch("Hvordan indsætter jeg sidetal i sidefoden på hver side?", ["nb"])).toBe(false);
   });
