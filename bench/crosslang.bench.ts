@@ -21,12 +21,11 @@ import { queryLanguageGuesser } from "../src/knowledge/query-language.js";
 import { isLanguageMismatch, LANGUAGE_MISMATCH_MARGIN } from "../src/protocol/weakness.js";
 import { dataDir, MissingData } from "./docbots/collections.js";
 import { evalInProcess } from "./eval-in-process.js";
-import { startGraderReplays } from "./grader-replay.js";
+import { REPLAY_KEY_VARIABLE, replayCorrectiveRetrieval, startGraderReplays } from "./grader-replay.js";
 
 export const name = "crosslang";
 export const timeoutMs = 2_400_000;
 
-const KEY_VARIABLE = "SECOND_LOOK_REPLAY_KEY";
 const FOREIGN = ["de", "da", "fr", "fi", "ja"] as const;
 const ENGLISH = "en-us";
 /** Every lohelp question language: the mismatch rule is judged on all of them, in and across languages. */
@@ -80,15 +79,10 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
         backend: "embedded",
         collections: { help: { paths: ["docs/**/*.html"], language: "en" } },
       },
-      correctiveRetrieval: {
-        enabled: true,
-        grader: "signal",
-        graderTimeoutMs: 8000,
-        graderProvider: { type: "anthropic", baseUrl: replay.server.url, apiKeyEnv: KEY_VARIABLE },
-      },
+      correctiveRetrieval: replayCorrectiveRetrieval(replay),
     };
     await writeFile(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
-    process.env[KEY_VARIABLE] = "replay";
+    process.env[REPLAY_KEY_VARIABLE] = "replay";
 
     const rows: Row[] = [];
     let documents: BotEvalReport["documents"] = null;
@@ -162,7 +156,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
       markdown,
     };
   } finally {
-    delete process.env[KEY_VARIABLE];
+    delete process.env[REPLAY_KEY_VARIABLE];
     await replay.server.close();
   }
 }

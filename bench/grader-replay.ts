@@ -12,6 +12,21 @@ export interface GraderReplay {
 }
 
 const QUESTION_LINE = "USER QUESTION:\n";
+/** The environment variable a replaying bot's grader provider reads its (dummy) key from. */
+export const REPLAY_KEY_VARIABLE = "SECOND_LOOK_REPLAY_KEY";
+
+/**
+ * A bot's `correctiveRetrieval` block grading through the replay (signal by default; `eval
+ * --compare` sets the grader per setting). Set REPLAY_KEY_VARIABLE before the bot starts.
+ */
+export function replayCorrectiveRetrieval(replay: GraderReplay) {
+  return {
+    enabled: true,
+    grader: "signal",
+    graderTimeoutMs: 8000,
+    graderProvider: { type: "anthropic", baseUrl: replay.server.url, apiKeyEnv: REPLAY_KEY_VARIABLE },
+  };
+}
 
 /** `repliesFile`: `{ id, reply }` per line; `questionsFile`: `{ id, text }` per line. */
 export function startGraderReplay(repliesFile: string, questionsFile: string): Promise<GraderReplay> {

@@ -32,6 +32,24 @@ function confident(query: string) {
   return { original, text: renderSearchResponse(original, { brief: false }) };
 }
 
+/** The orchestrator on a confident result for `query`, over the English "docs" collection. */
+function correct(query: string, overrides: Partial<Parameters<typeof run>[0]> = {}) {
+  const { original, text } = confident(query);
+  return {
+    text,
+    outcome: run({
+      backend: backend(),
+      originalQuery: query,
+      question: query,
+      originalText: text,
+      originalResponse: original,
+      allowedCollections: ["docs"],
+      languages,
+      ...overrides,
+    }),
+  };
+}
+
 const backend = () =>
   stubBackend(
     (request) => response(request.query, [hit("docs", "page-numbers.html", "Page Numbers", 0.85)]),
@@ -40,17 +58,8 @@ const backend = () =>
 
 describe("a query in another language than the documents", () => {
   it("signal: weak, with a reason naming both languages, and a note telling the model to search in English", async () => {
-    const { original, text } = confident(GERMAN_QUERY);
-    const outcome = await run({
-      backend: backend(),
-      originalQuery: GERMAN_QUERY,
-      question: GERMAN_QUERY,
-      originalText: text,
-      originalResponse: original,
-      allowedCollections: ["docs"],
-      grader: "signal",
-      languages,
-    });
+    const { text, outcome: pending } = correct(GERMAN_QUERY, { grader: "signal" });
+    const outcome = await pending;
     expect(outcome.metadata.verdicts[0]).toBe("insufficient");
     expect(outcome.metadata.reasons[0]).toBe(
       "the query is in German, but the documents searched are in English",
@@ -65,24 +74,13 @@ describe("a query in another language than the documents", () => {
   });
 
   it("auto: asks the model although the search scored high, and the model's English rewrite is searched", async () => {
-    const { original, text } = confident(GERMAN_QUERY);
     const grade = scriptedGrader({
       verdict: "insufficient",
       reason: "the question is German",
       rewrittenQuery: "insert page numbers footer",
     });
     const search = backend();
-    const outcome = await run({
-      backend: search,
-      originalQuery: GERMAN_QUERY,
-      question: GERMAN_QUERY,
-      originalText: text,
-      originalResponse: original,
-      allowedCollections: ["docs"],
-      grader: "auto",
-      grade,
-      languages,
-    });
+    const outcome = await correct(GERMAN_QUERY, { grader: "auto", grade, backend: search }).outcome;
     expect(grade.inputs).toHaveLength(1);
     expect(outcome.metadata.graderMode).toBe("haiku");
     expect(search.requests.map((r) => r.query)).toContain("insert page numbers footer");
@@ -92,58 +90,33 @@ describe("a query in another language than the documents", () => {
   });
 
   it("auto: the same confident search in the documents' language never reaches the model", async () => {
-    const { original, text } = confident(ENGLISH_QUERY);
     const grade = scriptedGrader({ verdict: "insufficient", reason: "never asked" });
-    const outcome = await run({
-      backend: backend(),
-      originalQuery: ENGLISH_QUERY,
-      question: ENGLISH_QUERY,
-      originalText: text,
-      originalResponse: original,
-      allowedCollections: ["docs"],
-      grader: "auto",
-      grade,
-      languages,
-    });
+    const outcome = await correct(ENGLISH_QUERY, { grader: "auto", grade }).outcome;
     expect(grade.inputs).toHaveLength(0);
     expect(outcome.changed).toBe(false);
     expect(outcome.metadata.verdicts).toEqual(["correct"]);
     expect(outcome.metadata.languageMismatch).toBeUndefined();
   });
 
-  it("auto without languages (a Huginn collection, or none known) leaves a confident German search alone", async () => {
-    const { original, text } = confident(GERMAN_QUERY);
+  it("auto without a known language (a Huginn collection, an auto one not indexed) leaves a confident German search alone", async () => {
     const grade = scriptedGrader({ verdict: "insufficient", reason: "never asked" });
-    const outcome = await run({
-      backend: backend(),
-      originalQuery: GERMAN_QUERY,
-      originalText: text,
-      originalResponse: original,
-      allowedCollections: ["docs"],
+    const outcome = await correct(GERMAN_QUERY, {
       grader: "auto",
       grade,
       languages: { collections: { docs: { tags: [], name: "language detected per document" } }, guess },
-    });
+    }).outcome;
     expect(grade.inputs).toHaveLength(0);
     expect(outcome.changed).toBe(false);
   });
 
   it("a detector that throws detects nothing: the pass goes on as without languages", async () => {
-    const { original, text } = confident(GERMAN_QUERY);
-    const outcome = await run({
-      backend: backend(),
-      originalQuery: GERMAN_QUERY,
-      originalText: text,
-      originalResponse: original,
-      allowedCollections: ["docs"],
+    const broken = () => {
+      throw new Error("detector broke");
+    };
+    const outcome = await correct(GERMAN_QUERY, {
       grader: "signal",
-      languages: {
-        ...languages,
-        guess: () => {
-          throw new Error("detector broke");
-        },
-      },
-    });
+      languages: { ...languages, guess: broken },
+    }).outcome;
     expect(outcome.metadata.verdicts).toEqual(["correct"]);
     expect(outcome.changed).toBe(false);
   });
