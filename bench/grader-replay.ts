@@ -12,20 +12,44 @@ export interface GraderReplay {
 }
 
 const QUESTION_LINE = "USER QUESTION:\n";
+/** The environment variable a replaying bot's grader provider reads its (dummy) key from. */
+export const REPLAY_KEY_VARIABLE = "SECOND_LOOK_REPLAY_KEY";
+
+/**
+ * A bot's `correctiveRetrieval` block grading through the replay (signal by default; `eval
+ * --compare` sets the grader per setting). Set REPLAY_KEY_VARIABLE before the bot starts.
+ */
+export function replayCorrectiveRetrieval(replay: GraderReplay) {
+  return {
+    enabled: true,
+    grader: "signal",
+    graderTimeoutMs: 8000,
+    graderProvider: { type: "anthropic", baseUrl: replay.server.url, apiKeyEnv: REPLAY_KEY_VARIABLE },
+  };
+}
 
 /** `repliesFile`: `{ id, reply }` per line; `questionsFile`: `{ id, text }` per line. */
-export async function startGraderReplay(repliesFile: string, questionsFile: string): Promise<GraderReplay> {
-  const replies = new Map<string, unknown>();
-  for (const line of (await readFile(repliesFile, "utf8")).split("\n")) {
-    if (line.trim() === "") continue;
-    const { id, reply } = JSON.parse(line) as { id: string; reply: unknown };
-    replies.set(id, reply);
-  }
+export function startGraderReplay(repliesFile: string, questionsFile: string): Promise<GraderReplay> {
+  return startGraderReplays([{ repliesFile, questionsFile }]);
+}
+
+/** One server replaying several files' replies (e.g. one per question language). */
+export async function startGraderReplays(
+  files: readonly { repliesFile: string; questionsFile: string }[],
+): Promise<GraderReplay> {
   const byQuestion = new Map<string, unknown>();
-  for (const line of (await readFile(questionsFile, "utf8")).split("\n")) {
-    if (line.trim() === "") continue;
-    const { id, text } = JSON.parse(line) as { id: string; text: string };
-    if (replies.has(id)) byQuestion.set(oneLine(text), replies.get(id));
+  for (const { repliesFile, questionsFile } of files) {
+    const replies = new Map<string, unknown>();
+    for (const line of (await readFile(repliesFile, "utf8")).split("\n")) {
+      if (line.trim() === "") continue;
+      const { id, reply } = JSON.parse(line) as { id: string; reply: unknown };
+      replies.set(id, reply);
+    }
+    for (const line of (await readFile(questionsFile, "utf8")).split("\n")) {
+      if (line.trim() === "") continue;
+      const { id, text } = JSON.parse(line) as { id: string; text: string };
+      if (replies.has(id)) byQuestion.set(oneLine(text), replies.get(id));
+    }
   }
   let unmatched = 0;
   const server = await startModelServer({

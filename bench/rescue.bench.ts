@@ -5,16 +5,13 @@
 // REPLAYED, not a live model's.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import { main } from "../src/cli/main.js";
-import type { BotEvalReport, SettingReport } from "../src/evaluation/evaluate-bot.js";
+import type { SettingReport } from "../src/evaluation/evaluate-bot.js";
 import { dataDir, pydocsBotDir } from "./docbots/collections.js";
-import { startGraderReplay } from "./grader-replay.js";
+import { evalInProcess } from "./eval-in-process.js";
+import { REPLAY_KEY_VARIABLE, replayCorrectiveRetrieval, startGraderReplay } from "./grader-replay.js";
 
 export const name = "rescue";
 export const timeoutMs = 900_000;
-
-const KEY_VARIABLE = "SECOND_LOOK_REPLAY_KEY";
 
 export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
   const questions = join(dataDir, "pydocs", "queries.jsonl");
@@ -24,32 +21,11 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     const config = {
       description: "Python 3.11 documentation (benchmark; grader replies replayed)",
       knowledge: { backend: "embedded", collections: { pydocs: { paths: ["docs/**/*.html"] } } },
-      correctiveRetrieval: {
-        enabled: true,
-        grader: "signal",
-        graderTimeoutMs: 8000,
-        graderProvider: { type: "anthropic", baseUrl: replay.server.url, apiKeyEnv: KEY_VARIABLE },
-      },
+      correctiveRetrieval: replayCorrectiveRetrieval(replay),
     };
     await writeFile(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
-    process.env[KEY_VARIABLE] = "replay";
-    let out = "";
-    let err = "";
-    const sink = (append: (s: string) => void) =>
-      new Writable({
-        write(chunk, _encoding, done) {
-          append(String(chunk));
-          done();
-        },
-      });
-    process.exitCode = 0;
-    await main(["eval", dir, "--questions", questions, "--compare", "off,signal,auto,haiku", "--json"], {
-      stdout: sink((s) => (out += s)),
-      stderr: sink((s) => (err += s)),
-    });
-    if (Number(process.exitCode ?? 0) !== 0) throw new Error(`eval failed: ${err.trim()}`);
-    process.exitCode = 0;
-    const report = JSON.parse(out) as BotEvalReport;
+    process.env[REPLAY_KEY_VARIABLE] = "replay";
+    const report = await evalInProcess([dir, "--questions", questions, "--compare", "off,signal,auto,haiku"]);
     const rows = report.settings.map(row);
     // The misses haiku's replayed grades rescue, and how many of them auto rescues too.
     const rescuedBy = (setting: string) =>
@@ -89,7 +65,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
       markdown,
     };
   } finally {
-    delete process.env[KEY_VARIABLE];
+    delete process.env[REPLAY_KEY_VARIABLE];
     await replay.server.close();
   }
 }

@@ -123,6 +123,17 @@ export interface DocSection {
   pages?: { start: number; end: number };
 }
 
+/**
+ * The language of a collection's documents, as the model and the corrective pass are told it:
+ * the supported language tags its documents are analysed in (most documents first; empty when
+ * unknown, e.g. a Huginn collection or an "auto" collection not yet indexed) and its name.
+ */
+export interface CollectionLanguage {
+  tags: string[];
+  /** "English", "German and English", or what is known ("detected per document"). */
+  name: string;
+}
+
 export interface KnowledgeBackend {
   search(request: SearchRequest, options?: { signal?: AbortSignal }): Promise<SearchResponse>;
   collections(): string[];
@@ -160,6 +171,8 @@ export interface CorrectiveMetadata {
    * the query words no document contains (possibly none, when the grader or the rescue said so).
    */
   notCovered?: { terms: string[]; reason: string };
+  /** Set when the query was in another language than the documents it searched (tags). */
+  languageMismatch?: { query: string; documents: string[] };
 }
 
 export interface CorrectiveOutcome {

@@ -1,6 +1,9 @@
 import { botCollections, type DiscoveryResult, discoverBots } from "../bots/discovery.js";
+import { collectionLanguages } from "../connectors/collection-languages.js";
 import { type CorrectiveSource, describeCorrective } from "../corrective/corrective-config.js";
 import { errorMessage } from "../errors.js";
+import { collectionWithLanguage } from "../protocol/collection-languages.js";
+import type { CollectionLanguage } from "../types.js";
 
 /** One element of `second-look bots --json` (stable: fields are only ever added). */
 export interface BotListingEntry {
@@ -8,6 +11,8 @@ export interface BotListingEntry {
   dir: string;
   backend: "embedded" | "huginn" | "postgres" | null;
   collections: string[];
+  /** Collection → its documents' language as the config names it (absent: unknown, e.g. Huginn). */
+  languages: Record<string, CollectionLanguage>;
   model: string | null;
   provider: "openai" | "anthropic" | "azure" | null;
   correctiveRetrieval: {
@@ -27,6 +32,7 @@ export function listingEntries(result: DiscoveryResult): BotListingEntry[] {
     dir: bot.dir,
     backend: bot.config.knowledge.backend,
     collections: botCollections(bot.config),
+    languages: collectionLanguages(bot.config),
     model: bot.config.model ?? null,
     provider: bot.config.provider?.type ?? null,
     correctiveRetrieval: {
@@ -46,6 +52,7 @@ export function listingEntries(result: DiscoveryResult): BotListingEntry[] {
     dir: failure.dir,
     backend: null,
     collections: [],
+    languages: {},
     model: null,
     provider: null,
     correctiveRetrieval: null,
@@ -66,7 +73,7 @@ function humanRows(result: DiscoveryResult): string[][] {
     return [
       entry.name,
       entry.backend ?? "-",
-      entry.collections.join(",") || "-",
+      entry.collections.map((c) => collectionWithLanguage(c, entry.languages[c])).join(",") || "-",
       model,
       describeCorrective(bot.corrective),
     ];

@@ -5,7 +5,9 @@
 // corrective spans become the tool span's children); the corrective pass is resolved from the
 // bot's config and the environment each time a session asks for it, with the model grader built
 // on `graderProvider` when the bot sets one, else on the bot's own provider, else through Copilot
-// (the bot's runtime and sign-in, so a Copilot bot needs no second key).
+// (the bot's runtime and sign-in, so a Copilot bot needs no second key). Each collection's
+// document language goes to the tools' descriptions, the grader and the corrective pass, which
+// reads a query in another language as a weak search (protocol/weakness.ts isLanguageMismatch).
 
 import { type Context, context } from "@opentelemetry/api";
 import type { BotDefinition } from "../bots/discovery.js";
@@ -14,7 +16,9 @@ import { correctToolResult } from "../corrective/correct-tool-result.js";
 import { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "../corrective/corrective-config.js";
 import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
 import type { GradeFn } from "../corrective/llm-grade.js";
+import type { CorrectiveLanguages } from "../corrective/orchestrator.js";
 import { errorMessage } from "../errors.js";
+import { queryLanguageGuesser } from "../knowledge/query-language.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { renderSearchResponse } from "../protocol/render.js";
@@ -26,8 +30,9 @@ import {
 } from "../strategies/strategic-backend.js";
 import { logger } from "../telemetry/logger.js";
 import { withToolSpan } from "../telemetry/tool-span.js";
-import type { KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import type { CollectionLanguage, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import type { CorrectFn, RenderResult } from "./bot-runtime.js";
+import { collectionLanguages } from "./collection-languages.js";
 
 /** Rendered texts remembered for the hook; a hook runs right after its tool, so few are needed. */
 const REMEMBERED_RESULTS = 256;
@@ -45,6 +50,8 @@ export interface AssembledBot {
   correctFor: () => CorrectFn | undefined;
   /** The resolution `correctFor` last used (for logs and `ask --json`). */
   lastResolution: () => ResolvedCorrectiveConfig | undefined;
+  /** Each collection's document language, where known (for the tools' descriptions). */
+  languages: Readonly<Record<string, CollectionLanguage>>;
 }
 
 /** What the binding needs of a bot: its config, and its folder for a Copilot-backed grader. */
@@ -75,6 +82,8 @@ export function assembleBot(
   const spans = new WeakMap<SearchResponse, Context>();
   const rendered = new Map<string, Rendered>();
   let resolution: ResolvedCorrectiveConfig | undefined;
+  const languages = collectionLanguages(bot.config, rawBackend);
+  const anyLanguage = Object.values(languages).some((l) => l.tags.length > 0);
 
   const traced: KnowledgeBackend = {
     collections: () => backend.collections(),
@@ -102,7 +111,7 @@ export function assembleBot(
     const modelGrade =
       settings.grader === "signal"
         ? undefined
-        : observed(modelGrader(bot, settings, env, warned, observer), observer);
+        : observed(modelGrader(bot, settings, env, warned, observer, languages), observer);
     return async (call) => {
       // Only a text this process rendered has a structured twin; an external MCP tool's does not.
       const twin = rendered.get(call.resultText);
@@ -111,6 +120,10 @@ export function assembleBot(
       const parent = twin?.traceContext;
       const grade: GradeFn | undefined =
         modelGrade && parent ? (input) => context.with(parent, () => modelGrade(input)) : modelGrade;
+      // The detector loads once per process, on the first search that needs it.
+      const corrective: CorrectiveLanguages | undefined = anyLanguage
+        ? { collections: languages, guess: await queryLanguageGuesser() }
+        : undefined;
       const corrected = await correctToolResult(
         {
           toolName: call.toolName,
@@ -129,6 +142,7 @@ export function assembleBot(
           ...(grade ? { grade } : {}),
           graderTimeoutMs: settings.graderTimeoutMs,
           ...(twin?.traceContext ? { traceContext: twin.traceContext } : {}),
+          ...(corrective ? { languages: corrective } : {}),
         },
       );
       return (
@@ -141,7 +155,7 @@ export function assembleBot(
     };
   };
 
-  return { backend: traced, renderResult, correctFor, lastResolution: () => resolution };
+  return { backend: traced, renderResult, correctFor, lastResolution: () => resolution, languages };
 }
 
 /** The grader, its failures told to the observer (the caller's handling of them unchanged). */
@@ -168,6 +182,7 @@ function modelGrader(
   env: NodeJS.ProcessEnv,
   warned: Set<string>,
   observer: GraderObserver,
+  languages: Readonly<Record<string, CollectionLanguage>>,
 ): GradeFn | undefined {
   const provider = settings.graderProvider ?? bot.config.provider;
   try {
@@ -180,6 +195,7 @@ function modelGrader(
     return createKnowledgeGrader(client, {
       timeoutMs: settings.graderTimeoutMs,
       collections: botCollections(bot.config),
+      collectionLanguages: languages,
     });
   } catch (error) {
     const message = errorMessage(error);

@@ -57,6 +57,7 @@ export async function openBotRuntime(
     bot: describeForRuntime(bot),
     backend: binding.backend,
     renderResult: binding.renderResult,
+    collectionLanguages: binding.languages,
     correctFor: binding.correctFor,
     env,
     ...(options.onSessionConfig ? { onSessionConfig: options.onSessionConfig } : {}),

@@ -10,6 +10,8 @@
 // below AUTO_ASK_BELOW sends 37 of 100 searches to the model and covers 13 of the 16 misses
 // that asking on every search rescues (24 searches and 10 misses when asking on weak ones only;
 // asking on the whole medium band sent 79 of 100).
+// A query written in another language than the documents it searched is the model's to answer
+// whatever it scored: the signal cannot translate, the model can (bench/results/crosslang.md).
 import { WEAK_BEST_SCORE } from "../protocol/weakness.js";
 import type { RetryHints, SearchResponse } from "../types.js";
 import { gradeFromResponse } from "./signal-grader.js";
@@ -25,6 +27,8 @@ export interface SignalEvidence {
   hitsWithoutRelevance: number;
   /** Query words no document contains, as the search's index reported them (0 when unknown). */
   unmatchedTerms?: number;
+  /** The query is in another language than the searched documents (protocol/weakness.ts). */
+  languageMismatch?: boolean;
 }
 
 /**
@@ -34,6 +38,7 @@ export interface SignalEvidence {
 export const AUTO_ASK_BELOW = 0.55;
 
 export function isBorderline(evidence: SignalEvidence): boolean {
+  if (evidence.languageMismatch === true) return true;
   if (evidence.unmatchedTerms !== undefined && evidence.unmatchedTerms > 0) return false;
   if (evidence.weak) return true;
   const best = evidence.bestRelevance;

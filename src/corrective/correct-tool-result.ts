@@ -42,6 +42,7 @@ export interface CorrectiveContext
     | "now"
     | "log"
     | "traceContext"
+    | "languages"
   > {
   /** The bot's allow-list; `backend.collections()` when absent. */
   allowedCollections?: readonly string[];
@@ -102,6 +103,7 @@ export async function correctToolResult(
       backend: ctx.backend,
       log,
       ...(ctx.traceContext ? { traceContext: ctx.traceContext } : {}),
+      ...(ctx.languages ? { languages: ctx.languages } : {}),
     });
 
     const { metadata } = outcome;

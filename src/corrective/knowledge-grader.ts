@@ -11,8 +11,9 @@ import { withDeadline } from "../deadline.js";
 import { positiveOrUndefined } from "../limits.js";
 import type { ChatRequest, LlmClient } from "../llm/llm-client.js";
 import { extractJsonObject } from "../llm/tolerant-json.js";
+import { collectionsWithLanguages } from "../protocol/collection-languages.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
-import type { Grade } from "../types.js";
+import type { CollectionLanguage, Grade } from "../types.js";
 import { digestResults } from "./grader-digest.js";
 import { type GradeFn, normalizeGrade, REASON_GRADER_UNPARSEABLE } from "./llm-grade.js";
 
@@ -45,6 +46,7 @@ export const GRADER_SYSTEM_PROMPT = [
   "- alternativeQueries: only for ambiguous or insufficient: up to 3 further search strings in the documents' own vocabulary (the names of the functions, modules, settings or headings they would use), different from rewrittenQuery.",
   "- hypotheticalAnswer: only for ambiguous or insufficient, and only when the documents probably do cover the question: a short passage (2-3 sentences) answering it the way these documents would word it. It is used as search terms, never shown to the user.",
   '- When the documents do not appear to cover the question at all, say "insufficient", leave out rewrittenQuery, alternativeQueries and hypotheticalAnswer, and say why in the reason.',
+  "- Write rewrittenQuery, alternativeQueries and hypotheticalAnswer in the documents' language (DOCUMENT LANGUAGE, when given), even when the question is in another language: the search matches the documents' own words.",
   "- suggestedCollection: only when the results clearly point to another of the available collections. Never invent one.",
   "- reason: one short sentence.",
 ].join("\n");
@@ -56,6 +58,8 @@ export interface KnowledgeGraderOptions {
   timeoutMs?: number;
   /** The bot's allowed collections, shown to the model so it does not invent one. */
   collections?: readonly string[];
+  /** Each collection's document language, shown beside its name ("docs (English)"). */
+  collectionLanguages?: Readonly<Record<string, CollectionLanguage>>;
   log?: Logger;
 }
 
@@ -64,7 +68,11 @@ export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGrade
   const timeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEFAULT_KNOWLEDGE_GRADER_TIMEOUT_MS;
   const log = options.log ?? processLogger();
   return async (input) => {
-    const request = graderRequest(input.question, input.digestSource ?? input.text, options.collections);
+    const request = graderRequest(input.question, input.digestSource ?? input.text, options.collections, {
+      ...(options.collectionLanguages ? { collections: options.collectionLanguages } : {}),
+      ...(input.documentLanguage ? { documents: input.documentLanguage } : {}),
+      ...(input.queryLanguage ? { question: input.queryLanguage } : {}),
+    });
     if (options.model) request.model = options.model;
     request.timeoutMs = timeoutMs;
     // Bounded here too, not only by the caller: a client that ignores its signal cannot hold
@@ -76,11 +84,24 @@ export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGrade
   };
 }
 
-/** The grader's request for one pass: the system prompt, then question, collections and digest. */
+/** What the grader is told about languages: per collection, the searched documents', the question's. */
+export interface GraderLanguages {
+  collections?: Readonly<Record<string, CollectionLanguage>>;
+  /** The searched documents' language by name. */
+  documents?: string;
+  /** The question's language by name, when it differs from the documents'. */
+  question?: string;
+}
+
+/**
+ * The grader's request for one pass: the system prompt, then question, collections (with their
+ * languages), the document language to rewrite into, and the digest.
+ */
 export function graderRequest(
   question: string,
   resultText: string,
   collections?: readonly string[],
+  languages: GraderLanguages = {},
 ): ChatRequest {
   const digest = digestResults(typeof resultText === "string" ? resultText : "");
   const q = withoutDelimiters(oneLine(typeof question === "string" ? question : ""));
@@ -88,7 +109,19 @@ export function graderRequest(
   const listed = (collections ?? [])
     .filter((c) => typeof c === "string" && c !== "")
     .slice(0, MAX_COLLECTIONS_LISTED);
-  if (listed.length > 0) lines.push(`AVAILABLE COLLECTIONS: ${listed.map((c) => oneLine(c)).join(", ")}`, "");
+  if (listed.length > 0) {
+    const named = collectionsWithLanguages(listed, languages.collections);
+    lines.push(`AVAILABLE COLLECTIONS: ${oneLine(named)}`, "");
+  }
+  if (languages.documents) {
+    const documents = oneLine(languages.documents);
+    lines.push(
+      languages.question
+        ? `DOCUMENT LANGUAGE: ${documents}. The question is in ${oneLine(languages.question)}: write every query and the hypothetical answer in ${documents}.`
+        : `DOCUMENT LANGUAGE: ${documents}.`,
+      "",
+    );
+  }
   lines.push(
     "SEARCH RESULTS (numbered; each shows its relevance and band (high, medium or low) and its collection/doc id; " +
       'a final "Weak match" or "No confident match" line means the search itself was unsure):',

@@ -16,6 +16,10 @@ export interface GradeInput {
   digestSource: string;
   /** Fires when the grade is no longer wanted (time bound or caller abort). */
   signal?: AbortSignal;
+  /** The searched documents' language by name ("English"), when known. */
+  documentLanguage?: string;
+  /** The question's language by name, when it differs from the documents' ("German"). */
+  queryLanguage?: string;
 }
 
 export type GradeFn = (input: GradeInput) => Promise<Grade>;

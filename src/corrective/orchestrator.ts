@@ -10,20 +10,23 @@
 import { type Context, context } from "@opentelemetry/api";
 import { withDeadline } from "../deadline.js";
 import { clampHitLimit, positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
+import { joinNames } from "../protocol/collection-languages.js";
 import {
   appendCorrection,
   appendNote,
+  renderLanguageNote,
   renderNotCoveredNote,
   renderRequeryNote,
 } from "../protocol/corrective-note.js";
 import { docKey, renderDocIdLine } from "../protocol/doc-id-line.js";
 import { scanResultText } from "../protocol/text-signal.js";
-import { HIGH_BAND_MIN, isWeak } from "../protocol/weakness.js";
+import { HIGH_BAND_MIN, isLanguageMismatch, isWeak, type QueryLanguageGuess } from "../protocol/weakness.js";
 import type { RequerySpan } from "../telemetry/corrective-spans.js";
 import { emitGradeSpan, epochMs, startRequerySpan } from "../telemetry/corrective-spans.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import { clipText } from "../text-clip.js";
 import type {
+  CollectionLanguage,
   CorrectiveMetadata,
   CorrectiveOutcome,
   Grade,
@@ -67,6 +70,28 @@ export const ORIGINAL_NEXT_PAGE_WEIGHT = 3;
 export const REASON_NO_CANDIDATE = "no re-query could be derived from the query";
 export const REASON_RESCUE_NOT_CONFIDENT = "re-queries without those words found no confident match";
 export const REASON_RESCUE_EMPTY = "re-queries found nothing";
+
+/**
+ * The documents' languages and a detector for the query's: a query written in another language
+ * than every collection it searched is weak whatever it scored (protocol/weakness.ts).
+ */
+export interface CorrectiveLanguages {
+  /** Each collection's document language; a collection not named here has none known. */
+  collections: Readonly<Record<string, CollectionLanguage>>;
+  /** The query's language as a detector reads it (undefined: no verdict). */
+  guess: (query: string) => QueryLanguageGuess | undefined;
+}
+
+/** What the pass found about the original query's language. */
+interface LanguageMismatch {
+  query: QueryLanguageGuess;
+  /** The searched collections' languages, by name ("English"). */
+  documentLanguage: string;
+  /** Their supported tags. */
+  documentTags: string[];
+  collections: string[];
+  reason: string;
+}
 
 /** One candidate's search that answered. */
 interface CandidateResult {
@@ -113,6 +138,8 @@ export interface CorrectiveRetrievalInput {
   log?: Logger;
   /** Parent of the corrective spans; the active context when absent. */
   traceContext?: Context;
+  /** The collections' languages: a query in another language makes the search weak. */
+  languages?: CorrectiveLanguages;
 }
 
 /** What the grader sees of the current text, and what the merge needs to know about it. */
@@ -157,6 +184,13 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
     brief = detectBriefMode(view.view) ?? input.brief === true;
     reading = readText(view.view, graded);
   }
+  const mismatch = languageMismatch(
+    input.originalQuery,
+    input.originalCollections ?? allowed,
+    input.languages,
+    log,
+  );
+  if (mismatch) reading = mismatchedReading(reading, mismatch.reason);
   // A text too large to index whole: a re-query hit counts as shown if its doc-id line is in it.
   const originalBody = body;
   const alreadyShown =
@@ -221,6 +255,13 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
 
   // Whether the grade in hand came from the model (its candidates then lead the round).
   let gradedByModel = false;
+  // Whether a model-graded round re-searched (the model then searched in the documents' words).
+  let requeriedByModel = false;
+  const searchedLanguage = documentLanguageOf(input.originalCollections ?? allowed, input.languages);
+  const gradeLanguages = {
+    ...(searchedLanguage ? { documentLanguage: searchedLanguage } : {}),
+    ...(mismatch ? { queryLanguage: mismatch.query.name } : {}),
+  };
   const gradePass = async (afterLastRequery: boolean): Promise<Grade> => {
     const started = now();
     gradedByModel = false;
@@ -233,7 +274,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       usedModel = true;
       const graded = await gradeWithModel(
         input.grade,
-        { question, text: body, digestSource: view.view },
+        { question, text: body, digestSource: view.view, ...gradeLanguages },
         { timeoutMs: graderTimeoutMs, ...(input.signal ? { signal: input.signal } : {}), log },
       );
       // A failed or unusable model grade is `correct` and carries nothing: the text stands.
@@ -247,6 +288,9 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
   const unmatchedTerms = unmatchedTermsOf(reading.hints);
   let notCovered: CorrectiveMetadata["notCovered"];
   const sayNotCovered = (reason: string, terms: readonly string[]) => {
+    // Words of another language are no sign the documents lack the subject: unless the model
+    // read the results, the language note at the end says what went wrong instead.
+    if (mismatch && !gradedByModel) return;
     notCovered = { terms: [...terms], reason };
     body = appendNote(body, renderNotCoveredNote({ reason, terms }));
     changed = true;
@@ -310,6 +354,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
         break;
       }
       retries++;
+      if (fromModel) requeriedByModel = true;
       const searched = answered.map((r) => r.query);
       queriesTried.push(...searched);
       collectionsTried.push(scope.collections);
@@ -402,6 +447,18 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
     }
   }
 
+  if (mismatch && !requeriedByModel && notCovered === undefined && !input.signal?.aborted) {
+    body = appendNote(
+      body,
+      renderLanguageNote({
+        queryLanguage: mismatch.query.name,
+        collections: mismatch.collections.join(", "),
+        documentLanguage: mismatch.documentLanguage,
+      }),
+    );
+    changed = true;
+  }
+
   const metadata: CorrectiveMetadata = {
     graderMode: usedModel ? "haiku" : "signal",
     verdicts,
@@ -415,10 +472,64 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
     newHits,
   };
   if (notCovered) metadata.notCovered = notCovered;
+  if (mismatch) metadata.languageMismatch = { query: mismatch.query.tag, documents: mismatch.documentTags };
   if (usedModel || verdicts.some((v) => v !== "correct")) {
     emitGradeSpan(traceParent, metadata, { startMs: spanStartMs, endMs: epochMs() });
   }
   return { changed, text: body, metadata };
+}
+
+/**
+ * The original query's language against the searched collections' (undefined unless every one
+ * of them has a known language and the query is clearly in none of them). A detector that
+ * throws detects nothing.
+ */
+function languageMismatch(
+  query: string,
+  collections: readonly string[],
+  languages: CorrectiveLanguages | undefined,
+  log: Logger,
+): LanguageMismatch | undefined {
+  if (!languages || collections.length === 0) return undefined;
+  const known = collections.map((c) => languages.collections[c]);
+  if (known.some((l) => l === undefined || l.tags.length === 0)) return undefined;
+  const tags = [...new Set(known.flatMap((l) => l!.tags))];
+  let guess: QueryLanguageGuess | undefined;
+  try {
+    guess = languages.guess(query);
+  } catch (error) {
+    log.debug({ err: String(error) }, "corrective: query language unknown");
+    return undefined;
+  }
+  if (!guess || !isLanguageMismatch(query, guess, tags)) return undefined;
+  const documentLanguage = joinNames([...new Set(known.map((l) => l!.name))]);
+  return {
+    query: guess,
+    documentLanguage,
+    documentTags: tags,
+    collections: [...collections],
+    reason: `the query is in ${guess.name}, but the documents searched are in ${documentLanguage}`,
+  };
+}
+
+/** The searched collections' language by name, when every one of them has a known one. */
+function documentLanguageOf(
+  collections: readonly string[],
+  languages: CorrectiveLanguages | undefined,
+): string | undefined {
+  if (!languages || collections.length === 0) return undefined;
+  const known = collections.map((c) => languages.collections[c]);
+  if (known.some((l) => l === undefined || l.tags.length === 0)) return undefined;
+  return joinNames([...new Set(known.map((l) => l!.name))]);
+}
+
+/** The first reading of a search whose query is in another language: weak, and worth a model's look. */
+function mismatchedReading(reading: Reading, reason: string): Reading {
+  return {
+    signalGrade: { verdict: "insufficient", reason },
+    hints: reading.hints,
+    evidence: () => ({ ...reading.evidence(), weak: true, languageMismatch: true }),
+  };
 }
 
 /** Twice the page the original search showed: its hits plus the next page (the first are dropped as known). */

@@ -9,6 +9,8 @@ import { toSingleLine } from "./untrusted-text.js";
 export const CORRECTIVE_NOTE_START = "[corrective retrieval — re-query #";
 /** The one line saying the documents do not appear to cover the question starts with this. */
 export const NOT_COVERED_NOTE_START = "[corrective retrieval — not covered: ";
+/** The line saying a query is in another language than the documents it searched starts with this. */
+export const LANGUAGE_NOTE_START = "[corrective retrieval — language: ";
 /** Bounds that keep the not-covered line one short line whatever the grader or query says. */
 const MAX_NOTE_REASON_CHARS = 160;
 const MAX_NOTE_TERMS = 5;
@@ -82,6 +84,29 @@ export function renderNotCoveredNote(note: NotCoveredNote): string {
   const missing = terms.length > 0 ? `; no document contains ${terms.map((t) => `"${t}"`).join(", ")}` : "";
   const reason = clip(toSingleLine(note.reason), MAX_NOTE_REASON_CHARS);
   return `${NOT_COVERED_NOTE_START}the documents do not appear to cover this question (${reason})${missing}]`;
+}
+
+export interface LanguageNote {
+  /** The query's language, by name ("German"). */
+  queryLanguage: string;
+  /** The searched collections, each with its language ("docs (English)"). */
+  collections: string;
+  /** The documents' language(s), by name ("English"). */
+  documentLanguage: string;
+}
+
+/**
+ * `[corrective retrieval — language: the query is in German, but the documents searched (docs
+ * (English)) are in English; search again with English words]`: one line, bounded.
+ */
+export function renderLanguageNote(note: LanguageNote): string {
+  const query = clip(toSingleLine(note.queryLanguage), MAX_NOTE_TERM_CHARS);
+  const documents = clip(toSingleLine(note.documentLanguage), MAX_NOTE_QUERY_CHARS);
+  const collections = clip(toSingleLine(note.collections), MAX_NOTE_REASON_CHARS);
+  return (
+    `${LANGUAGE_NOTE_START}the query is in ${query}, but the documents searched (${collections}) are in ` +
+    `${documents}; search again with ${documents} words]`
+  );
 }
 
 /** `currentBody` (its stale weak footer stripped, right-trimmed) + `\n\n---\n` + the note line. */

@@ -36,6 +36,7 @@ describe("runBots --json", () => {
         "dir",
         "backend",
         "collections",
+        "languages",
         "model",
         "provider",
         "correctiveRetrieval",
@@ -47,6 +48,7 @@ describe("runBots --json", () => {
       dir: join(MIXED, "handbook"),
       backend: "embedded",
       collections: ["handbook"],
+      languages: { handbook: { tags: ["en"], name: "English" } },
       model: null,
       provider: null,
       correctiveRetrieval: {
@@ -109,13 +111,13 @@ describe("runBots (human)", () => {
     const lines = t.out().trimEnd().split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(
-      "handbook  embedded  handbook         -                      correctiveRetrieval: on (grader=signal, budget=1)",
+      "handbook  embedded  handbook (English)  -                      correctiveRetrieval: on (grader=signal, budget=1)",
     );
     expect(lines[1]).toMatch(
       /^typo {6}error {5}.*config\.json: correctiveRetrival: unknown key; did you mean/,
     );
     expect(lines[2]).toBe(
-      "wiki      huginn    wiki,confluence  gpt-4.1-mini (openai)  correctiveRetrieval: off (disabled in config)",
+      "wiki      huginn    wiki,confluence     gpt-4.1-mini (openai)  correctiveRetrieval: off (disabled in config)",
     );
   });
 

@@ -16,6 +16,14 @@ describe("isBorderline (grader auto: weak or just above the weak line, unless th
     expect(isBorderline({ ...clear, weak: true, bestRelevance: 0.3, unmatchedTerms: 0 })).toBe(true);
   });
 
+  it("a query in another language than the documents is borderline whatever it scored, unmatched words or not", () => {
+    expect(isBorderline({ ...clear, bestRelevance: 0.95, languageMismatch: true })).toBe(true);
+    expect(
+      isBorderline({ ...clear, weak: true, bestRelevance: 0.2, unmatchedTerms: 3, languageMismatch: true }),
+    ).toBe(true);
+    expect(isBorderline({ ...clear, bestRelevance: 0.95, languageMismatch: false })).toBe(false);
+  });
+
   it("a weak result whose query holds words no document contains stays with the signal", () => {
     expect(isBorderline({ ...clear, weak: true, bestRelevance: 0.3, unmatchedTerms: 1 })).toBe(false);
   });

@@ -8,7 +8,7 @@ import { acquireCopilotClient, type ClientLease } from "../../llm/copilot-runtim
 import { providerReachabilityGate, type ReachabilityGate } from "../../llm/provider-reachability.js";
 import { startAgentSpan } from "../../telemetry/agent-spans.js";
 import { type Logger, logger as processLogger } from "../../telemetry/logger.js";
-import type { KnowledgeBackend } from "../../types.js";
+import type { CollectionLanguage, KnowledgeBackend } from "../../types.js";
 import {
   type AskOptions,
   type AskResult,
@@ -29,6 +29,8 @@ export interface CopilotBotRuntimeOptions {
   backend: KnowledgeBackend;
   renderResult: RenderResult;
   renderDocument?: RenderDocument;
+  /** Each collection's document language, named in the search tool's description. */
+  collectionLanguages?: Readonly<Record<string, CollectionLanguage>>;
   /** Present only when corrective retrieval is on for this bot; absent means no hook at all. */
   correct?: CorrectFn;
   /**
@@ -126,6 +128,7 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       ...(options.renderDocument ? { renderDocument: options.renderDocument } : {}),
       turnSignal,
       turnTraceContext: () => holder.entry?.turn?.traceContext,
+      ...(options.collectionLanguages ? { collectionLanguages: options.collectionLanguages } : {}),
     });
     const knownServers = Object.keys(options.mcpServers ?? {});
     const correct = options.correctFor ? options.correctFor() : options.correct;

@@ -7,6 +7,11 @@ import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } fro
 import { type Context, context } from "@opentelemetry/api";
 import { z } from "zod";
 import { errorMessage } from "../../errors.js";
+import {
+  anyLanguageKnown,
+  collectionsWithLanguages,
+  SEARCH_IN_DOCUMENT_LANGUAGE,
+} from "../../protocol/collection-languages.js";
 import { fetchNamedDocument, renderDocument as renderDocumentText } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
@@ -15,7 +20,7 @@ import {
   searchKnowledgeShape,
   toSearchRequest,
 } from "../../protocol/tool-arguments.js";
-import type { KnowledgeBackend } from "../../types.js";
+import type { CollectionLanguage, KnowledgeBackend } from "../../types.js";
 import type { RenderDocument, RenderResult } from "../bot-runtime.js";
 
 export { GET_DOCUMENT_TOOL, SEARCH_KNOWLEDGE_TOOL };
@@ -35,6 +40,8 @@ export interface KnowledgeToolsOptions {
    * under the question's span.
    */
   turnTraceContext?: () => Context | undefined;
+  /** Each collection's document language, named in the search tool's description. */
+  collectionLanguages?: Readonly<Record<string, CollectionLanguage>>;
 }
 
 function failure(text: string): ToolResultObject {
@@ -74,7 +81,10 @@ export function createKnowledgeTools(options: KnowledgeToolsOptions): Tool<unkno
   const search = defineTool<unknown>(SEARCH_KNOWLEDGE_TOOL, {
     description: [
       "Search the bot's document collections.",
-      collections.length > 0 ? `Collections: ${collections.join(", ")}.` : "",
+      collections.length > 0
+        ? `Collections: ${collectionsWithLanguages(collections, options.collectionLanguages)}.`
+        : "",
+      anyLanguageKnown(collections, options.collectionLanguages) ? SEARCH_IN_DOCUMENT_LANGUAGE : "",
       "Use brief=true for an initial overview (titles, URLs and short snippets), then",
       "get_document(collection, doc_id) for the full content of specific results.",
       "Each result names its collection and doc_id. Always include a result's URL when citing it.",

@@ -77,6 +77,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   const described = {
     ...(bot.config.description !== undefined ? { description: bot.config.description } : {}),
     collections: allowed,
+    languages: binding.languages,
     corrective: resolveCorrectiveConfig(bot.config.correctiveRetrieval, env).enabled,
   };
   const instructions = serverInstructions(bot.config.description);
@@ -172,12 +173,12 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
       const deadline = deadlineSignal(extra.signal, callTimeoutMs);
       try {
         const listing = await settleBy(
-          collectionSummaries(backend, deadline.signal),
+          collectionSummaries(backend, deadline.signal, bot.config),
           deadline.signal,
           STOPPED,
         );
         if (listing === STOPPED) return failure(failureText(LIST_COLLECTIONS_TOOL, undefined, deadline));
-        return success(renderCollections(listing.summaries, listing.style));
+        return success(renderCollections(listing.summaries, listing.style, listing.languages));
       } catch (error) {
         const message = failureText(LIST_COLLECTIONS_TOOL, error, deadline);
         log.warn({ tool: LIST_COLLECTIONS_TOOL, err: message }, "mcp: list_collections failed");

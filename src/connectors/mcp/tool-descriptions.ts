@@ -2,7 +2,14 @@
 // Huginn's adapter assembles it (docs/reference/huginn-search-contract.md §4): a first line, "This knowledge base
 // contains: <description>" from the bot's description, then the brief/get_document/citing
 // guidance, so a model prompted for Huginn's server behaves the same here. It adds the
-// collection names and one line on the corrective note a model will see in some results.
+// collection names, each with its documents' language and the advice to search in it, and one
+// line on the corrective note a model will see in some results.
+import {
+  anyLanguageKnown,
+  collectionsWithLanguages,
+  SEARCH_IN_DOCUMENT_LANGUAGE,
+} from "../../protocol/collection-languages.js";
+import type { CollectionLanguage } from "../../types.js";
 
 /** A bot description longer than this is cut: it is repeated in every tool listing. */
 const MAX_DESCRIPTION_CHARS = 2_000;
@@ -11,6 +18,8 @@ export interface DescribedKnowledge {
   /** The bot's `description`. */
   description?: string;
   collections: readonly string[];
+  /** Each collection's document language, where known. */
+  languages?: Readonly<Record<string, CollectionLanguage>>;
   /** Whether weak results are re-searched (the bot's corrective setting when the server starts). */
   corrective: boolean;
 }
@@ -25,7 +34,11 @@ export function searchDescription(knowledge: DescribedKnowledge): string {
       "\n\nEach result includes collection and doc_id fields for use with get_document()." +
       "\nEach document contains a 'url' field — always include it when citing information.",
   );
-  if (knowledge.collections.length > 0) parts.push(`\n\nCollections: ${knowledge.collections.join(", ")}.`);
+  if (knowledge.collections.length > 0) {
+    parts.push(`\n\nCollections: ${collectionsWithLanguages(knowledge.collections, knowledge.languages)}.`);
+  }
+  if (anyLanguageKnown(knowledge.collections, knowledge.languages))
+    parts.push(`\n${SEARCH_IN_DOCUMENT_LANGUAGE}`);
   if (knowledge.corrective) {
     parts.push(
       "\nWeak results are re-searched automatically; results a re-search added follow a " +

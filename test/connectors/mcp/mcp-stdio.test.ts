@@ -62,7 +62,8 @@ describe("second-look mcp <bot> over stdio, with the official MCP client", () =>
     const search = tools.find((t) => t.name === "search_knowledge")!;
     expect(search.description).toContain(`This knowledge base contains: ${DESCRIPTION}`);
     expect(search.description).toContain("get_document(collection, doc_id)");
-    expect(search.description).toContain("Collections: handbook.");
+    expect(search.description).toContain("Collections: handbook (English).");
+    expect(search.description).toContain("Search each collection with words in its language");
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(
       ["brief", "collection", "limit", "min_relevance", "query", "rerank"].sort(),
     );
@@ -117,7 +118,7 @@ describe("second-look mcp <bot> over stdio, with the official MCP client", () =>
     const listing = await mcp.call("list_collections");
     expect(listing.isError).toBe(false);
     expect(listing.text).toMatch(
-      /^\*\*Loaded collections:\*\*\n\n- \*\*handbook\*\*: 14 documents, \d+ sections$/,
+      /^\*\*Loaded collections:\*\*\n\n- \*\*handbook\*\*: 14 documents, \d+ sections, in English$/,
     );
     expect(await mcp.call("search_knowledge", { query: "pay", collection: "payroll" })).toEqual({
       text: "Collection 'payroll' is not available. Available: handbook",

@@ -1,0 +1,49 @@
+// Each collection's document language, as the model and the corrective pass are told it. The
+// bot's config names it (`knowledge.collections.<name>.language`; absent means English, as the
+// analysis reads it); for "auto", the embedded index knows which languages its documents were
+// analysed in. A Huginn server's collections have no language here (its own analysis decides).
+import type { BotConfig } from "../bots/config-schema.js";
+import { QUERY_LANGUAGE_MIN_SHARE } from "../knowledge/analysis/collection-analysis.js";
+import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
+import { KnowledgeEngine } from "../knowledge/engine.js";
+import { joinNames } from "../protocol/collection-languages.js";
+import type { CollectionLanguage, KnowledgeBackend } from "../types.js";
+
+/** What an "auto" collection says of itself before its index can tell. */
+export const DETECTED_PER_DOCUMENT = "language detected per document";
+
+/** Collection → its documents' language, for every collection of the bot whose language is known. */
+export function collectionLanguages(
+  config: Pick<BotConfig, "knowledge">,
+  backend?: KnowledgeBackend,
+): Record<string, CollectionLanguage> {
+  const languages: Record<string, CollectionLanguage> = {};
+  if (config.knowledge.backend === "huginn") return languages;
+  for (const [name, collection] of Object.entries(config.knowledge.collections)) {
+    const setting = collection.language ?? DEFAULT_LANGUAGE;
+    if (setting === AUTO_LANGUAGE) {
+      languages[name] = detectedLanguages(backend, name);
+      continue;
+    }
+    const profile = languageOf(setting);
+    if (profile) languages[name] = { tags: [profile.tag], name: profile.name };
+  }
+  return languages;
+}
+
+/**
+ * An "auto" collection's languages as its index counted them, each holding at least the share
+ * that makes the index analyse queries in it, most documents first.
+ */
+export function detectedLanguages(backend: KnowledgeBackend | undefined, name: string): CollectionLanguage {
+  const counts = backend instanceof KnowledgeEngine ? backend.collectionIndex(name)?.languages : undefined;
+  if (!counts || counts.size === 0) return { tags: [], name: DETECTED_PER_DOCUMENT };
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const profiles = [...counts.entries()]
+    .filter(([, n]) => n / total >= QUERY_LANGUAGE_MIN_SHARE)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([tag]) => languageOf(tag))
+    .filter((p) => p !== undefined);
+  if (profiles.length === 0) return { tags: [], name: DETECTED_PER_DOCUMENT };
+  return { tags: profiles.map((p) => p.tag), name: joinNames(profiles.map((p) => p.name)) };
+}

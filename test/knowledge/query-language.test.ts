@@ -1,0 +1,85 @@
+// The language-mismatch rule (protocol/weakness.ts) with the real detector (eld): a question
+// clearly in another language than the documents is flagged; a short query, a query in the
+// documents' language, one mixing in a foreign product or function name, and one in a
+// language written alike are not.
+import { beforeAll, describe, expect, it } from "vitest";
+import { type QueryLanguageGuesser, queryLanguageGuesser } from "../../src/knowledge/query-language.js";
+import { isLanguageMismatch, languageEvidence, MIN_LANGUAGE_LETTERS } from "../../src/protocol/weakness.js";
+
+let guess: QueryLanguageGuesser;
+beforeAll(async () => {
+  guess = await queryLanguageGuesser();
+});
+
+const mismatch = (query: string, documents: string[]) => isLanguageMismatch(query, guess(query), documents);
+
+describe("query language guess", () => {
+  it("names the language by a supported tag and its English name, with scores", () => {
+    const g = guess("Wie füge ich Seitenzahlen in die Fußzeile ein?");
+    expect(g).toMatchObject({ tag: "de", name: "German", reliable: true });
+    expect(g!.scores.de).toBeGreaterThan(g!.scores.en ?? 0);
+  });
+
+  it("maps the detector's Norwegian to nb and guesses nothing for text without letters", () => {
+    expect(guess("Hvordan setter jeg inn sidetall i bunnteksten på hver side?")?.tag).toMatch(/^(nb|da)$/);
+    expect(guess("12345 -- ?!")).toBeUndefined();
+  });
+});
+
+describe("isLanguageMismatch", () => {
+  it("flags questions clearly in another language than English documents", () => {
+    expect(mismatch("Wie füge ich Seitenzahlen in die Fußzeile ein?", ["en"])).toBe(true);
+    expect(mismatch("Comment insérer des numéros de page dans le pied de page ?", ["en"])).toBe(true);
+    expect(mismatch("Miten lisään sivunumerot alatunnisteeseen?", ["en"])).toBe(true);
+    expect(mismatch("フッターにページ番号を挿入する方法", ["en"])).toBe(true);
+  });
+
+  it("never flags a query written in the documents' language", () => {
+    for (const query of [
+      "How do I insert page numbers in the footer?",
+      "install LibreOffice on android tablet",
+      "pivot table refresh after the source data changed",
+      "Datei speichern unter PDF bookmarks table of contents",
+    ]) {
+      expect(mismatch(query, ["en"]), query).toBe(false);
+    }
+    expect(mismatch("Wie füge ich Seitenzahlen in die Fußzeile ein?", ["de"])).toBe(false);
+    expect(mismatch("フッターにページ番号を挿入する方法", ["ja"])).toBe(false);
+  });
+
+  it("does not judge short queries, whatever the detector says", () => {
+    expect(languageEvidence("PDF export")).toBeLessThan(MIN_LANGUAGE_LETTERS);
+    expect(mismatch("PDF export", ["en"])).toBe(false);
+    expect(mismatch("Fußzeile", ["en"])).toBe(false);
+    expect(mismatch("目次", ["en"])).toBe(false);
+  });
+
+  it("does not flag an English question that names one foreign function", () => {
+    expect(mismatch("how do I use the SVERWEIS function in a Calc spreadsheet", ["en"])).toBe(false);
+  });
+
+  it("does not flag a query holding the documents' own script, whatever its Latin words read as", () => {
+    expect(mismatch("SmartArt 組織図 writer for my reports", ["ja"])).toBe(false);
+    expect(mismatch("SmartArt 組織図 writer for my reports", ["en"])).toBe(false);
+  });
+
+  it("does not flag Danish over Norwegian documents (written alike)", () => {
+    expect(mismatch("Hvordan indsætter jeg sidetal i sidefoden på hver side?", ["nb"])).toBe(false);
+  });
+
+  it("is not a mismatch when one of the searched languages is the query's", () => {
+    expect(mismatch("Wie füge ich Seitenzahlen in die Fußzeile ein?", ["en", "de"])).toBe(false);
+  });
+
+  it("never flags without a reliable guess or without known document languages", () => {
+    const query = "Wie füge ich Seitenzahlen in die Fußzeile ein?";
+    expect(isLanguageMismatch(query, undefined, ["en"])).toBe(false);
+    expect(isLanguageMismatch(query, { ...guess(query)!, reliable: false }, ["en"])).toBe(false);
+    expect(isLanguageMismatch(query, guess(query), [])).toBe(false);
+  });
+
+  it("counts a Han, Kana or Hangul character as three letters", () => {
+    expect(languageEvidence("目次")).toBe(6);
+    expect(languageEvidence("page 1")).toBe(4);
+  });
+});
