@@ -16,8 +16,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { BotEvalReport, SettingReport } from "../src/evaluation/evaluate-bot.js";
+import { languageDetector } from "../src/knowledge/analysis/detect.js";
 import { languageOf } from "../src/knowledge/analysis/registry.js";
-import { queryLanguageGuesser } from "../src/knowledge/query-language.js";
 import { isLanguageMismatch, LANGUAGE_MISMATCH_MARGIN } from "../src/protocol/weakness.js";
 import { dataDir, MissingData } from "./docbots/collections.js";
 import { evalInProcess } from "./eval-in-process.js";
@@ -171,7 +171,7 @@ interface MismatchFigures {
 
 /** The mismatch rule on every language's questions, at the default margin and its neighbours. */
 async function mismatchFigures(questionsOf: (lang: string) => string): Promise<MismatchFigures[]> {
-  const guess = await queryLanguageGuesser();
+  const guess = await languageDetector();
   const texts = new Map<string, string[]>();
   for (const lang of ALL_LANGUAGES) {
     texts.set(

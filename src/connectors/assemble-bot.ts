@@ -18,7 +18,7 @@ import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
 import type { GradeFn } from "../corrective/llm-grade.js";
 import type { CorrectiveLanguages } from "../corrective/orchestrator.js";
 import { errorMessage } from "../errors.js";
-import { queryLanguageGuesser } from "../knowledge/query-language.js";
+import { languageDetector } from "../knowledge/analysis/detect.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { renderSearchResponse } from "../protocol/render.js";
@@ -122,7 +122,7 @@ export function assembleBot(
         modelGrade && parent ? (input) => context.with(parent, () => modelGrade(input)) : modelGrade;
       // The detector loads once per process, on the first search that needs it.
       const corrective: CorrectiveLanguages | undefined = anyLanguage
-        ? { collections: languages, guess: await queryLanguageGuesser() }
+        ? { collections: languages, guess: await languageDetector() }
         : undefined;
       const corrected = await correctToolResult(
         {

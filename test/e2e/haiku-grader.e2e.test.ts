@@ -102,7 +102,9 @@ describe("second-look search with the haiku grader", () => {
     expect(calls[0]!.headers["x-api-key"]).toBe(KEY);
     expect((calls[0]!.body as { model: string }).model).toBe("claude-haiku-4-5");
     const prompt = calls[0]!.parsed.messages.find((m) => m.role === "user");
-    expect(prompt && "text" in prompt ? prompt.text : "").toMatch(/\[1\] .+ \(\d+\.\d% · medium\) — handbook\//);
+    expect(prompt && "text" in prompt ? prompt.text : "").toMatch(
+      /\[1\] .+ \(\d+\.\d% · medium\) — handbook\//,
+    );
   });
 
   it("graderProvider and graderModel win over the bot's provider", async () => {

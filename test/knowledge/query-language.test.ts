@@ -3,12 +3,12 @@
 // documents' language, one mixing in a foreign product or function name, and one in a
 // language written alike are not.
 import { beforeAll, describe, expect, it } from "vitest";
-import { type QueryLanguageGuesser, queryLanguageGuesser } from "../../src/knowledge/query-language.js";
+import { type LanguageDetector, languageDetector } from "../../src/knowledge/analysis/detect.js";
 import { isLanguageMismatch, languageEvidence, MIN_LANGUAGE_LETTERS } from "../../src/protocol/weakness.js";
 
-let guess: QueryLanguageGuesser;
+let guess: LanguageDetector;
 beforeAll(async () => {
-  guess = await queryLanguageGuesser();
+  guess = await languageDetector();
 });
 
 const mismatch = (query: string, documents: string[]) => isLanguageMismatch(query, guess(query), documents);

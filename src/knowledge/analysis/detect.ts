@@ -1,32 +1,42 @@
+import type { QueryLanguageGuess } from "../../protocol/weakness.js";
 import { languageOf } from "./registry.js";
 
 /**
  * Language detection with `eld` (Nito-ELD, n-gram based; its "small" data set: ~50 MB of heap,
- * a quarter of a second to load), loaded on first use only, so a bot whose collections all name
- * their language never pays for it.
+ * a quarter of a second to load), loaded on first use only, so a bot that never detects never
+ * pays for it. One detector for both uses: the document language of an "auto" collection, and
+ * the query language the corrective pass compares with the documents' (protocol/weakness.ts
+ * isLanguageMismatch), which reads every language's score rather than trusting the guess alone.
  */
 export type LanguageDetector = (text: string) => DetectedLanguage | undefined;
 
-export interface DetectedLanguage {
-  /** A supported language tag. */
-  tag: string;
-  /** eld's own verdict on whether the text gave it enough to go on. */
-  reliable: boolean;
-}
+/** The most likely supported language, eld's verdict on its reliability, and every score. */
+export type DetectedLanguage = QueryLanguageGuess;
 
 /** Detection reads this much of a text: enough for a stable verdict, bounded work per document. */
 export const DETECTION_SAMPLE_CHARS = 4000;
 
 let loading: Promise<LanguageDetector> | undefined;
 
+/** The detector, loaded once per process; a detector that fails to load detects nothing. */
 export function languageDetector(): Promise<LanguageDetector> {
-  loading ??= import("eld/small").then(({ eld }) => (text: string) => {
-    const sample = text.slice(0, DETECTION_SAMPLE_CHARS);
-    if (!/\p{L}/u.test(sample)) return undefined;
-    const result = eld.detect(sample);
-    // eld names Norwegian "no" and Chinese "zh"; the registry maps them to nb and zh.
-    const profile = result.language ? languageOf(result.language) : undefined;
-    return profile ? { tag: profile.tag, reliable: result.isReliable() } : undefined;
-  });
+  loading ??= import("eld/small").then(
+    ({ eld }): LanguageDetector =>
+      (text) => {
+        const sample = text.slice(0, DETECTION_SAMPLE_CHARS);
+        if (!/\p{L}/u.test(sample)) return undefined;
+        const result = eld.detect(sample);
+        // eld names Norwegian "no"; the registry maps it (and every other code) to a supported tag.
+        const profile = result.language ? languageOf(result.language) : undefined;
+        if (!profile) return undefined;
+        const scores: Record<string, number> = {};
+        for (const [code, score] of Object.entries(result.getScores())) {
+          const tag = languageOf(code)?.tag;
+          if (tag !== undefined && Number.isFinite(score)) scores[tag] = Math.max(scores[tag] ?? 0, score);
+        }
+        return { tag: profile.tag, name: profile.name, reliable: result.isReliable(), scores };
+      },
+    (): LanguageDetector => () => undefined,
+  );
   return loading;
 }

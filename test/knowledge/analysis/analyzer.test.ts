@@ -247,12 +247,12 @@ describe("collection analysis", () => {
   it("auto: documents in their own language, queries in every language with a real share", () => {
     const auto = CollectionAnalysis.of("auto");
     expect(auto.isAuto).toBe(true);
-    const detect = (text: string) =>
-      /ø/.test(text) ? { tag: "nb", reliable: true } : { tag: "en", reliable: true };
+    const verdict = (tag: string, reliable: boolean) => ({ tag, name: tag, reliable, scores: { [tag]: 1 } });
+    const detect = (text: string) => (/ø/.test(text) ? verdict("nb", true) : verdict("en", true));
     expect(auto.documentAnalyzer("Søknad om ferie", detect).language).toBe("nb");
     expect(auto.documentAnalyzer("Vacation request", detect).language).toBe("en");
     // An unreliable verdict falls back to English.
-    expect(auto.documentAnalyzer("ok", () => ({ tag: "nb", reliable: false })).language).toBe("en");
+    expect(auto.documentAnalyzer("ok", () => verdict("nb", false)).language).toBe("en");
     const query = auto.queryAnalyzer(
       new Map([
         ["nb", 60],
