@@ -1,4 +1,4 @@
-import type { Analyzer } from "./analysis/analyzer.js";
+import { type Analyzer, isUnspacedScript } from "./analysis/analyzer.js";
 
 const TARGET = 200;
 const SENTENCE_MIN = 160;
@@ -31,17 +31,29 @@ export function truncateSnippet(text: string): string {
 
 function bestSentenceStart(text: string, queryTerms: ReadonlySet<string>, analyzer: Analyzer): number {
   if (!queryTerms.size) return 0;
+  // Terms of scripts written without spaces are found in the text as written; only the other
+  // terms need the sentence's words (segmenting Japanese or Chinese costs far more than a search).
+  const unspaced = [...queryTerms].filter(isUnspacedScript);
+  const spaced = unspaced.length === queryTerms.size ? undefined : queryTerms;
   let bestStart = 0;
   let bestHits = 0;
   let start = 0;
-  const boundary = /[.!?]\s+(?=\S)/g;
+  // Sentence ends: Latin punctuation before a space, or the ideographic full stop and its kin.
+  const boundary = /[.!?]\s+(?=\S)|[。！？]\s*(?=\S)/g;
   for (;;) {
     const m = boundary.exec(text);
     const end = m ? m.index + 1 : text.length;
+    const sentence = text.slice(start, end);
     const seen = new Set<string>();
-    for (const w of analyzer.words(text.slice(start, end))) {
-      const t = analyzer.termOf(w);
-      if (t !== undefined && queryTerms.has(t)) seen.add(t);
+    if (unspaced.length) {
+      const lower = sentence.toLowerCase();
+      for (const t of unspaced) if (lower.includes(t)) seen.add(t);
+    }
+    if (spaced) {
+      for (const w of analyzer.words(sentence)) {
+        const t = analyzer.termOf(w);
+        if (t !== undefined && spaced.has(t)) seen.add(t);
+      }
     }
     if (seen.size > bestHits) {
       bestHits = seen.size;

@@ -16,13 +16,28 @@ export interface Analyzer {
   readonly splitsCompounds: boolean;
   /** Index terms in order of appearance (positions are the array indices). */
   analyze(text: string): string[];
-  /** Lower-cased surface words, stopwords included (for rules that work on the user's words). */
-  words(text: string): string[];
+  /**
+   * Lower-cased surface words, stopwords included (for rules that work on the user's words).
+   * `spacedOnly`: only words of scripts written with spaces — no segmenting of Han, Kana, Hangul
+   * or Thai, for callers that look for such words only (the segmenter is the costly part).
+   */
+  words(text: string, options?: { spacedOnly?: boolean }): string[];
   /** The index term of one word `words` returned, or undefined for a stopword. */
   termOf(word: string): string | undefined;
   isStopword(word: string): boolean;
   /** Whether an index term is the stem of a stopword ("gets" → "get"): filler that slipped past the list. */
   isStopwordTerm(term: string): boolean;
+}
+
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+/**
+ * Whether a term is of a script written without spaces (Han, Kana, Hangul, Thai): such a term is
+ * found in text as written, and is its own surface form — no segmenting needed to spot it.
+ */
+export function isUnspacedScript(term: string): boolean {
+  return UNSPACED_SCRIPT.test(term);
 }
 
 /** Longer runs are not words (hashes, base64): indexing them only bloats the vocabulary. */
@@ -98,9 +113,9 @@ export class LanguageAnalyzer implements Analyzer {
     return this.cachedTerm(word) ?? undefined;
   }
 
-  words(text: string): string[] {
+  words(text: string, options: { spacedOnly?: boolean } = {}): string[] {
     const out: string[] = [];
-    this.forEachWord(text, (word) => out.push(word));
+    this.forEachWord(text, (word) => out.push(word), options.spacedOnly === true);
     return out;
   }
 
@@ -150,7 +165,7 @@ export class LanguageAnalyzer implements Analyzer {
    * corpus, and all of an English one — is scanned by character code, which finds exactly the
    * words the Unicode pattern would, several times faster; other text goes through the pattern.
    */
-  private forEachWord(text: string, emit: (word: string) => void): void {
+  private forEachWord(text: string, emit: (word: string) => void, spacedOnly = false): void {
     if (!NON_ASCII.test(text)) {
       scanAscii(text.toLowerCase(), emit);
       return;
@@ -168,6 +183,7 @@ export class LanguageAnalyzer implements Analyzer {
     TOKEN.lastIndex = 0;
     for (let m = TOKEN.exec(normalised); m !== null; m = TOKEN.exec(normalised)) {
       const run = m[0];
+      if (spacedOnly && isUnspacedScript(run)) continue;
       if (CJK_CHAR.test(run[0]!) || run[0] === "ー" || run[0] === "々") this.emitCjk(run, emit);
       else if (HANGUL_CHAR.test(run[0]!)) emitHangul(run, this.profile.segmentation, emit);
       else if (this.segmenter && /\p{Script=Thai}/u.test(run[0]!)) this.emitSegmented(run, emit);

@@ -116,8 +116,8 @@ export class UnionAnalyzer implements Analyzer {
     return out;
   }
 
-  words(text: string): string[] {
-    return this.analyzers[0]!.words(text);
+  words(text: string, options?: { spacedOnly?: boolean }): string[] {
+    return this.analyzers[0]!.words(text, options);
   }
 
   termOf(word: string): string | undefined {

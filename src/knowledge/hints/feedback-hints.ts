@@ -1,9 +1,11 @@
-import type { Analyzer } from "../analysis/analyzer.js";
+import { type Analyzer, isUnspacedScript } from "../analysis/analyzer.js";
 import type { ExpansionTerm } from "../index/feedback.js";
 
 /** How many corpus terms a hint offers: enough to suggest a direction, few enough to read. */
 export const RELATED_TERM_LIMIT = 5;
 export const NARROWER_EXTRA_TERMS = 2;
+/** Characters of the feedback sections read, in all, for the surface forms of the related terms. */
+const SURFACE_SCAN_CHARS = 6_000;
 
 export interface FeedbackHints {
   narrowerQuery?: string;
@@ -48,11 +50,26 @@ function surfaceForms(
   texts: readonly string[],
   analyzer: Analyzer,
 ): Map<string, string> {
+  const best = new Map<string, string>();
+  // A term of a script written without spaces is a dictionary word or bigram as written: it is its
+  // own surface form, and segmenting text to find it again costs milliseconds per weak search.
+  const pending = new Set<string>();
+  for (const stem of stems) {
+    if (isUnspacedScript(stem)) best.set(stem, stem);
+    else pending.add(stem);
+  }
+  if (!pending.size) return best;
   const counts = new Map<string, Map<string, number>>();
+  // A bounded read: the leading sections name the topic's words often enough, and reading all of
+  // them costs a dictionary segmenter (Japanese, Chinese) milliseconds per weak search.
+  let budget = SURFACE_SCAN_CHARS;
   for (const text of texts) {
-    for (const word of analyzer.words(text)) {
+    if (budget <= 0) break;
+    const read = text.slice(0, budget);
+    budget -= read.length;
+    for (const word of analyzer.words(read, { spacedOnly: true })) {
       const stem = analyzer.termOf(word);
-      if (stem === undefined || !stems.has(stem)) continue;
+      if (stem === undefined || !pending.has(stem)) continue;
       let forms = counts.get(stem);
       if (!forms) {
         forms = new Map();
@@ -61,7 +78,6 @@ function surfaceForms(
       forms.set(word, (forms.get(word) ?? 0) + 1);
     }
   }
-  const best = new Map<string, string>();
   for (const [stem, forms] of counts) {
     let top = "";
     let topCount = 0;

@@ -284,36 +284,51 @@ export class LexicalIndex {
   }
 
   /**
-   * BM25F of a page — a run of consecutive units (a document's sections) read as one text: body
-   * frequencies and lengths summed over the units, the title field being the first unit's (the
-   * document title and its heading path), body length normalised by the average page's
-   * (`avgPageBodyLength`). Idf is the units' own, so the page score needs no statistics beyond
-   * those a section score uses.
+   * BM25F of pages — each a run of consecutive units (a document's sections) read as one text:
+   * body frequencies and lengths summed over the units, the title field being the first unit's
+   * (the document title and its heading path), body length normalised by the average page's
+   * (`avgPageBodyLength`). Idf is the units' own, so a page score needs no statistics beyond those
+   * a section score uses. Read from the query terms' postings, so the cost is the postings', not
+   * the pages' length.
    */
-  scorePage(
+  scorePages(
     stats: readonly QueryTermStats[],
-    firstUnit: number,
-    endUnit: number,
+    pages: readonly (readonly [firstUnit: number, endUnit: number])[],
     avgPageBodyLength: number,
-  ): number {
+  ): number[] {
     const p = this.params;
-    let bodyLength = 0;
-    for (let u = firstUnit; u < endUnit; u++) bodyLength += this.bodyLengths[u]!;
-    const titleNorm = 1 - p.bTitle + (p.bTitle * this.titleLengths[firstUnit]!) / (this.avgTitleLength || 1);
-    const bodyNorm = 1 - p.bBody + (p.bBody * bodyLength) / (avgPageBodyLength || 1);
-    let score = 0;
-    for (const s of stats) {
-      if (s.termId === NOT_FOUND) continue;
-      let titleTf = 0;
-      let bodyTf = 0;
-      for (const t of this.titleStream(firstUnit)) if (t === s.termId) titleTf++;
-      for (let u = firstUnit; u < endUnit; u++)
-        for (const t of this.bodyStream(u)) if (t === s.termId) bodyTf++;
-      if (titleTf + bodyTf === 0) continue;
-      const pseudo = (p.titleWeight * titleTf) / titleNorm + bodyTf / bodyNorm;
-      score += s.idf * s.queryFrequency * saturate(pseudo, p.k1);
-    }
-    return score;
+    const slotOfUnit = new Map<number, number>();
+    pages.forEach(([first, end], slot) => {
+      for (let u = first; u < end; u++) slotOfUnit.set(u, slot);
+    });
+    const terms = stats.length;
+    const titleTf = new Float64Array(pages.length * terms);
+    const bodyTf = new Float64Array(pages.length * terms);
+    stats.forEach((s, i) => {
+      if (s.termId === NOT_FOUND) return;
+      for (let k = this.offsets[s.termId]!; k < this.offsets[s.termId + 1]!; k++) {
+        const unit = this.postingUnits[k]!;
+        const slot = slotOfUnit.get(unit);
+        if (slot === undefined) continue;
+        bodyTf[slot * terms + i]! += this.postingBodyTf[k]!;
+        if (unit === pages[slot]![0]) titleTf[slot * terms + i] = this.postingTitleTf[k]!;
+      }
+    });
+    return pages.map(([first, end], slot) => {
+      let bodyLength = 0;
+      for (let u = first; u < end; u++) bodyLength += this.bodyLengths[u]!;
+      const titleNorm = 1 - p.bTitle + (p.bTitle * this.titleLengths[first]!) / (this.avgTitleLength || 1);
+      const bodyNorm = 1 - p.bBody + (p.bBody * bodyLength) / (avgPageBodyLength || 1);
+      let score = 0;
+      stats.forEach((s, i) => {
+        const title = titleTf[slot * terms + i]!;
+        const body = bodyTf[slot * terms + i]!;
+        if (title + body === 0) return;
+        const pseudo = (p.titleWeight * title) / titleNorm + body / bodyNorm;
+        score += s.idf * s.queryFrequency * saturate(pseudo, p.k1);
+      });
+      return score;
+    });
   }
 
   /** Average body length of a unit (of the collection, when built with its statistics). */

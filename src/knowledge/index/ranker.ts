@@ -111,7 +111,7 @@ export const PAGE_WEIGHT = 1;
 
 /**
  * The section ranking's documents reordered by fusing it with the same documents ranked as whole
- * pages (LexicalIndex.scorePage): a page whose answer is spread over several short sections, none
+ * pages (LexicalIndex.scorePages): a page whose answer is spread over several short sections, none
  * strong alone, comes up; a long page that mentions every word once in passing does not, its
  * length being normalised as a page's. Only documents the section ranking found are reordered, so
  * a backend that holds every section of its candidate documents ranks them alike.
@@ -125,10 +125,11 @@ function withPageEvidence(
   // section ranking, which also weighs proximity and feedback, is the better judge of it.
   if (documents.length < 2 || index.unitsPerDocument <= 1) return documents;
   const avgPageBody = index.lexical.averageBodyLength * index.unitsPerDocument;
-  const pageScores = documents.map((ranked) => {
-    const [first, end] = index.documentUnits(ranked.document);
-    return index.lexical.scorePage(stats, first, end, avgPageBody);
-  });
+  const pageScores = index.lexical.scorePages(
+    stats,
+    documents.map((ranked) => index.documentUnits(ranked.document)),
+    avgPageBody,
+  );
   const byPage = documents.map((_, i) => i).sort((a, b) => pageScores[b]! - pageScores[a]! || a - b);
   const pageRank = new Array<number>(documents.length);
   byPage.forEach((position, rank) => {
