@@ -50,6 +50,9 @@ export function languageOf(tag: string): LanguageProfile | undefined {
 
 /** The analyzer for a supported language tag; throws on an unsupported one (config validates first). */
 export function analyzerFor(tag: string): Analyzer {
+  // Looked up once per document while indexing: the tag as given is the key, parsed only once.
+  const known = built.get(tag);
+  if (known) return known;
   const profile = languageOf(tag);
   if (!profile) {
     throw new RangeError(`unsupported language "${tag}" (supported: ${SUPPORTED_LANGUAGES.join(", ")})`);
@@ -59,6 +62,8 @@ export function analyzerFor(tag: string): Analyzer {
     analyzer = new LanguageAnalyzer(profile);
     built.set(profile.tag, analyzer);
   }
+  // Bounded: tags come from config and stored indexes, a handful per process.
+  if (built.size < 256) built.set(tag, analyzer);
   return analyzer;
 }
 
