@@ -8,7 +8,7 @@ export const EXECUTE_TOOL_PREFIX = "execute_tool";
 export const SPAN_EXECUTE_TOOL_SEARCH_KNOWLEDGE = `${EXECUTE_TOOL_PREFIX} ${SEARCH_KNOWLEDGE_TOOL}`;
 /** One per eventful corrective pass: the grading verdicts and the final verdict. */
 export const SPAN_KNOWLEDGE_GRADE = "knowledge_grade";
-/** One per corrective re-query. */
+/** One per corrective re-query (a round of candidate searches), with what the outcome records. */
 export const SPAN_KNOWLEDGE_REQUERY = "knowledge_requery";
 /** Each LLM call: `chat <model>`. */
 export const CHAT_PREFIX = "chat";
@@ -33,6 +33,7 @@ export const ATTR = {
   evaluationExplanation: "gen_ai.evaluation.explanation",
   // knowledge_requery
   correctiveQuery: "corrective.query",
+  correctiveQueries: "corrective.queries",
   correctiveCollections: "corrective.collections",
   correctiveNewHits: "corrective.new_hits",
   retrievalQueryText: "gen_ai.retrieval.query.text",
