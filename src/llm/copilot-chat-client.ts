@@ -123,7 +123,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
         typeof request.model === "string" && request.model !== "" ? request.model : options.model,
       );
       meter.call();
-      return withChatSpan(model, async () => {
+      return withChatSpan(model, options.byok?.type ?? PROVIDER, async () => {
         const timeoutMs =
           positiveOrUndefined(request.timeoutMs) ??
           positiveOrUndefined(options.timeoutMs) ??

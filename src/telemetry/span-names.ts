@@ -42,12 +42,32 @@ export const ATTR = {
   toolName: "gen_ai.tool.name",
   // chat
   requestModel: "gen_ai.request.model",
+  responseModel: "gen_ai.response.model",
+  providerName: "gen_ai.provider.name",
+  /** The older name of gen_ai.provider.name, still what many backends group by. */
+  system: "gen_ai.system",
   usageInputTokens: "gen_ai.usage.input_tokens",
   usageOutputTokens: "gen_ai.usage.output_tokens",
   finishReasons: "gen_ai.response.finish_reasons",
   // invoke_agent
   agentName: "gen_ai.agent.name",
 } as const;
+
+/**
+ * `gen_ai.provider.name` for a provider type of ours: the convention's well-known values where
+ * there is one (azure → azure.ai.openai), else the type itself.
+ */
+export function genAiProviderName(provider: string): string {
+  if (provider === "azure") return "azure.ai.openai";
+  if (provider === "copilot") return "github.copilot";
+  return provider;
+}
+
+/** The provider attributes of a `chat` span (gen_ai.provider.name and gen_ai.system). */
+export function providerAttributes(provider: string): Record<string, string> {
+  const name = genAiProviderName(provider);
+  return { [ATTR.providerName]: name, [ATTR.system]: name };
+}
 
 /** `gen_ai.evaluation.name` on knowledge_grade: what was evaluated. */
 export const EVALUATION_NAME = "knowledge_search_relevance";
