@@ -6,7 +6,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { errorMessage } from "../errors.js";
 import { ATTR, chatSpanName, providerAttributes } from "../telemetry/span-names.js";
-import { tracer } from "../telemetry/tracer.js";
+import { epochMs, tracer } from "../telemetry/tracer.js";
 import type { ChatResponse } from "./llm-client.js";
 
 export async function withChatSpan(
@@ -24,6 +24,7 @@ export async function withChatSpan(
         ...providerAttributes(provider),
         [ATTR.requestModel]: model,
       },
+      startTime: epochMs(),
     },
     parent,
   );
@@ -40,6 +41,6 @@ export async function withChatSpan(
     span.setStatus({ code: SpanStatusCode.ERROR, message });
     throw error;
   } finally {
-    span.end();
+    span.end(epochMs());
   }
 }

@@ -5,7 +5,7 @@
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { errorMessage } from "../errors.js";
 import { ATTR, chatSpanName, providerAttributes } from "./span-names.js";
-import { tracer } from "./tracer.js";
+import { epochMs, tracer } from "./tracer.js";
 
 export const INVOKE_AGENT_PREFIX = "invoke_agent";
 
@@ -22,6 +22,7 @@ export function startAgentSpan(botName: string, parent: Context = context.active
     {
       kind: SpanKind.INTERNAL,
       attributes: { [ATTR.operationName]: INVOKE_AGENT_PREFIX, [ATTR.agentName]: botName },
+      startTime: epochMs(),
     },
     parent,
   );
@@ -36,7 +37,7 @@ export function startAgentSpan(botName: string, parent: Context = context.active
           message: errorMessage(error),
         });
       }
-      span.end();
+      span.end(epochMs());
     },
   };
 }

@@ -9,9 +9,9 @@ import { errorMessage } from "../errors.js";
 import type { CorrectiveMetadata } from "../types.js";
 import { ATTR, EVALUATION_NAME, SPAN_KNOWLEDGE_GRADE, SPAN_KNOWLEDGE_REQUERY } from "./span-names.js";
 import { clip } from "./tool-span.js";
-import { tracer } from "./tracer.js";
+import { epochMs, tracer } from "./tracer.js";
 
-export { epochMs } from "./tool-span.js";
+export { epochMs } from "./tracer.js";
 
 /** knowledge_grade over [startMs, endMs] (epoch ms), carrying the pass's verdicts. */
 export function emitGradeSpan(
@@ -82,6 +82,7 @@ export function startRequerySpan(
         [ATTR.retrievalQueryText]: clip(lead),
         [ATTR.correctiveCollections]: collections.map(clip),
       },
+      startTime: epochMs(),
     },
     parent,
   );
@@ -110,7 +111,7 @@ export function startRequerySpan(
       span.setAttribute(ATTR.retrievalQueryText, clip(result.queries[0] ?? lead));
       span.setAttribute(ATTR.correctiveQueries, result.queries.map(clip));
       span.setAttribute(ATTR.correctiveNewHits, result.newHits);
-      span.end();
+      span.end(epochMs());
     },
     failed(error) {
       if (!end()) return;
@@ -120,7 +121,7 @@ export function startRequerySpan(
         span.recordException(cause instanceof Error ? cause : message);
       }
       span.setStatus({ code: SpanStatusCode.ERROR, message: clip(message) });
-      span.end();
+      span.end(epochMs());
     },
   };
 }

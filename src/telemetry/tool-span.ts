@@ -5,7 +5,7 @@ import { type Context, context, SpanKind, SpanStatusCode, trace } from "@opentel
 import { errorMessage } from "../errors.js";
 import { clipText } from "../text-clip.js";
 import { ATTR, EXECUTE_TOOL_PREFIX, executeToolSpanName } from "./span-names.js";
-import { tracer } from "./tracer.js";
+import { epochMs, tracer } from "./tracer.js";
 
 /** Longer query texts are cut in attributes: a span is not a place for a 100 KB string. */
 export const MAX_ATTRIBUTE_CHARS = 1024;
@@ -67,7 +67,7 @@ export async function withOpenToolSpan<T>(
   const parent = options.parentContext ?? context.active();
   const span = tracer().startSpan(
     executeToolSpanName(name),
-    { kind: SpanKind.INTERNAL, attributes: toolAttributes(name, args) },
+    { kind: SpanKind.INTERNAL, attributes: toolAttributes(name, args), startTime: epochMs() },
     parent,
   );
   const toolContext = trace.setSpan(parent, span);
@@ -77,7 +77,7 @@ export async function withOpenToolSpan<T>(
   } catch (error) {
     span.recordException(error instanceof Error ? error : String(error));
     span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
-    span.end();
+    span.end(epochMs());
     throw error;
   }
   const returnedAt = epochMs();
@@ -87,7 +87,7 @@ export async function withOpenToolSpan<T>(
     ended = true;
     clearTimeout(timer);
     openToolSpans.delete(open);
-    span.end(at);
+    span.end(at ?? epochMs());
   };
   const open: OpenToolSpan = {
     context: toolContext,
@@ -104,11 +104,6 @@ export async function withOpenToolSpan<T>(
 /** Ends every open tool span at its result (before a flush at shutdown). */
 export function endOpenToolSpans(): void {
   for (const open of [...openToolSpans]) open.endAtResult();
-}
-
-/** Wall-clock milliseconds since the epoch, sub-millisecond precision (span timestamps). */
-export function epochMs(): number {
-  return performance.timeOrigin + performance.now();
 }
 
 // The tool name and, for a search, its query and collections; never the whole argument object
