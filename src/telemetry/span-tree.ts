@@ -24,6 +24,8 @@ const KEY_ATTRIBUTES: readonly (readonly [string, string])[] = [
 /** Lists of free text (a re-query's queries): each item quoted, so a comma in one stays readable. */
 const QUOTED_LISTS: ReadonlySet<string> = new Set([ATTR.correctiveQueries]);
 const MAX_VALUE_CHARS = 80;
+/** A re-query's queries are what the reader looks for: room for a round of three. */
+const MAX_LIST_CHARS = 240;
 const ERROR_STATUS = 2; // SpanStatusCode.ERROR, without importing the enum's runtime module
 
 /**
@@ -78,14 +80,15 @@ function describe(span: ReadableSpan): string {
 
 function formatValue(value: AttributeValue, quoted: boolean): string {
   if (Array.isArray(value)) {
-    return clip(value.map((v) => (quoted ? JSON.stringify(String(v)) : String(v))).join(","));
+    const items = value.map((v) => (quoted ? JSON.stringify(String(v)) : String(v))).join(",");
+    return clip(items, quoted ? MAX_LIST_CHARS : MAX_VALUE_CHARS);
   }
   if (typeof value === "string") return JSON.stringify(clip(value));
   return String(value);
 }
 
-function clip(text: string): string {
-  return clipText(text.replace(/\s+/g, " "), MAX_VALUE_CHARS);
+function clip(text: string, max = MAX_VALUE_CHARS): string {
+  return clipText(text.replace(/\s+/g, " "), max);
 }
 
 function formatMs(ms: number): string {
