@@ -80,6 +80,11 @@ export async function withOpenToolSpan<T>(
     span.end(epochMs());
     throw error;
   }
+  // No SDK recording (nothing registered): nothing to keep open, no timer per search.
+  if (!span.isRecording()) {
+    span.end();
+    return { value, span: { context: toolContext, end: () => {}, endAtResult: () => {} } };
+  }
   const returnedAt = epochMs();
   let ended = false;
   const finish = (at?: number) => {

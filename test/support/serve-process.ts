@@ -24,8 +24,9 @@ export function signedSlackEvent(secret: string, body: string): Record<string, s
 /** The body of a Slack `app_mention` event asking the bot `question` (ids of the fake Slack API by default). */
 export function mentionEventBody(
   question: string,
-  ids: { team: string; botUser: string; eventId?: string } = { team: "T0001", botUser: "UBOT" },
+  ids: { team: string; botUser: string; eventId?: string; ts?: string } = { team: "T0001", botUser: "UBOT" },
 ): string {
+  const ts = ids.ts ?? "1700000000.000100";
   return JSON.stringify({
     type: "event_callback",
     team_id: ids.team,
@@ -37,9 +38,9 @@ export function mentionEventBody(
       type: "app_mention",
       user: "U0USER",
       text: `<@${ids.botUser}> ${question}`,
-      ts: "1700000000.000100",
+      ts,
       channel: "C0CHAN",
-      event_ts: "1700000000.000100",
+      event_ts: ts,
     },
   });
 }
