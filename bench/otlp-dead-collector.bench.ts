@@ -16,12 +16,10 @@
  * baseline's, and the added milliseconds (median and max over the questions). The bound: no
  * answer changed, max ≤ 50 ms.
  */
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadBot } from "../src/bots/discovery.js";
-import { searchAsTheModelWould } from "../src/cli/search.js";
 import { percentiles } from "../src/evaluation/percentiles.js";
 import { setLogger } from "../src/telemetry/logger.js";
 import { silent } from "../test/connectors/mcp/mcp-harness.js";
@@ -29,6 +27,7 @@ import { spawnStdioMcp } from "../test/connectors/mcp/stdio-client.js";
 import { directiveScript } from "../test/e2e/connector/fixtures.js";
 import { BOT_USER_ID, startFakeSlackApi, TEAM_ID } from "../test/hosts/support/fake-slack-api.js";
 import { freePort } from "../test/support/free-port.js";
+import { makeHandbookBot } from "../test/support/handbook-bot.js";
 import { startModelServer } from "../test/support/model-server/model-server.js";
 import { type OtlpReceiver, startOtlpReceiver } from "../test/support/otlp-receiver.js";
 import {
@@ -41,7 +40,7 @@ import {
 export const name = "otlp-dead-collector";
 export const timeoutMs = 600_000;
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const _REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 /** Handbook questions, weak and strong, so most calls also run the corrective pass. */
 const QUESTIONS = [
   "company car lease policy",
@@ -91,21 +90,11 @@ export async function run() {
   const baselines = new Map<string, number[][]>();
   try {
     const botDir = join(root, "bots", "handbook");
-    await cp(join(REPO, "bots/handbook/docs"), join(botDir, "docs"), { recursive: true });
-    await writeFile(
-      join(botDir, "config.json"),
-      JSON.stringify({
-        model: "bench-model",
-        provider: { type: "openai", baseUrl: model.openAiBaseUrl, apiKeyEnv: "BENCH_MODEL_KEY" },
-        knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
-        correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
-      }),
-    );
-    await searchAsTheModelWould(
-      await loadBot(botDir, { quiet: true }),
-      { query: "warm up" },
-      { correct: false, progress: false },
-    );
+    await makeHandbookBot(botDir, {
+      model: "bench-model",
+      provider: { type: "openai", baseUrl: model.openAiBaseUrl, apiKeyEnv: "BENCH_MODEL_KEY" },
+      correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
+    });
     const kinds = [
       { kind: "mcp", rounds: MCP_ROUNDS, open: (env: Record<string, string>) => openMcp(botDir, env) },
       { kind: "serve", rounds: SERVE_ROUNDS, open: (env: Record<string, string>) => openServe(root, env) },

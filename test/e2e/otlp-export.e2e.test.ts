@@ -4,16 +4,14 @@
 // `mcp` over stdio, with service.name from OTEL_SERVICE_NAME and service.version from
 // package.json; OTEL_TRACES_EXPORTER=console writes the spans to stderr and leaves stdout to
 // JSON-RPC.
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBot } from "../../src/bots/discovery.js";
-import { searchAsTheModelWould } from "../../src/cli/search.js";
 import { setLogger } from "../../src/telemetry/logger.js";
 import { packageVersion } from "../../src/telemetry/package-version.js";
 import { silent } from "../connectors/mcp/mcp-harness.js";
-import { REPO, spawnStdioMcp } from "../connectors/mcp/stdio-client.js";
+import { spawnStdioMcp } from "../connectors/mcp/stdio-client.js";
 import {
   BOT_USER_ID,
   type FakeSlackApi,
@@ -21,6 +19,7 @@ import {
   TEAM_ID,
 } from "../hosts/support/fake-slack-api.js";
 import { freePort } from "../support/free-port.js";
+import { HANDBOOK_KNOWLEDGE, makeHandbookBot } from "../support/handbook-bot.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../support/otlp-receiver.js";
 import { mentionEventBody, postSlackEvent, type ServeProcess, startServe } from "../support/serve-process.js";
@@ -41,23 +40,7 @@ beforeAll(async () => {
   collector = await startOtlpReceiver();
   root = await mkdtemp(join(tmpdir(), "second-look-otlp-"));
   botDir = join(root, "bots", "handbook");
-  await cp(join(REPO, "bots/handbook/docs"), join(botDir, "docs"), { recursive: true });
-  await writeFile(
-    join(botDir, "config.json"),
-    JSON.stringify({
-      knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
-      correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
-    }),
-  );
-  // Build the index once here, so the spawned processes only load it.
-  await searchAsTheModelWould(
-    await loadBot(botDir, { quiet: true }),
-    { query: "warm up" },
-    {
-      correct: false,
-      progress: false,
-    },
-  );
+  await makeHandbookBot(botDir, { correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" } });
 }, 60_000);
 afterAll(async () => {
   await collector?.close();
@@ -175,7 +158,7 @@ describe("serve exports its spans", () => {
       JSON.stringify({
         model: "e2e-model",
         provider: { type: "openai", baseUrl: model.openAiBaseUrl, apiKeyEnv: "OTLP_E2E_KEY" },
-        knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
+        knowledge: HANDBOOK_KNOWLEDGE,
         correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
       }),
     );

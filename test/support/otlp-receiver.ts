@@ -147,16 +147,16 @@ function decode(payload: OtlpExport): ReceivedSpan[] {
 
 function attributesOf(attributes: OtlpAttribute[] | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const attribute of attributes ?? []) out[attribute.key] = valueOf(attribute.value);
+  for (const attribute of attributes ?? []) out[attribute.key] = decodeValue(attribute.value);
   return out;
 }
 
-function valueOf(value: OtlpValue | undefined): unknown {
+function decodeValue(value: OtlpValue | undefined): unknown {
   if (!value) return undefined;
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.doubleValue !== undefined) return value.doubleValue;
   if (value.boolValue !== undefined) return value.boolValue;
-  if (value.arrayValue) return (value.arrayValue.values ?? []).map(valueOf);
+  if (value.arrayValue) return (value.arrayValue.values ?? []).map(decodeValue);
   return undefined;
 }
