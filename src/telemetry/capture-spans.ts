@@ -127,9 +127,10 @@ export async function startTracing(
   try {
     return await captureSpans({ ...options, keepSpans: false });
   } catch (error) {
+    // E.g. a host registered its own tracer provider first: our spans go to it.
     (options.log ?? logger()).warn(
       { err: error },
-      "tracing not started: another tracer provider is registered (spans go to it)",
+      `tracing not started: ${error instanceof Error ? error.message : String(error)}`,
     );
     return undefined;
   }
