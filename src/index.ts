@@ -17,5 +17,6 @@ export { type ErrorLayer, errorMessage, SecondLookError } from "./errors.js";
 export { type CreateLlmClientOptions, createLlmClient } from "./llm/create-llm-client.js";
 export type { LlmClient } from "./llm/llm-client.js";
 export { LlmError } from "./llm/llm-error.js";
+export { type SpanCapture, startTracing } from "./telemetry/capture-spans.js";
 export { type LogEntry, type LogFunction, setLogFunction, setLogger } from "./telemetry/logger.js";
 export type * from "./types.js";

@@ -12,11 +12,13 @@ import { checkProviderReachable } from "../llm/provider-reachability.js";
 import { renderPageRange } from "../protocol/page-range.js";
 import { answerWithCitations, type CitedAnswer } from "../strategies/answer/cited-answer.js";
 import { zeroUsage } from "../strategies/select/usage.js";
-import { captureSpans, renderSpanTree, type SpanCapture } from "../telemetry/span-tree.js";
+import { renderSpanTree } from "../telemetry/span-tree.js";
+import { endOpenToolSpans } from "../telemetry/tool-span.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
 import { type SearchJson, searchAsTheModelWould } from "./search.js";
 import { humanText } from "./terminal-text.js";
+import { withTracing } from "./tracing.js";
 
 /** The stable `--json` shape: `answer` is null when the bot has no model (then `search` is set). */
 export interface AskJson {
@@ -35,27 +37,29 @@ export async function runAsk(
   if (!question.trim()) throw new CliError("the question is empty");
   const bot = await loadBot(botRef, { quiet: options.json });
   if (hasModel(bot)) await ensureModelReachable(bot);
-  const spans: SpanCapture | undefined = options.trace ? await captureSpans() : undefined;
-  try {
-    if (options.answer) {
-      const cited = await answerWithQuotes(bot, question, !options.json);
-      io.stdout.write(options.json ? `${JSON.stringify(cited)}\n` : humanText(citedText(cited), io.stdout));
+  return withTracing({ keepSpans: options.trace }, async (spans) => {
+    try {
+      if (options.answer) {
+        const cited = await answerWithQuotes(bot, question, !options.json);
+        io.stdout.write(options.json ? `${JSON.stringify(cited)}\n` : humanText(citedText(cited), io.stdout));
+        return 0;
+      }
+      const result = hasModel(bot)
+        ? await askTheModel(bot, question, !options.json)
+        : await answerOffline(bot, question, !options.json);
+      if (options.json) io.stdout.write(`${JSON.stringify(result)}\n`);
+      else io.stdout.write(humanText(`${result.answer ?? result.search?.final ?? ""}\n`, io.stdout));
       return 0;
+    } finally {
+      if (options.trace && spans) {
+        // Its own lines: an error line written after it must not run onto the tree's last line.
+        // Open tool spans end first, so the tree shows every search.
+        endOpenToolSpans();
+        const tree = renderSpanTree(spans.spans());
+        if (tree !== "") io.stderr.write(tree.endsWith("\n") ? tree : `${tree}\n`);
+      }
     }
-    const result = hasModel(bot)
-      ? await askTheModel(bot, question, !options.json)
-      : await answerOffline(bot, question, !options.json);
-    if (options.json) io.stdout.write(`${JSON.stringify(result)}\n`);
-    else io.stdout.write(humanText(`${result.answer ?? result.search?.final ?? ""}\n`, io.stdout));
-    return 0;
-  } finally {
-    if (spans) {
-      // Its own lines: an error line written after it must not run onto the tree's last line.
-      const tree = renderSpanTree(spans.spans());
-      if (tree !== "") io.stderr.write(tree.endsWith("\n") ? tree : `${tree}\n`);
-      await spans.shutdown();
-    }
-  }
+  });
 }
 
 async function answerOffline(

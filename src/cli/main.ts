@@ -1,17 +1,9 @@
 // The `second-look` command. Subcommands live one per file and are imported lazily so that a
 // quick command (`grade`) does not pay for loading the engine or the Copilot SDK.
-import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { packageVersion } from "../telemetry/package-version.js";
 import { errorLine } from "./cli-error.js";
 import type { EvalOptions } from "./eval.js";
-
-/** The installed package's version: package.json sits two levels up from src/cli and dist/cli. */
-export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    version?: unknown;
-  };
-  return typeof manifest.version === "string" ? manifest.version : "unknown";
-}
 
 type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 

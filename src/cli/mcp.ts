@@ -7,8 +7,14 @@ import { serveStdio } from "../connectors/mcp/serve-stdio.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import { logger } from "../telemetry/logger.js";
+import { withTracing } from "./tracing.js";
 
-export async function runMcp(botRef: string): Promise<number> {
+export function runMcp(botRef: string): Promise<number> {
+  // Spans of every tool call go where the OTEL_* environment says; flushed once stdin closes.
+  return withTracing({ keepSpans: false }, () => serveBot(botRef));
+}
+
+async function serveBot(botRef: string): Promise<number> {
   const log = logger();
   const bot = await loadBot(botRef);
   // No progress bar: an embedded index refresh reports through the log, not the terminal.

@@ -9,6 +9,7 @@ import { portConflicts, startHostedBots } from "../hosts/hosted-bots.js";
 import { checkProviderReachable } from "../llm/provider-reachability.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import { CliError } from "./cli-error.js";
+import { withTracing } from "./tracing.js";
 
 export interface ServeOptions {
   bots?: string;
@@ -142,6 +143,23 @@ export async function runServe(
     }
   }
 
+  // Spans of every question go where the OTEL_* environment says; flushed after the stop.
+  const plan: ServePlan = { bots, enabled, host: options.host, concurrency, maxQueued, timeoutSeconds };
+  return withTracing({ keepSpans: false }, () => serveUntilStopped(plan, io, deps));
+}
+
+/** What runServe settled before starting: the bots, those with a platform, and the limits. */
+interface ServePlan {
+  bots: BotDefinition[];
+  enabled: HostPlan[];
+  host: string | undefined;
+  concurrency: number;
+  maxQueued: number;
+  timeoutSeconds: number;
+}
+
+async function serveUntilStopped(plan: ServePlan, io: Io, deps: ServeDeps): Promise<number> {
+  const { bots, enabled, concurrency, maxQueued, timeoutSeconds } = plan;
   const log = logger();
   for (const bot of bots) {
     if (enabled.some((plan) => plan.bot === bot.name) && !hasModel(bot)) {
@@ -160,7 +178,7 @@ export async function runServe(
   const hosted = await startHostedBots(bots, enabled, {
     concurrency,
     maxQueued,
-    ...(options.host ? { host: options.host } : {}),
+    ...(plan.host ? { host: plan.host } : {}),
     // GovSlack (https://slack-gov.com/api/), a proxy, or a local fake: where the Web API lives.
     ...(deps.env.SLACK_API_URL ? { slack: { slackApiUrl: withSlash(deps.env.SLACK_API_URL) } } : {}),
     log,

@@ -2,14 +2,14 @@
 // in the retrieval strategies when the bot has a model and turns one on; each search runs inside
 // an `execute_tool search_knowledge` span, and each rendered text remembers the structured
 // response and span it came from (so the signal grader reads the response, not the text, and the
-// corrective spans become the tool span's children); the corrective pass is resolved from the
+// corrective spans become the tool span's children: the span stays open until the pass is done); the corrective pass is resolved from the
 // bot's config and the environment each time a session asks for it, with the model grader built
 // on `graderProvider` when the bot sets one, else on the bot's own provider, else through Copilot
 // (the bot's runtime and sign-in, so a Copilot bot needs no second key). Each collection's
 // document language goes to the tools' descriptions, the grader and the corrective pass, which
 // reads a query in another language as a weak search (protocol/weakness.ts isLanguageMismatch).
 
-import { type Context, context } from "@opentelemetry/api";
+import { context } from "@opentelemetry/api";
 import type { BotDefinition } from "../bots/discovery.js";
 import { botCollections } from "../bots/discovery.js";
 import { correctToolResult } from "../corrective/correct-tool-result.js";
@@ -29,8 +29,14 @@ import {
   strategiesActive,
 } from "../strategies/strategic-backend.js";
 import { logger } from "../telemetry/logger.js";
-import { withToolSpan } from "../telemetry/tool-span.js";
-import type { CollectionLanguage, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import { type OpenToolSpan, withOpenToolSpan } from "../telemetry/tool-span.js";
+import {
+  type CollectionLanguage,
+  type KnowledgeBackend,
+  SEARCH_KNOWLEDGE_TOOL,
+  type SearchRequest,
+  type SearchResponse,
+} from "../types.js";
 import type { CorrectFn, RenderResult } from "./bot-runtime.js";
 import { collectionLanguages } from "./collection-languages.js";
 
@@ -39,7 +45,7 @@ const REMEMBERED_RESULTS = 256;
 
 interface Rendered {
   response: SearchResponse;
-  traceContext?: Context;
+  toolSpan?: OpenToolSpan;
 }
 
 export interface AssembledBot {
@@ -79,7 +85,7 @@ export function assembleBot(
   // With a model and a strategy switched on, every search of this bot (the model's and the
   // corrective re-queries) goes through the strategies (docs/design.md §7); else the lexical engine.
   const backend = withStrategies(bot, rawBackend, env, warned);
-  const spans = new WeakMap<SearchResponse, Context>();
+  const spans = new WeakMap<SearchResponse, OpenToolSpan>();
   const rendered = new Map<string, Rendered>();
   let resolution: ResolvedCorrectiveConfig | undefined;
   const languages = collectionLanguages(bot.config, rawBackend);
@@ -87,20 +93,31 @@ export function assembleBot(
 
   const traced: KnowledgeBackend = {
     collections: () => backend.collections(),
-    search: (request: SearchRequest, options?: { signal?: AbortSignal }) =>
-      withToolSpan("search_knowledge", toolArgs(request), async (_span, toolContext) => {
-        const response = await backend.search(request, options);
-        spans.set(response, toolContext);
-        return response;
-      }),
+    search: async (request: SearchRequest, options?: { signal?: AbortSignal }) => {
+      const { value: response, span } = await withOpenToolSpan(SEARCH_KNOWLEDGE_TOOL, toolArgs(request), () =>
+        backend.search(request, options),
+      );
+      // The corrective pass on this result (if any) runs later and its spans are this span's
+      // children: the span stays open until that pass ends, or ends now when none will run.
+      if (resolveCorrectiveConfig(bot.config.correctiveRetrieval, env).enabled) spans.set(response, span);
+      else span.endAtResult();
+      return response;
+    },
   };
   if (backend.getDocument) traced.getDocument = backend.getDocument.bind(backend);
 
   const renderResult: RenderResult = (response, brief) => {
     const text = renderSearchResponse(response, { brief });
-    if (rendered.size >= REMEMBERED_RESULTS) rendered.delete(rendered.keys().next().value!);
-    const traceContext = spans.get(response);
-    rendered.set(text, traceContext ? { response, traceContext } : { response });
+    if (rendered.size >= REMEMBERED_RESULTS) {
+      const [oldest, entry] = rendered.entries().next().value!;
+      entry.toolSpan?.endAtResult();
+      rendered.delete(oldest);
+    }
+    const toolSpan = spans.get(response);
+    spans.delete(response);
+    // The same text rendered twice: the earlier search's span has no pass coming.
+    rendered.get(text)?.toolSpan?.endAtResult();
+    rendered.set(text, toolSpan ? { response, toolSpan } : { response });
     return text;
   };
 
@@ -117,7 +134,7 @@ export function assembleBot(
       const twin = rendered.get(call.resultText);
       if (twin) rendered.delete(call.resultText);
       // The grader's `chat` span belongs under this tool call, like the re-query spans.
-      const parent = twin?.traceContext;
+      const parent = twin?.toolSpan?.context;
       const grade: GradeFn | undefined =
         modelGrade && parent ? (input) => context.with(parent, () => modelGrade(input)) : modelGrade;
       // The detector loads once per process, on the first search that needs it.
@@ -141,10 +158,10 @@ export function assembleBot(
           grader: settings.grader,
           ...(grade ? { grade } : {}),
           graderTimeoutMs: settings.graderTimeoutMs,
-          ...(twin?.traceContext ? { traceContext: twin.traceContext } : {}),
+          ...(parent ? { traceContext: parent } : {}),
           ...(corrective ? { languages: corrective } : {}),
         },
-      );
+      ).finally(() => twin?.toolSpan?.end());
       return (
         corrected && {
           text: corrected.text,

@@ -98,9 +98,6 @@ interface CandidateResult {
   query: string;
   origin: string;
   response: SearchResponse;
-  span: RequerySpan;
-  /** `collection/id` of its hits, to count what each candidate contributed. */
-  keys: Set<string>;
 }
 
 export interface CorrectiveRetrievalInput {
@@ -215,8 +212,9 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
   let currentCollections = input.originalCollections;
   let hints = reading.hints;
 
-  /** One candidate's search, bounded and traced; undefined when it failed (logged). */
+  /** One candidate's search, bounded, inside its round's span; undefined when it failed (logged). */
   const runCandidate = async (
+    round: RequerySpan,
     query: string,
     collections: string[],
     limit = input.limit,
@@ -225,27 +223,16 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
     if (limit !== undefined) request.limit = limit;
     if (input.brief !== undefined) request.brief = input.brief;
     if (input.minRelevance !== undefined) request.minRelevance = input.minRelevance;
-    const span = startRequerySpan(traceParent, query, collections);
     try {
       const response = await withDeadline("re-query", requeryTimeoutMs, input.signal, (signal) =>
-        context.with(span.context, () => input.backend.search(request, { signal })),
+        context.with(round.context, () => input.backend.search(request, { signal })),
       );
       if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
         throw new Error("backend returned no results array");
       }
-      const keys = new Set<string>();
-      for (const hit of response.results) {
-        if (
-          hit &&
-          typeof hit === "object" &&
-          typeof hit.collection === "string" &&
-          typeof hit.id === "string"
-        )
-          keys.add(docKey(hit));
-      }
-      return { query, origin: originOf(query), response, span, keys };
+      return { query, origin: originOf(query), response };
     } catch (error) {
-      span.failed(error);
+      round.candidateFailed(query, error);
       log.warn({ query: clipForLog(query), err: String(error) }, "corrective: re-query failed");
       return undefined;
     }
@@ -333,19 +320,25 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       }
 
       const started = now();
+      // One span per re-query: the round's candidates (and the next page) are its searches.
+      const round = startRequerySpan(
+        traceParent,
+        candidates.map((c) => c.query),
+        scope.collections,
+      );
       // Not a candidate (never named in the note, never counted as tried): only fused.
       // A page shorter than its limit was everything the query matched: there is no next page.
       const nextPage =
         fromModel || retries > 0 || hitsShown < clampHitLimit(input.limit)
           ? undefined
-          : runCandidate(input.originalQuery, scope.collections, nextPageLimit(input.limit));
+          : runCandidate(round, input.originalQuery, scope.collections, nextPageLimit(input.limit));
       const settled = await Promise.all(
-        candidates.map((candidate) => runCandidate(candidate.query, scope.collections)),
+        candidates.map((candidate) => runCandidate(round, candidate.query, scope.collections)),
       );
       const continuation = await nextPage;
       const answered = settled.filter((r): r is CandidateResult => r !== undefined);
       if (answered.length === 0) {
-        continuation?.span.succeeded(0);
+        round.failed();
         // Not counted: nothing was learned, and the text stays exactly as it was.
         log.warn(
           { queries: candidates.map((c) => clipForLog(c.query)) },
@@ -375,15 +368,14 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       // Confident enough to outweigh words no document contains: a shorter query scores higher
       // on its own scale, so the bar is the high band, not merely "not weak".
       const clearlyFound = answered.some((r) => r.response.bestScore >= HIGH_BAND_MIN);
-      for (const r of continuation ? [continuation, ...answered] : answered) {
-        r.span.succeeded(fresh.filter((hit) => r.keys.has(docKey(hit))).length);
-      }
-      newHits.push(fresh.length);
-
       // The signal's rescue for a search whose words some document lacks: unless a candidate
-      // found confident evidence, what it found is more of the same low-relevance text.
-      if (!fromModel && retries === 1 && unmatchedTerms.length > 0 && !clearlyFound) {
-        newHits[newHits.length - 1] = 0;
+      // found confident evidence, what it found is more of the same low-relevance text, and
+      // nothing is added.
+      const notConfident = !fromModel && retries === 1 && unmatchedTerms.length > 0 && !clearlyFound;
+      newHits.push(notConfident ? 0 : fresh.length);
+      round.succeeded({ queries: searched, newHits: newHits[newHits.length - 1]! });
+
+      if (notConfident) {
         verdicts.push(grade.verdict);
         reasons.push(REASON_RESCUE_NOT_CONFIDENT);
         sayNotCovered(REASON_RESCUE_NOT_CONFIDENT, unmatchedTerms);

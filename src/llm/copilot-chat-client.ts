@@ -1,13 +1,13 @@
 // An LlmClient over a tool-less Copilot SDK session, so a bot that talks to Copilot (no BYOK
 // provider) needs no second key for its grader: the call goes through the same runtime and
 // the same sign-in as the bot. Each call is one short session (the prompt replaces the
-// runtime's system prompt, no tools are offered), disconnected afterwards. The runtime client
+// runtime's system prompt, no tools are offered), deleted afterwards with its state on disk. The runtime client
 // is leased from the shared pool, so inside a running bot it is the bot's own runtime process;
 // the SDK is loaded on first use only, so a process that never grades through Copilot never
 // loads it.
 
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
-import { untilAborted } from "../deadline.js";
+import { settleBy, untilAborted } from "../deadline.js";
 import { errorMessage } from "../errors.js";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
@@ -105,11 +105,11 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       if (session && signal.aborted) session.abort().catch(() => undefined);
       throw error;
     } finally {
-      const closing = session;
-      // Not awaited: the answer (or the error) is the caller's now; the session ends on its own.
-      if (closing) void closing.disconnect().catch(() => undefined);
+      // Not awaited: the answer (or the error) is the caller's now. The session is deleted, not
+      // just disconnected (which keeps its folder under session-state for a resume that never
+      // comes: one folder per grading), before the lease goes, so the runtime is still there.
+      if (lease) void discardSession(lease, session).finally(() => lease?.release().catch(() => undefined));
       // A lease still being acquired when the call stopped is released once it arrives.
-      if (lease) void lease.release().catch(() => undefined);
       else leasing.then((late) => late.release()).catch(() => undefined);
     }
   };
@@ -123,7 +123,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
         typeof request.model === "string" && request.model !== "" ? request.model : options.model,
       );
       meter.call();
-      return withChatSpan(model, async () => {
+      return withChatSpan(model, options.byok?.type ?? PROVIDER, async () => {
         const timeoutMs =
           positiveOrUndefined(request.timeoutMs) ??
           positiveOrUndefined(options.timeoutMs) ??
@@ -149,6 +149,26 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       });
     },
   };
+}
+
+/** Bound on deleting a finished session: a runtime that does not answer keeps its lease no longer. */
+export const SESSION_DELETE_TIMEOUT_MS = 5_000;
+
+/**
+ * Deletes a one-call session with its state on disk; never throws. A session the runtime cannot
+ * delete is disconnected instead (its folder stays, but the runtime lets go of it).
+ */
+async function discardSession(lease: ClientLease, session: CopilotSession | undefined): Promise<void> {
+  if (!session) return;
+  const deleted = await settleBy(
+    lease.client.deleteSession(session.sessionId).then(
+      () => true,
+      () => false,
+    ),
+    AbortSignal.timeout(SESSION_DELETE_TIMEOUT_MS),
+    false,
+  );
+  if (!deleted) await session.disconnect().catch(() => undefined);
 }
 
 /** One prompt, answered: the last root-agent message, with the usage the runtime reported. */

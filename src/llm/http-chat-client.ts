@@ -147,7 +147,7 @@ export function createHttpChatClient(options: HttpChatClientOptions): LlmClient 
     chat(request: ChatRequest): Promise<ChatResponse> {
       const model = typeof request.model === "string" && request.model !== "" ? request.model : options.model;
       meter.call();
-      return withChatSpan(model, async () => {
+      return withChatSpan(model, wire.provider, async () => {
         const timeoutMs =
           positiveOrUndefined(request.timeoutMs) ??
           positiveOrUndefined(options.timeoutMs) ??

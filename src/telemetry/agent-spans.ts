@@ -4,8 +4,8 @@
 
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { errorMessage } from "../errors.js";
-import { ATTR, chatSpanName } from "./span-names.js";
-import { tracer } from "./tracer.js";
+import { ATTR, chatSpanName, providerAttributes } from "./span-names.js";
+import { epochMs, tracer } from "./tracer.js";
 
 export const INVOKE_AGENT_PREFIX = "invoke_agent";
 
@@ -22,6 +22,7 @@ export function startAgentSpan(botName: string, parent: Context = context.active
     {
       kind: SpanKind.INTERNAL,
       attributes: { [ATTR.operationName]: INVOKE_AGENT_PREFIX, [ATTR.agentName]: botName },
+      startTime: epochMs(),
     },
     parent,
   );
@@ -36,7 +37,7 @@ export function startAgentSpan(botName: string, parent: Context = context.active
           message: errorMessage(error),
         });
       }
-      span.end();
+      span.end(epochMs());
     },
   };
 }
@@ -44,6 +45,8 @@ export function startAgentSpan(botName: string, parent: Context = context.active
 /** What a runtime reports about one model call. */
 export interface ModelCallUsage {
   model: string;
+  /** The provider type (openai, anthropic, azure, copilot), for gen_ai.provider.name. */
+  provider?: string;
   /** When the report was made (the call's end). */
   endTime: Date;
   durationMs?: number;
@@ -58,7 +61,9 @@ export function emitChatSpan(parent: Context, usage: ModelCallUsage): void {
   const duration = typeof usage.durationMs === "number" && usage.durationMs >= 0 ? usage.durationMs : 0;
   const attributes: Record<string, string | number | string[]> = {
     [ATTR.operationName]: "chat",
+    ...(usage.provider ? providerAttributes(usage.provider) : {}),
     [ATTR.requestModel]: usage.model,
+    [ATTR.responseModel]: usage.model,
   };
   if (typeof usage.inputTokens === "number") attributes[ATTR.usageInputTokens] = usage.inputTokens;
   if (typeof usage.outputTokens === "number") attributes[ATTR.usageOutputTokens] = usage.outputTokens;

@@ -1,19 +1,17 @@
 // The spans a corrective pass emits (docs/design.md §9), as real children of the tool-call span that is
 // active (or given) when the pass runs. knowledge_grade is written once the pass knows it was
 // eventful (an uneventful signal-mode check emits nothing), with its true start time;
-// knowledge_requery spans are live, so a backend's own spans nest under them.
+// one knowledge_requery per re-query (a round of candidate searches) is live, so a backend's own
+// spans nest under it, and ends with what the outcome records for that round.
 
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { errorMessage } from "../errors.js";
 import type { CorrectiveMetadata } from "../types.js";
 import { ATTR, EVALUATION_NAME, SPAN_KNOWLEDGE_GRADE, SPAN_KNOWLEDGE_REQUERY } from "./span-names.js";
 import { clip } from "./tool-span.js";
-import { tracer } from "./tracer.js";
+import { epochMs, tracer } from "./tracer.js";
 
-/** Wall-clock milliseconds since the epoch, sub-millisecond precision (span timestamps). */
-export function epochMs(): number {
-  return performance.timeOrigin + performance.now();
-}
+export { epochMs } from "./tracer.js";
 
 /** knowledge_grade over [startMs, endMs] (epoch ms), carrying the pass's verdicts. */
 export function emitGradeSpan(
@@ -43,42 +41,87 @@ export function emitGradeSpan(
   span.end(Math.max(times.startMs, times.endMs));
 }
 
-export interface RequerySpan {
-  /** A context holding the span, for the backend call (its spans nest under the re-query). */
-  context: Context;
-  succeeded(newHits: number): void;
-  failed(error: unknown): void;
+/** How one re-query (a round of candidate searches) ended, as the outcome records it. */
+export interface RequeryResult {
+  /** The queries that answered, in order: the round's entries of `queriesTried`. */
+  queries: readonly string[];
+  /** Hits the round actually added to the text: its entry of `newHits`. */
+  newHits: number;
 }
 
-/** Starts knowledge_requery for one re-query; end it with succeeded() or failed(). */
+export interface RequerySpan {
+  /** A context holding the span, for the backend calls (their spans nest under the re-query). */
+  context: Context;
+  /** One candidate search failed (an exception event; the round may still succeed). */
+  candidateFailed(query: string, error: unknown): void;
+  succeeded(result: RequeryResult): void;
+  /**
+   * No candidate answered: the re-query ran and learned nothing (not counted in the outcome, so
+   * no new_hits). The error is the first candidate's unless given.
+   */
+  failed(error?: unknown): void;
+}
+
+/**
+ * Starts knowledge_requery for one re-query: every candidate search of one round, in the
+ * collections the round searched. End it once with succeeded() or failed().
+ */
 export function startRequerySpan(
   parent: Context,
-  query: string,
+  queries: readonly string[],
   collections: readonly string[],
 ): RequerySpan {
+  const lead = queries[0] ?? "";
   const span: Span = tracer().startSpan(
     SPAN_KNOWLEDGE_REQUERY,
     {
       kind: SpanKind.INTERNAL,
       attributes: {
-        [ATTR.correctiveQuery]: clip(query),
-        [ATTR.retrievalQueryText]: clip(query),
+        [ATTR.correctiveQuery]: clip(lead),
+        [ATTR.correctiveQueries]: queries.map(clip),
+        [ATTR.retrievalQueryText]: clip(lead),
         [ATTR.correctiveCollections]: collections.map(clip),
       },
+      startTime: epochMs(),
     },
     parent,
   );
+  let ended = false;
+  let firstFailure: unknown;
+  const end = () => {
+    if (ended) return false;
+    ended = true;
+    return true;
+  };
   return {
     context: trace.setSpan(parent, span),
-    succeeded(newHits) {
-      span.setAttribute(ATTR.correctiveNewHits, newHits);
-      span.end();
+    candidateFailed(query, error) {
+      if (ended) return;
+      firstFailure ??= error;
+      span.addEvent("exception", {
+        "exception.message": clip(errorMessage(error)),
+        [ATTR.correctiveQuery]: clip(query),
+      });
+    },
+    succeeded(result) {
+      if (!end()) return;
+      // What the outcome says the round did: its answered queries (the lead one first) and
+      // the hits it added.
+      span.setAttribute(ATTR.correctiveQuery, clip(result.queries[0] ?? lead));
+      span.setAttribute(ATTR.retrievalQueryText, clip(result.queries[0] ?? lead));
+      span.setAttribute(ATTR.correctiveQueries, result.queries.map(clip));
+      span.setAttribute(ATTR.correctiveNewHits, result.newHits);
+      span.end(epochMs());
     },
     failed(error) {
-      const message = errorMessage(error);
-      span.recordException(error instanceof Error ? error : message);
+      if (!end()) return;
+      const cause = error ?? firstFailure ?? "no re-query answered";
+      const message = errorMessage(cause);
+      if (error !== undefined || firstFailure === undefined) {
+        span.recordException(cause instanceof Error ? cause : message);
+      }
       span.setStatus({ code: SpanStatusCode.ERROR, message: clip(message) });
-      span.end();
+      span.end(epochMs());
     },
   };
 }

@@ -14,14 +14,18 @@ const KEY_ATTRIBUTES: readonly (readonly [string, string])[] = [
   [ATTR.correctiveVerdicts, "verdicts"],
   [ATTR.correctiveFinalVerdict, "final"],
   [ATTR.correctiveRetries, "retries"],
-  [ATTR.correctiveQuery, "query"],
+  [ATTR.correctiveQueries, "queries"],
   [ATTR.correctiveCollections, "collections"],
   [ATTR.correctiveNewHits, "new_hits"],
   [ATTR.requestModel, "model"],
   [ATTR.usageInputTokens, "in_tokens"],
   [ATTR.usageOutputTokens, "out_tokens"],
 ];
+/** Lists of free text (a re-query's queries): each item quoted, so a comma in one stays readable. */
+const QUOTED_LISTS: ReadonlySet<string> = new Set([ATTR.correctiveQueries]);
 const MAX_VALUE_CHARS = 80;
+/** A re-query's queries are what the reader looks for: room for a round of three. */
+const MAX_LIST_CHARS = 240;
 const ERROR_STATUS = 2; // SpanStatusCode.ERROR, without importing the enum's runtime module
 
 /**
@@ -65,7 +69,8 @@ function describe(span: ReadableSpan): string {
   const parts = [span.name, formatMs(hrToMs(span.duration))];
   for (const [key, label] of KEY_ATTRIBUTES) {
     const value = span.attributes[key];
-    if (value !== undefined && value !== null) parts.push(`${label}=${formatValue(value)}`);
+    if (value !== undefined && value !== null)
+      parts.push(`${label}=${formatValue(value, QUOTED_LISTS.has(key))}`);
   }
   let line = parts.join("  ");
   if (span.status.code === ERROR_STATUS)
@@ -73,14 +78,17 @@ function describe(span: ReadableSpan): string {
   return line;
 }
 
-function formatValue(value: AttributeValue): string {
-  if (Array.isArray(value)) return clip(value.map((v) => String(v)).join(","));
+function formatValue(value: AttributeValue, quoted: boolean): string {
+  if (Array.isArray(value)) {
+    const items = value.map((v) => (quoted ? JSON.stringify(String(v)) : String(v))).join(",");
+    return clip(items, quoted ? MAX_LIST_CHARS : MAX_VALUE_CHARS);
+  }
   if (typeof value === "string") return JSON.stringify(clip(value));
   return String(value);
 }
 
-function clip(text: string): string {
-  return clipText(text.replace(/\s+/g, " "), MAX_VALUE_CHARS);
+function clip(text: string, max = MAX_VALUE_CHARS): string {
+  return clipText(text.replace(/\s+/g, " "), max);
 }
 
 function formatMs(ms: number): string {

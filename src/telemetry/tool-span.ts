@@ -1,11 +1,11 @@
 // The `execute_tool <tool>` span a caller (MCP tool, CLI, connector) wraps a tool call in. The
 // corrective pass run inside it emits knowledge_grade / knowledge_requery as its children.
 
-import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Context, context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { errorMessage } from "../errors.js";
 import { clipText } from "../text-clip.js";
 import { ATTR, EXECUTE_TOOL_PREFIX, executeToolSpanName } from "./span-names.js";
-import { tracer } from "./tracer.js";
+import { epochMs, tracer } from "./tracer.js";
 
 /** Longer query texts are cut in attributes: a span is not a place for a 100 KB string. */
 export const MAX_ATTRIBUTE_CHARS = 1024;
@@ -17,7 +17,7 @@ export interface ToolSpanOptions {
 
 /**
  * Runs `fn` inside an `execute_tool <name>` span and ends the span when `fn` settles; a throw is
- * recorded on the span and rethrown. `fn` gets the span and a context holding it: with a context
+ * recorded on the span and rethrown. `fn` gets a context holding the span: with a context
  * manager registered (captureSpans registers one) the context is also active, so spans started
  * inside `fn` are children automatically; without one, pass `toolContext` on explicitly
  * (correctToolResult's `traceContext`).
@@ -25,28 +25,90 @@ export interface ToolSpanOptions {
 export async function withToolSpan<T>(
   name: string,
   args: unknown,
-  fn: (span: Span, toolContext: Context) => Promise<T> | T,
+  fn: (toolContext: Context) => Promise<T> | T,
   options: ToolSpanOptions = {},
 ): Promise<T> {
+  const { value, span } = await withOpenToolSpan(name, args, async (toolContext) => fn(toolContext), options);
+  span.end();
+  return value;
+}
+
+/**
+ * An `execute_tool` span whose result may still be corrected: the corrective pass runs after the
+ * search returned (in a hook, or in the MCP tool), and its spans are the tool span's children, so
+ * the tool span stays open until the pass is done. Whoever holds it ends it exactly once.
+ */
+export interface OpenToolSpan {
+  /** A context holding the span: the parent of the corrective pass's spans. */
+  readonly context: Context;
+  /** Ends the span now (after the corrective pass). */
+  end(): void;
+  /** Ends the span when its tool returned (no corrective pass followed). */
+  endAtResult(): void;
+}
+
+/** An open tool span nobody ends is ended at its result after this long (telemetry only). */
+export const OPEN_TOOL_SPAN_MAX_MS = 120_000;
+/** Bound on tool spans open at once; beyond it the oldest is ended at its result. */
+export const MAX_OPEN_TOOL_SPANS = 1024;
+const openToolSpans = new Set<OpenToolSpan>();
+
+/**
+ * Like withToolSpan, but a successful call leaves the span open and hands it back with the
+ * value; a throw ends it with the error. Ended by its holder, else after OPEN_TOOL_SPAN_MAX_MS or
+ * at endOpenToolSpans (process shutdown), both at the time the tool returned.
+ */
+export async function withOpenToolSpan<T>(
+  name: string,
+  args: unknown,
+  fn: (toolContext: Context) => Promise<T>,
+  options: ToolSpanOptions = {},
+): Promise<{ value: T; span: OpenToolSpan }> {
   const parent = options.parentContext ?? context.active();
   const span = tracer().startSpan(
     executeToolSpanName(name),
-    { kind: SpanKind.INTERNAL, attributes: toolAttributes(name, args) },
+    { kind: SpanKind.INTERNAL, attributes: toolAttributes(name, args), startTime: epochMs() },
     parent,
   );
   const toolContext = trace.setSpan(parent, span);
+  let value: T;
   try {
-    return await context.with(toolContext, () => fn(span, toolContext));
+    value = await context.with(toolContext, () => fn(toolContext));
   } catch (error) {
     span.recordException(error instanceof Error ? error : String(error));
-    span.setStatus({
-      code: SpanStatusCode.ERROR,
-      message: errorMessage(error),
-    });
+    span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
+    span.end(epochMs());
     throw error;
-  } finally {
-    span.end();
   }
+  // No SDK recording (nothing registered): nothing to keep open, no timer per search.
+  if (!span.isRecording()) {
+    span.end();
+    return { value, span: { context: toolContext, end: () => {}, endAtResult: () => {} } };
+  }
+  const returnedAt = epochMs();
+  let ended = false;
+  const finish = (at?: number) => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(timer);
+    openToolSpans.delete(open);
+    span.end(at ?? epochMs());
+  };
+  const open: OpenToolSpan = {
+    context: toolContext,
+    end: () => finish(),
+    endAtResult: () => finish(returnedAt),
+  };
+  const timer = setTimeout(() => open.endAtResult(), OPEN_TOOL_SPAN_MAX_MS);
+  timer.unref();
+  if (openToolSpans.size >= MAX_OPEN_TOOL_SPANS) openToolSpans.values().next().value?.endAtResult();
+  openToolSpans.add(open);
+  return { value, span: open };
+}
+
+/** Ends every open tool span at its result (before a flush at shutdown). */
+export function endOpenToolSpans(): void {
+  for (const open of [...openToolSpans]) open.endAtResult();
 }
 
 // The tool name and, for a search, its query and collections; never the whole argument object

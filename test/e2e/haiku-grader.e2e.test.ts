@@ -207,7 +207,7 @@ describe("second-look search with the haiku grader", () => {
       under.push(line);
     }
     expect(under.join("\n")).toMatch(/chat claude-haiku-4-5/);
-    expect(under.join("\n")).toMatch(/knowledge_requery .*query="time off in lieu"/);
+    expect(under.join("\n")).toMatch(/knowledge_requery .*queries="time off in lieu"/);
     expect(under.join("\n")).toMatch(/knowledge_grade .*mode="haiku"/);
   }, 60_000);
 });

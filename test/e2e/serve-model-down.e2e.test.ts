@@ -16,7 +16,7 @@ import {
   TEAM_ID,
 } from "../hosts/support/fake-slack-api.js";
 import { freePort } from "../support/free-port.js";
-import { type ServeProcess, signedSlackEvent, startServe } from "../support/serve-process.js";
+import { mentionEventBody, postSlackEvent, type ServeProcess, startServe } from "../support/serve-process.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SECRET = "e2e-signing-secret";
@@ -75,29 +75,9 @@ describe("serve with the bot's model server down", () => {
   });
 
   it("answers a question at once with the model-down sentence and logs the reason", async () => {
-    const body = JSON.stringify({
-      type: "event_callback",
-      team_id: TEAM_ID,
-      api_app_id: "A0APP",
-      event_id: "Ev0001",
-      event_time: 1_700_000_000,
-      authorizations: [{ team_id: TEAM_ID, user_id: BOT_USER_ID, is_bot: true }],
-      event: {
-        type: "app_mention",
-        user: "U0USER",
-        text: `<@${BOT_USER_ID}> how many vacation days do I get`,
-        ts: "1700000000.000100",
-        channel: "C0CHAN",
-        event_ts: "1700000000.000100",
-      },
-    });
+    const body = mentionEventBody("how many vacation days do I get", { team: TEAM_ID, botUser: BOT_USER_ID });
     const started = Date.now();
-    const response = await fetch(`http://127.0.0.1:${slackPort}/slack/events`, {
-      method: "POST",
-      headers: signedSlackEvent(SECRET, body),
-      body,
-    });
-    expect(response.status).toBe(200);
+    expect(await postSlackEvent(slackPort, SECRET, body)).toBe(200);
     await serve.waitFor("the reply", () => slackApi.of("chat.update").length > 0, 60_000);
     const elapsed = Date.now() - started;
     expect(slackApi.of("chat.update")[0]!.args.text).toBe(SENTENCES.modelDown);

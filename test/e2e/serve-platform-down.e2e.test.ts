@@ -9,7 +9,12 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../support/free-port.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
-import { type ServeProcess, signedSlackEvent, startServe } from "../support/serve-process.js";
+import {
+  mentionEventBody,
+  type ServeProcess,
+  signedSlackEvent,
+  startServe,
+} from "../support/serve-process.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SECRET = "e2e-signing-secret";
@@ -63,22 +68,7 @@ describe("serve with the Slack Web API unreachable", () => {
 
   it("an event it cannot answer in Slack is one logged line, and the process keeps serving", async () => {
     const before = serve.problems().length;
-    const body = JSON.stringify({
-      type: "event_callback",
-      team_id: "T0TEAM",
-      api_app_id: "A0APP",
-      event_id: "Ev0001",
-      event_time: 1_700_000_000,
-      authorizations: [{ team_id: "T0TEAM", user_id: "U0BOT", is_bot: true }],
-      event: {
-        type: "app_mention",
-        user: "U0USER",
-        text: "<@U0BOT> how many vacation days do I get",
-        ts: "1700000000.000100",
-        channel: "C0CHAN",
-        event_ts: "1700000000.000100",
-      },
-    });
+    const body = mentionEventBody("how many vacation days do I get", { team: "T0TEAM", botUser: "U0BOT" });
     const response = await fetch(`http://127.0.0.1:${slackPort}/slack/events`, {
       method: "POST",
       headers: signedSlackEvent(SECRET, body),

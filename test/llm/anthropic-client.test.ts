@@ -124,6 +124,8 @@ describe("anthropic provider", () => {
     expect(chat.map((s) => s.name)).toEqual(["chat claude-haiku-4-5", "chat claude-sonnet-4-5"]);
     expect(chat[0]!.attributes).toMatchObject({
       [ATTR.operationName]: "chat",
+      [ATTR.providerName]: "anthropic",
+      [ATTR.system]: "anthropic",
       [ATTR.requestModel]: "claude-haiku-4-5",
       [ATTR.usageInputTokens]: 10,
       [ATTR.usageOutputTokens]: 5,

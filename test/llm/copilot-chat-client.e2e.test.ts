@@ -2,11 +2,12 @@
 // (spawned over stdio) against the scripted model server on loopback: a tool-less session
 // whose prompt replaces the runtime's system prompt, the reply and its usage read back, the
 // chat span emitted, and a slow model bounded by the call's timeout.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { copilotModelId, createCopilotChatClient } from "../../src/llm/copilot-chat-client.js";
+import { runtimeLocation } from "../../src/llm/copilot-runtime/runtime-environment.js";
 import type { LlmError } from "../../src/llm/llm-error.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
 
@@ -80,6 +81,40 @@ describe("copilot provider (real runtime)", () => {
     expect(error.message).not.toContain(KEY);
   });
 });
+
+describe("copilot provider sessions (real runtime)", () => {
+  it("leaves no session state in the bot folder after its calls", async () => {
+    const botDir = await mkdtemp(join(tmpdir(), "second-look-copilot-sessions-"));
+    try {
+      const llm = createCopilotChatClient({
+        model: "grader-model",
+        botDir,
+        env: hostEnv,
+        byok: { type: "openai", baseUrl: server.openAiBaseUrl, apiKey: KEY },
+      });
+      const sessionState = join(runtimeLocation(botDir).baseDirectory, "session-state");
+      const calls = 3;
+      for (let i = 0; i < calls; i++) {
+        await llm.chat({ messages: [{ role: "user", content: `grade ${i}` }] });
+      }
+      expect(llm.usage?.()).toMatchObject({ calls, failures: 0 });
+      // Deletion follows each answer without holding it up: wait for it, bounded.
+      await vi.waitFor(async () => expect(await entries(sessionState)).toEqual([]), {
+        timeout: 10_000,
+        interval: 100,
+      });
+    } finally {
+      await rm(botDir, { recursive: true, force: true });
+    }
+  });
+});
+
+async function entries(dir: string): Promise<string[]> {
+  return readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [];
+    throw error;
+  });
+}
 
 describe("copilotModelId", () => {
   it("maps Anthropic's dash form of a Claude id to Copilot's dot form, leaves others alone", () => {

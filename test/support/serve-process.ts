@@ -21,6 +21,40 @@ export function signedSlackEvent(secret: string, body: string): Record<string, s
   };
 }
 
+/** The body of a Slack `app_mention` event asking the bot `question` (ids of the fake Slack API by default). */
+export function mentionEventBody(
+  question: string,
+  ids: { team: string; botUser: string; eventId?: string; ts?: string } = { team: "T0001", botUser: "UBOT" },
+): string {
+  const ts = ids.ts ?? "1700000000.000100";
+  return JSON.stringify({
+    type: "event_callback",
+    team_id: ids.team,
+    api_app_id: "A0APP",
+    event_id: ids.eventId ?? "Ev0001",
+    event_time: 1_700_000_000,
+    authorizations: [{ team_id: ids.team, user_id: ids.botUser, is_bot: true }],
+    event: {
+      type: "app_mention",
+      user: "U0USER",
+      text: `<@${ids.botUser}> ${question}`,
+      ts,
+      channel: "C0CHAN",
+      event_ts: ts,
+    },
+  });
+}
+
+/** Posts a signed Slack event to a `serve` process's Slack receiver; resolves with the HTTP status. */
+export async function postSlackEvent(port: number, secret: string, body: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${port}/slack/events`, {
+    method: "POST",
+    headers: signedSlackEvent(secret, body),
+    body,
+  });
+  return response.status;
+}
+
 /** A log line as pino writes it when stderr is a pipe. */
 export interface LogLine {
   level: number;

@@ -194,7 +194,7 @@ describe("corrective spans without a context manager", () => {
 
   it("an explicit traceContext (withToolSpan hands it over) keeps the links real", async () => {
     const backend = stubBackend(() => response("LA_BUC concepts", [widerHit]));
-    await withToolSpan("search_knowledge", args, (_span, toolContext) =>
+    await withToolSpan("search_knowledge", args, (toolContext) =>
       correctToolResult(
         { toolName: "search_knowledge", toolArgs: args, resultText: textB },
         { backend, allowedCollections: ["wiki"], log: silent, traceContext: toolContext },

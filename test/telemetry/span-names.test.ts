@@ -3,6 +3,8 @@ import {
   ATTR,
   chatSpanName,
   executeToolSpanName,
+  genAiProviderName,
+  providerAttributes,
   SPAN_EXECUTE_TOOL_SEARCH_KNOWLEDGE,
   SPAN_KNOWLEDGE_GRADE,
   SPAN_KNOWLEDGE_REQUERY,
@@ -25,9 +27,27 @@ describe("span names (docs/design.md §9)", () => {
       evaluationScoreLabel: "gen_ai.evaluation.score.label",
       evaluationExplanation: "gen_ai.evaluation.explanation",
       correctiveQuery: "corrective.query",
+      correctiveQueries: "corrective.queries",
       correctiveCollections: "corrective.collections",
       correctiveNewHits: "corrective.new_hits",
       retrievalQueryText: "gen_ai.retrieval.query.text",
+      operationName: "gen_ai.operation.name",
+      providerName: "gen_ai.provider.name",
+      system: "gen_ai.system",
+      requestModel: "gen_ai.request.model",
+      responseModel: "gen_ai.response.model",
+      usageInputTokens: "gen_ai.usage.input_tokens",
+      usageOutputTokens: "gen_ai.usage.output_tokens",
     });
+  });
+
+  it("name providers as the GenAI conventions do", () => {
+    expect(providerAttributes("openai")).toEqual({
+      "gen_ai.provider.name": "openai",
+      "gen_ai.system": "openai",
+    });
+    expect(genAiProviderName("anthropic")).toBe("anthropic");
+    expect(genAiProviderName("azure")).toBe("azure.ai.openai");
+    expect(genAiProviderName("copilot")).toBe("github.copilot");
   });
 });

@@ -36,7 +36,7 @@ describe("renderSpanTree", () => {
       /^ {3}├─ knowledge_grade {2}\d+\.\d+ ms {2}mode="signal" {2}verdicts=insufficient,correct {2}final="correct" {2}retries=1$/,
     );
     expect(lines[3]).toMatch(
-      /^ {3}└─ knowledge_requery {2}\d+\.\d+ ms {2}query="LA_BUC concepts" {2}collections=wiki {2}new_hits=1$/,
+      /^ {3}└─ knowledge_requery {2}\d+\.\d+ ms {2}queries="LA_BUC concepts" {2}collections=wiki {2}new_hits=1$/,
     );
   });
 
@@ -45,14 +45,14 @@ describe("renderSpanTree", () => {
     const parent = tracer().startSpan("parent-not-captured");
     const orphan = tracer().startSpan(
       "orphan",
-      { attributes: { "corrective.query": `${"q".repeat(200)}\nnext` } },
+      { attributes: { "corrective.final_verdict": `${"q".repeat(200)}\nnext` } },
       trace.setSpan(context.active(), parent),
     );
     orphan.setStatus({ code: SpanStatusCode.ERROR, message: "it broke" });
     orphan.end();
     const tree = renderSpanTree(capture.spans());
     expect(tree.startsWith("orphan  ")).toBe(true);
-    expect(tree).toContain(`query="${"q".repeat(80)}…"`);
+    expect(tree).toContain(`final="${"q".repeat(80)}…"`);
     expect(tree.endsWith("ERROR: it broke")).toBe(true);
     expect(renderSpanTree([])).toBe("");
   });

@@ -265,6 +265,7 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
           limits: bot.limits,
           deadline,
           traceContext: agent.context,
+          provider: bot.provider?.type ?? "copilot",
           closing: closing.signal,
           knownServers: Object.keys(options.mcpServers ?? {}),
           ...(askOptions.signal ? { signal: askOptions.signal } : {}),

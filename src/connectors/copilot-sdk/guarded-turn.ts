@@ -40,6 +40,8 @@ export interface GuardedTurnOptions {
   knownServers?: readonly string[];
   /** Parent of the turn's spans (the `invoke_agent` span's context). */
   traceContext?: Context;
+  /** The bot's provider type (`copilot` without one), on the turn's chat spans. */
+  provider?: string;
   /** Called with the turn's context before the prompt is sent, and with undefined after. */
   setContext?: (context: TurnContext | undefined) => void;
 }
@@ -124,6 +126,7 @@ export async function runGuardedTurn(
           const usage = event.data;
           emitChatSpan(options.traceContext, {
             model: usage.model,
+            ...(options.provider ? { provider: options.provider } : {}),
             endTime: new Date(event.timestamp),
             ...(usage.duration !== undefined ? { durationMs: usage.duration } : {}),
             ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),

@@ -3,15 +3,16 @@
 // bot's description; a weak query comes back corrected, exactly as `second-look search` (the
 // Copilot session's binding) corrects it; stdout carries nothing but JSON-RPC; logs go to stderr;
 // the server exits by itself when the client closes the connection.
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBot } from "../../../src/bots/discovery.js";
 import { searchAsTheModelWould } from "../../../src/cli/search.js";
 import { setLogger } from "../../../src/telemetry/logger.js";
+import { makeHandbookBot } from "../../support/handbook-bot.js";
 import { silent } from "./mcp-harness.js";
-import { REPO, type StdioMcp, spawnStdioMcp } from "./stdio-client.js";
+import { type StdioMcp, spawnStdioMcp } from "./stdio-client.js";
 
 /** Weak on the handbook; its broader query finds pages the first search did not show. */
 const WEAK_QUERY = "company car lease policy";
@@ -24,24 +25,10 @@ beforeAll(async () => {
   setLogger(silent);
   root = await mkdtemp(join(tmpdir(), "second-look-mcp-"));
   botDir = join(root, "handbook-mcp");
-  await cp(join(REPO, "bots/handbook/docs"), join(botDir, "docs"), { recursive: true });
-  await writeFile(
-    join(botDir, "config.json"),
-    JSON.stringify({
-      description: DESCRIPTION,
-      knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
-      correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
-    }),
-  );
-  // Build the index once here, so the spawned servers only load it.
-  await searchAsTheModelWould(
-    await loadBot(botDir, { quiet: true }),
-    { query: "warm up" },
-    {
-      correct: false,
-      progress: false,
-    },
-  );
+  await makeHandbookBot(botDir, {
+    description: DESCRIPTION,
+    correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
+  });
 });
 afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
