@@ -1,15 +1,12 @@
 // Issue 24, L6: an MCP client that closes stdin while a call waits on a slow grader still gets
 // that call's answer (or an error) before the server exits — every request is answered.
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScriptedProviderServer } from "../llm/scripted-provider-server.js";
+import { startCli } from "../support/cli-process.js";
 
-const CLI = fileURLToPath(new URL("../connectors/mcp/second-look-cli.ts", import.meta.url));
-const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const GRADER_DELAY_MS = 2_500;
 
 let root: string;
@@ -41,28 +38,19 @@ async function stopMidCall(stop: "stdin" | "SIGTERM") {
         correctiveRetrieval: { enabled: true, grader: "haiku", graderModel: "grader-model" },
       }),
     );
-    const child = spawn(process.execPath, ["--import", "tsx", CLI, "mcp", bot], {
-      cwd: REPO,
-      env: { ...process.env, MCP_STDIN_KEY: "sk-test-stdin" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c) => {
-      stdout += String(c);
-    });
-    child.stderr.on("data", (c) => {
-      stderr += String(c);
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    const { child, done, stdout } = startCli(
+      ["mcp", bot],
+      { MCP_STDIN_KEY: "sk-test-stdin" },
+      { stdin: true },
+    );
+    const send = (message: object) => child.stdin!.write(`${JSON.stringify(message)}\n`);
     send({
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
       params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
     });
-    for (let waited = 0; !stdout.includes('"id":1') && waited < 60_000; waited += 50) {
+    for (let waited = 0; !stdout().includes('"id":1') && waited < 60_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
@@ -76,10 +64,10 @@ async function stopMidCall(stop: "stdin" | "SIGTERM") {
     for (let waited = 0; grader.requests.length === 0 && waited < 30_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    if (stop === "stdin") child.stdin.end();
+    if (stop === "stdin") child.stdin!.end();
     else child.kill("SIGTERM");
-    const code = await exited;
-    const replies = stdout
+    const { exitCode: code, stdout: written, stderr } = await done;
+    const replies = written
       .split("\n")
       .filter((line) => line.trim() !== "")
       .map(

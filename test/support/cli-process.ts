@@ -19,15 +19,19 @@ export interface CliProcessRun {
 export function startCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  /** `stdin: true`: a pipe the test writes to (an MCP client's requests), else none. */
+  options: { stdin?: boolean } = {},
 ): {
   child: ChildProcess;
   done: Promise<CliProcessRun>;
+  /** What the process has written to stdout so far. */
+  stdout: () => string;
 } {
   const started = performance.now();
   const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
     cwd: REPO,
     env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"],
   });
   let stdout = "";
   let stderr = "";
@@ -50,7 +54,7 @@ export function startCli(
       });
     });
   });
-  return { child, done };
+  return { child, done, stdout: () => stdout };
 }
 
 export function runCliProcess(args: string[], env?: NodeJS.ProcessEnv): Promise<CliProcessRun> {

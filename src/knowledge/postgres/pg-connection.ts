@@ -122,7 +122,9 @@ export function explainPostgresError(
         if (/timeout/i.test(message)) {
           return `did not answer in time (${message}); check that the server runs and is not overloaded`;
         }
-        if (/terminated|Connection terminated|ECONN/i.test(message)) {
+        // A write to a connection the server already closed fails with EPIPE (the run's
+        // connection terminated while it was sending, e.g. mid-COPY).
+        if (e?.code === "EPIPE" || /terminated|Connection terminated|ECONN|EPIPE/i.test(message)) {
           return `closed the connection (${message}); check the server's log`;
         }
         return undefined;
