@@ -176,6 +176,9 @@ export class PostgresBackend implements KnowledgeBackend {
       for (const [name, config] of Object.entries(this.configured)) {
         const source: CollectionSource = { name, paths: config.paths };
         if (config.exclude) source.exclude = config.exclude;
+        // Indexed with the analyzer its searches will expect (analysisOf): without it every
+        // collection was written as English and then refused at search time.
+        if (config.language !== undefined) source.language = config.language;
         reports.push(
           await refreshPostgresCollection(client, this.t, this.target.bot, botDir, source, {
             from,
