@@ -429,7 +429,20 @@ export class PostgresBackend implements KnowledgeBackend {
       const rest = await this.otherSections(client, row.id, paths, [...sections.keys()]);
       return rest.length ? indexOf(rest) : index;
     };
-    const first = await indexOf(await this.topSections(client, row.id, statistics, known, original, []));
+    // A query term the collection holds that no section of the first pass does gets one section
+    // holding it: the embedded index knows every term, and two readers ask the index's own terms
+    // for a query word — the feedback pass's expanded query keeps only the original terms the
+    // index holds (feedback.ts expandQuery), and the retry hints' rescue candidates take a word
+    // the index lacks for one no document contains (engine.ts vocabularyOf). Such a section is
+    // none the first pass ranked high (it read the best CANDIDATE_POOL, twice what the ranker
+    // keeps), so it is there to be counted, not to rank.
+    const firstPass = await indexOf(await this.topSections(client, row.id, statistics, known, original, []));
+    const missing = distinct.filter(
+      (term) => known.get(term) && firstPass.lexical.termId(term) === undefined,
+    );
+    const first = missing.length
+      ? await indexOf(await this.sectionsHolding(client, row.id, missing, [...sections.keys()]))
+      : firstPass;
     if (!rerank || !original.size) return withWholePages(first);
     const ranking = rankCollection(first, queryTerms, { rerank: false, limit: 1 });
     if (!ranking.feedback.length) return withWholePages(first);
@@ -442,6 +455,35 @@ export class PostgresBackend implements KnowledgeBackend {
         await this.topSections(client, row.id, statistics, known, expanded, [...sections.keys()]),
       ),
     );
+  }
+
+  /** For each of `terms`, its strongest posting's section, unless already fetched. */
+  private async sectionsHolding(
+    client: pg.PoolClient,
+    collectionId: number,
+    terms: readonly string[],
+    fetched: readonly string[],
+  ): Promise<AnalyzedRow[]> {
+    const result = await client.query<AnalyzedRow>(
+      `WITH held AS (
+         SELECT DISTINCT q.section_id
+         FROM unnest($2::text[]) AS t(term)
+         CROSS JOIN LATERAL (
+           SELECT section_id FROM ${this.t.postings}
+           WHERE collection_id = $1 AND term = t.term
+           ORDER BY impact DESC, section_id
+           LIMIT 1
+         ) q
+       )
+       SELECT s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading,
+              s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
+       FROM held h
+       JOIN ${this.t.sections} s ON s.id = h.section_id
+       JOIN ${this.t.documents} d ON d.id = s.document_id
+       WHERE NOT (h.section_id = ANY($3::bigint[]))`,
+      [collectionId, terms, fetched],
+    );
+    return result.rows;
   }
 
   /** The sections of the documents at `paths` not yet fetched (`fetched`: section ids). */
