@@ -6,6 +6,12 @@
  *    ../shared/data/pydocs/build-bot.sh): `second-look index`'s per-file path, then the 100 judged
  *    questions on both backends — hit@5, weak-flag rates, responses identical — and the same
  *    questions from four processes searching the one database at once.
+ * 2. lohelp de and ja (LibreOffice's help, ../shared/data/lohelp/; pages from the lohelp bench's
+ *    builder, BENCH_LOHELP_DIR reuses prebuilt ones): the same pages indexed by the embedded
+ *    engine and by PostgreSQL with the collection's `language` set to "de" / "ja", the 80 judged
+ *    questions on both — responses identical (whole SearchResponse) and hit@5 on both.
+ *
+ * POSTGRES_BENCH_PARTS=pydocs,lohelp (the default: both) chooses the parts.
  *
  * The backend at a million sections is measured by bench/postgres-scale.bench.ts.
  */
@@ -21,6 +27,8 @@ import { PostgresBackend } from "../src/knowledge/postgres/postgres-backend.js";
 import { isWeak } from "../src/protocol/weakness.js";
 import type { SearchResponse } from "../src/types.js";
 import { postgresUnavailableReason, startPostgres } from "../test/support/postgres/postgres-server.js";
+import { lohelpDocsDir } from "./lohelp/bot.js";
+import { LOHELP_LANGUAGES, type LohelpLanguage } from "./lohelp/languages.js";
 
 export const name = "postgres";
 export const timeoutMs = 3 * 60 * 60_000;
@@ -29,6 +37,9 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const sharedData = resolve(process.env.BENCH_DATA_DIR ?? resolve(repo, "../shared/data"));
 const PYDOCS_BOT = process.env.PYDOCS_BOT ?? "/tmp/pydocs-bot";
 const URL_ENV = "BENCH_DATABASE_URL";
+const PARTS = ["pydocs", "lohelp"] as const;
+/** The lohelp languages compared across backends (issue 20's acceptance names de and ja). */
+const LOHELP_CODES = ["de", "ja"] as const;
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
 interface Judged {
@@ -38,24 +49,51 @@ interface Judged {
   relevant: string[];
 }
 
+/** POSTGRES_BENCH_PARTS (comma-separated), or every part. */
+function selectedParts(list: string | undefined = process.env.POSTGRES_BENCH_PARTS): Set<string> {
+  const wanted = (list ?? "")
+    .split(",")
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = wanted.filter((p) => !(PARTS as readonly string[]).includes(p));
+  if (unknown.length)
+    throw new Error(`POSTGRES_BENCH_PARTS: unknown part(s) ${unknown.join(", ")}; use ${PARTS.join(", ")}`);
+  return new Set(wanted.length ? wanted : PARTS);
+}
+
 export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
   const reason = postgresUnavailableReason();
   if (reason) throw new Error(reason);
+  const parts = selectedParts();
   const server = await startPostgres();
   process.env[URL_ENV] = server.url;
   try {
-    const pydocs = existsSync(join(PYDOCS_BOT, "docs")) ? await pydocsComparison() : undefined;
-    if (!pydocs) console.error(`postgres bench: no pydocs bot at ${PYDOCS_BOT}; part 1 left out`);
+    const pydocsWanted = parts.has("pydocs");
+    const pydocs =
+      pydocsWanted && existsSync(join(PYDOCS_BOT, "docs")) ? await pydocsComparison() : undefined;
+    if (pydocsWanted && !pydocs)
+      console.error(`postgres bench: no pydocs bot at ${PYDOCS_BOT}; part 1 left out`);
+    const lohelp = [];
+    if (parts.has("lohelp")) {
+      for (const code of LOHELP_CODES) {
+        lohelp.push(await lohelpComparison(LOHELP_LANGUAGES.find((l) => l.code === code)!));
+      }
+    }
     const markdown = [
       "## PostgreSQL backend vs embedded engine",
       "",
-      pydocs ? pydocs.markdown : `pydocs part left out: no bot at ${PYDOCS_BOT}.`,
+      pydocs
+        ? pydocs.markdown
+        : pydocsWanted
+          ? `pydocs part left out: no bot at ${PYDOCS_BOT}.`
+          : "pydocs part not run (POSTGRES_BENCH_PARTS).",
       "",
+      ...(lohelp.length ? [lohelpMarkdown(lohelp), ""] : ["lohelp part not run (POSTGRES_BENCH_PARTS).", ""]),
       "The backend at a million sections: bench/results/postgres-scale.md.",
     ].join("\n");
     return {
       title: "PostgreSQL backend vs embedded engine",
-      figures: { pydocs: pydocs?.figures ?? null },
+      figures: { pydocs: pydocs?.figures ?? null, lohelp: lohelp.length ? lohelp : null },
       markdown,
     };
   } finally {
@@ -69,10 +107,7 @@ async function pydocsComparison() {
   const collections = { docs: { paths: ["docs/**/*.html"] } };
   try {
     await cp(join(PYDOCS_BOT, "docs"), join(botDir, "docs"), { recursive: true });
-    const questions = (await readFile(join(sharedData, "pydocs/queries.jsonl"), "utf8"))
-      .split("\n")
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as Judged);
+    const questions = await judgedQuestions(join(sharedData, "pydocs/queries.jsonl"));
     const { engine } = await openEmbeddedEngine(botDir, collections);
     const backend = await PostgresBackend.open({
       bot: "pydocs",
@@ -84,13 +119,7 @@ async function pydocsComparison() {
       const started = performance.now();
       const [report] = await backend.refresh(botDir);
       const indexMs = performance.now() - started;
-      const pool = new pg.Client(process.env[URL_ENV]);
-      await pool.connect();
-      const units = Number(
-        (await pool.query("SELECT unit_count FROM second_look.collections WHERE bot = 'pydocs'")).rows[0]
-          .unit_count,
-      );
-      await pool.end();
+      const units = await unitCount("pydocs");
       const embedded = await answers(questions, (q) => engine.search({ query: q }));
       const postgres = await answers(questions, (q) => backend.search({ query: q }));
       const identical = questions.filter(
@@ -135,6 +164,150 @@ async function pydocsComparison() {
     }
   } finally {
     await rm(root, { recursive: true, force: true });
+  }
+}
+
+interface LohelpComparison {
+  code: string;
+  language: string;
+  files: number;
+  sections: number;
+  questions: number;
+  identicalResponses: number;
+  embedded: Awaited<ReturnType<typeof answers>>["metrics"];
+  postgres: Awaited<ReturnType<typeof answers>>["metrics"];
+  /** The first question whose responses differ, with both backends' hit ids; null when none does. */
+  firstDifference: {
+    question: string;
+    embedded: string[];
+    postgres: string[];
+    /** Where the two responses first part (a JSON path) and each side's value there. */
+    field: { path: string; embedded: unknown; postgres: unknown } | null;
+  } | null;
+}
+
+/** The first path (depth first) at which two JSON values differ, with both values; null when equal. */
+function firstDifferingField(
+  a: unknown,
+  b: unknown,
+  path = "$",
+): { path: string; embedded: unknown; postgres: unknown } | null {
+  if (JSON.stringify(a) === JSON.stringify(b)) return null;
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+    for (const key of keys) {
+      const found = firstDifferingField(
+        (a as Record<string, unknown>)[key],
+        (b as Record<string, unknown>)[key],
+        `${path}.${key}`,
+      );
+      if (found) return found;
+    }
+  }
+  return { path, embedded: a, postgres: b };
+}
+
+/**
+ * One lohelp language on both backends: the same pages (copied into one bot folder), the
+ * collection's `language` set to the language's tag, the 80 judged questions on each.
+ */
+async function lohelpComparison(language: LohelpLanguage): Promise<LohelpComparison> {
+  const root = await mkdtemp(join(tmpdir(), `second-look-pg-lohelp-${language.code}-`));
+  const botDir = join(root, "lohelp");
+  const collections = { docs: { paths: ["docs/**/*.html"], language: language.tag } };
+  const bot = `lohelp-${language.code}`;
+  try {
+    await cp(await lohelpDocsDir(language), join(botDir, "docs"), { recursive: true });
+    const questions = await judgedQuestions(join(sharedData, "lohelp", `queries.${language.code}.jsonl`));
+    console.error(`postgres bench: lohelp ${language.code}: embedded index …`);
+    const { engine } = await openEmbeddedEngine(botDir, collections);
+    const backend = await PostgresBackend.open({ bot, urlEnv: URL_ENV, schema: "second_look", collections });
+    try {
+      console.error(`postgres bench: lohelp ${language.code}: PostgreSQL index …`);
+      const [report] = await backend.refresh(botDir);
+      const sections = await unitCount(bot);
+      console.error(`postgres bench: lohelp ${language.code}: ${questions.length} questions on both …`);
+      const embedded = await answers(questions, (q) => engine.search({ query: q }));
+      const postgres = await answers(questions, (q) => backend.search({ query: q }));
+      const same = questions.map(
+        (_, i) => JSON.stringify(embedded.responses[i]) === JSON.stringify(postgres.responses[i]),
+      );
+      const first = same.indexOf(false);
+      const ids = (r: SearchResponse) => r.results.map((h) => `${h.id} ${h.relevance}`);
+      const firstDifference =
+        first < 0
+          ? null
+          : {
+              question: questions[first]!.text,
+              embedded: ids(embedded.responses[first]!),
+              postgres: ids(postgres.responses[first]!),
+              field: firstDifferingField(embedded.responses[first], postgres.responses[first]),
+            };
+      for (const [i, equal] of same.entries()) {
+        if (equal) continue;
+        const field = firstDifferingField(embedded.responses[i], postgres.responses[i]);
+        console.error(
+          `postgres bench: lohelp ${language.code}: ${questions[i]!.id} differs at`,
+          JSON.stringify(field),
+        );
+      }
+      return {
+        code: language.code,
+        language: language.tag,
+        files: report!.files,
+        sections,
+        questions: questions.length,
+        identicalResponses: same.filter(Boolean).length,
+        embedded: embedded.metrics,
+        postgres: postgres.metrics,
+        firstDifference,
+      };
+    } finally {
+      await backend.close();
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+function lohelpMarkdown(results: readonly LohelpComparison[]): string {
+  const rows = results.map(
+    (r) =>
+      `| ${r.code} (\`"language": "${r.language}"\`) | ${r.files} | ${r.sections} | ${r.identicalResponses} of ${r.questions} | ${r.embedded.hitAt5} | ${r.postgres.hitAt5} |`,
+  );
+  const differences = results
+    .filter((r) => r.firstDifference)
+    .map(
+      (r) =>
+        `First differing ${r.code} question: "${r.firstDifference!.question}" — embedded ${JSON.stringify(r.firstDifference!.embedded)}, postgres ${JSON.stringify(r.firstDifference!.postgres)}.`,
+    );
+  return [
+    "### lohelp (LibreOffice help; the 80 judged questions of each language)",
+    "",
+    "| language | pages | sections | responses identical (whole SearchResponse) | hit@5 embedded (answerable, %) | hit@5 postgres (answerable, %) |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+    ...(differences.length ? ["", ...differences] : []),
+  ].join("\n");
+}
+
+async function judgedQuestions(file: string): Promise<Judged[]> {
+  return (await readFile(file, "utf8"))
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Judged);
+}
+
+/** The sections PostgreSQL holds for a bot (its one collection). */
+async function unitCount(bot: string): Promise<number> {
+  const client = new pg.Client(process.env[URL_ENV]);
+  await client.connect();
+  try {
+    const rows = (await client.query("SELECT unit_count FROM second_look.collections WHERE bot = $1", [bot]))
+      .rows;
+    return Number(rows[0].unit_count);
+  } finally {
+    await client.end();
   }
 }
 

@@ -177,6 +177,9 @@ export class PostgresBackend implements KnowledgeBackend {
       for (const [name, config] of Object.entries(this.configured)) {
         const source: CollectionSource = { name, paths: config.paths };
         if (config.exclude) source.exclude = config.exclude;
+        // Indexed with the analyzer its searches will expect (analysisOf): without it every
+        // collection was written as English and then refused at search time.
+        if (config.language !== undefined) source.language = config.language;
         reports.push(
           await refreshPostgresCollection(client, this.t, this.target.bot, botDir, source, {
             from,
@@ -396,11 +399,18 @@ export class PostgresBackend implements KnowledgeBackend {
       for (const r of found) sections.set(r.section_id, { row: r, section: packedSection(r) });
       const documents = documentsOf([...sections.values()]);
       const index = new CollectionIndex(row.name, documents, { params: DEFAULT_BM25, statistics, analysis });
-      // The ranker's feedback weighs every term of its first pass's top units, which lie in its
-      // first FEEDBACK_DOCUMENTS documents (that pass scores with the query terms' statistics
-      // alone): those documents' terms need their collection frequencies too, and no others.
-      const top = rankCollection(index, queryTerms, { rerank: false, limit: FEEDBACK_DOCUMENTS });
-      const topDocuments = new Set(top.documents.map((ranked) => ranked.document));
+      // The ranker's feedback weighs every term of its first pass's top FEEDBACK_DOCUMENTS units
+      // (that pass scores with the query terms' statistics alone): their documents' terms need
+      // their collection frequencies too, and no others. The page evidence reorders documents
+      // after that pass, so the documents are taken from the units' own scores, not from the
+      // ranking's leading documents. A document shows at most CHUNKS_PER_DOCUMENT units; a
+      // unit hidden that way lies in a document already taken, so the set is never short.
+      const sectionRanking = rankCollection(index, queryTerms, { rerank: false, limit: PAGE_CANDIDATES });
+      const topUnits = sectionRanking.documents
+        .flatMap((ranked) => ranked.units)
+        .sort((a, b) => b.score - a.score || a.unit - b.unit)
+        .slice(0, FEEDBACK_DOCUMENTS);
+      const topDocuments = new Set(topUnits.map((u) => index.unitDocument[u.unit]!));
       const vocabulary = new Set<string>();
       const { lexical } = index;
       for (let unit = 0; unit < index.unitDocument.length; unit++) {
@@ -427,7 +437,20 @@ export class PostgresBackend implements KnowledgeBackend {
       const rest = await this.otherSections(client, row.id, paths, [...sections.keys()]);
       return rest.length ? indexOf(rest) : index;
     };
-    const first = await indexOf(await this.topSections(client, row.id, statistics, known, original, []));
+    // A query term the collection holds that no section of the first pass does gets one section
+    // holding it: the embedded index knows every term, and two readers ask the index's own terms
+    // for a query word — the feedback pass's expanded query keeps only the original terms the
+    // index holds (feedback.ts expandQuery), and the retry hints' rescue candidates take a word
+    // the index lacks for one no document contains (engine.ts vocabularyOf). Such a section is
+    // none the first pass ranked high (it read the best CANDIDATE_POOL, twice what the ranker
+    // keeps), so it is there to be counted, not to rank.
+    const firstPass = await indexOf(await this.topSections(client, row.id, statistics, known, original, []));
+    const missing = distinct.filter(
+      (term) => known.get(term) && firstPass.lexical.termId(term) === undefined,
+    );
+    const first = missing.length
+      ? await indexOf(await this.sectionsHolding(client, row.id, missing, [...sections.keys()]))
+      : firstPass;
     if (!rerank || !original.size) return withWholePages(first);
     const ranking = rankCollection(first, queryTerms, { rerank: false, limit: 1 });
     if (!ranking.feedback.length) return withWholePages(first);
@@ -440,6 +463,35 @@ export class PostgresBackend implements KnowledgeBackend {
         await this.topSections(client, row.id, statistics, known, expanded, [...sections.keys()]),
       ),
     );
+  }
+
+  /** For each of `terms`, its strongest posting's section, unless already fetched. */
+  private async sectionsHolding(
+    client: pg.PoolClient,
+    collectionId: number,
+    terms: readonly string[],
+    fetched: readonly string[],
+  ): Promise<AnalyzedRow[]> {
+    const result = await client.query<AnalyzedRow>(
+      `WITH held AS (
+         SELECT DISTINCT q.section_id
+         FROM unnest($2::text[]) AS t(term)
+         CROSS JOIN LATERAL (
+           SELECT section_id FROM ${this.t.postings}
+           WHERE collection_id = $1 AND term = t.term
+           ORDER BY impact DESC, section_id
+           LIMIT 1
+         ) q
+       )
+       SELECT s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading,
+              s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
+       FROM held h
+       JOIN ${this.t.sections} s ON s.id = h.section_id
+       JOIN ${this.t.documents} d ON d.id = s.document_id
+       WHERE NOT (h.section_id = ANY($3::bigint[]))`,
+      [collectionId, terms, fetched],
+    );
+    return result.rows;
   }
 
   /** The sections of the documents at `paths` not yet fetched (`fetched`: section ids). */
