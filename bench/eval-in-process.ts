@@ -4,8 +4,16 @@ import { Writable } from "node:stream";
 import { main } from "../src/cli/main.js";
 import type { BotEvalReport } from "../src/evaluation/evaluate-bot.js";
 
-/** The report of `second-look eval <args> --json`; throws with the command's stderr when it fails. */
-export async function evalInProcess(args: readonly string[]): Promise<BotEvalReport> {
+/**
+ * The report of `second-look eval <args> --json`; throws with the command's stderr when it fails.
+ * `unreliableSettings`: settings expected not to run as configured (a replay with no recorded
+ * reply for these questions, run only to count how often the model would be asked): eval's exit
+ * for them is accepted, and the caller must not read their model-graded figures.
+ */
+export async function evalInProcess(
+  args: readonly string[],
+  options: { unreliableSettings?: readonly string[] } = {},
+): Promise<BotEvalReport> {
   let out = "";
   let err = "";
   const sink = (append: (s: string) => void) =>
@@ -20,7 +28,14 @@ export async function evalInProcess(args: readonly string[]): Promise<BotEvalRep
     stdout: sink((s) => (out += s)),
     stderr: sink((s) => (err += s)),
   });
-  if (Number(process.exitCode ?? 0) !== 0) throw new Error(`eval failed: ${err.trim()}`);
+  const failed = Number(process.exitCode ?? 0) !== 0;
   process.exitCode = 0;
-  return JSON.parse(out) as BotEvalReport;
+  if (failed && !out) throw new Error(`eval failed: ${err.trim()}`);
+  const report = JSON.parse(out) as BotEvalReport;
+  const expected = new Set(options.unreliableSettings ?? []);
+  const unexpected = report.settings.filter((s) => !s.reliable && !expected.has(s.setting));
+  if (failed && (unexpected.length || !report.settings.some((s) => !s.reliable))) {
+    throw new Error(`eval failed: ${err.trim()}`);
+  }
+  return report;
 }
