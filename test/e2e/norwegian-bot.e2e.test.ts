@@ -63,11 +63,19 @@ async function makeBot(name: string, language: string | undefined): Promise<stri
 }
 
 /** Asks through the real runtime; returns the one tool result the model's next request carried. */
-async function toolResultTheModelReceives(dir: string): Promise<string> {
+async function toolResultTheModelReceives(dir: string, collectionNamed?: string): Promise<string> {
   const from = server.requests.length;
   await cliOutput(["ask", dir, `search: ${QUERY}`, "--json"]);
   const { byCallId } = toolMessagesAfter(server, from);
   expect(byCallId.size).toBe(1);
+  // The search tool tells the model the collection's language, so it can search in it.
+  if (collectionNamed === undefined) return [...byCallId.values()][0]!;
+  const tools =
+    (server.requests[from]!.body as { tools?: { function: { name: string; description: string } }[] })
+      .tools ?? [];
+  expect(tools.find((t) => t.function.name === "search_knowledge")?.function.description).toContain(
+    collectionNamed,
+  );
   return [...byCallId.values()][0]!;
 }
 
@@ -79,7 +87,7 @@ describe("a Norwegian bot through the real Copilot runtime", () => {
   it("the model receives the corrected text with the Norwegian page, exactly `final` of `search --json`", async () => {
     process.env[KEY_ENV] = "sk-e2e";
     const dir = await makeBot("nb", "nb");
-    const received = await toolResultTheModelReceives(dir);
+    const received = await toolResultTheModelReceives(dir, "personal (Norwegian Bokmål)");
     const search = await searchJson(dir);
 
     // The first search found the leave page through its stems, but weakly: the pass re-queried.
