@@ -205,8 +205,10 @@ export class LanguageAnalyzer implements Analyzer {
       if (!isWordLike) continue;
       emit(segment);
       // Bigrams of Han and Kana words only: a Thai character may be a combining vowel or tone mark.
-      const chars = CJK_CHAR.test(segment) ? [...segment] : [];
-      if (chars.length > 2) for (let i = 0; i + 1 < chars.length; i++) emit(chars[i]! + chars[i + 1]!);
+      const over = this.profile.bigramsOver;
+      if (over === undefined || !CJK_CHAR.test(segment)) continue;
+      const chars = [...segment];
+      if (chars.length > over) for (let i = 0; i + 1 < chars.length; i++) emit(chars[i]! + chars[i + 1]!);
     }
   }
 }
