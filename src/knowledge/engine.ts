@@ -185,12 +185,11 @@ export class KnowledgeEngine implements KnowledgeBackend {
   private feedbackFor(top: readonly CollectionHit[], query: string) {
     const lead = top[0];
     if (!lead) return {};
-    const texts = lead.ranking.documents.slice(0, FEEDBACK_DOCUMENTS).flatMap((ranked) =>
-      ranked.units.map((u) => {
-        const doc = lead.index.documents[lead.index.unitDocument[u.unit]!]!;
-        return doc.sections[lead.index.unitSection[u.unit]!]!.content;
-      }),
-    );
+    // The sections the relevance model read: its terms' surface forms are found where it found them.
+    const texts = lead.ranking.feedbackUnits.map((unit) => {
+      const doc = lead.index.documents[lead.index.unitDocument[unit]!]!;
+      return doc.sections[lead.index.unitSection[unit]!]!.content;
+    });
     return feedbackHints(query, lead.ranking.feedback, texts, lead.index.analyzer);
   }
 

@@ -28,6 +28,8 @@ export interface CollectionRanking {
   stats: QueryTermStats[];
   /** The relevance model of the first-pass top units (feeds rerank and the retry hints). */
   feedback: ExpansionTerm[];
+  /** The units the relevance model read (the first pass's leading ones): where its terms come from. */
+  feedbackUnits: number[];
   reranked: boolean;
 }
 
@@ -42,9 +44,8 @@ export function rankCollection(
   // The first pass's BM25F scores are the original query's: the relevance feature reuses them.
   const originalScores = new Map(firstPass.map((u) => [u.unit, u.score]));
   const first = withProximity(index, stats, firstPass);
-  const feedback = relevanceModel(lexical, first.slice(0, FEEDBACK_DOCUMENTS), (term) =>
-    index.analyzer.isStopwordTerm(term),
-  );
+  const feedbackSet = first.slice(0, FEEDBACK_DOCUMENTS);
+  const feedback = relevanceModel(lexical, feedbackSet, (term) => index.analyzer.isStopwordTerm(term));
   let final = first;
   // With no feedback terms (nothing matched) the expanded query is the original one: the pass
   // is complete without running it.
@@ -64,6 +65,7 @@ export function rankCollection(
     documents: withPageEvidence(index, stats, candidates).slice(0, options.limit),
     stats,
     feedback,
+    feedbackUnits: feedbackSet.map((u) => u.unit),
     reranked: options.rerank,
   };
 }

@@ -14,7 +14,7 @@ import {
   type IndexableSection,
   type PackedSection,
 } from "../index/collection-index.js";
-import { expandQuery, FEEDBACK_DOCUMENTS } from "../index/feedback.js";
+import { expandQuery } from "../index/feedback.js";
 import type { CollectionStatistics } from "../index/lexical-index.js";
 import { CANDIDATE_UNITS, MAX_QUERY_TERMS, PAGE_CANDIDATES, rankCollection } from "../index/ranker.js";
 import type { CollectionSource, RefreshReport } from "../index/refresh.js";
@@ -399,18 +399,11 @@ export class PostgresBackend implements KnowledgeBackend {
       for (const r of found) sections.set(r.section_id, { row: r, section: packedSection(r) });
       const documents = documentsOf([...sections.values()]);
       const index = new CollectionIndex(row.name, documents, { params: DEFAULT_BM25, statistics, analysis });
-      // The ranker's feedback weighs every term of its first pass's top FEEDBACK_DOCUMENTS units
-      // (that pass scores with the query terms' statistics alone): their documents' terms need
-      // their collection frequencies too, and no others. The page evidence reorders documents
-      // after that pass, so the documents are taken from the units' own scores, not from the
-      // ranking's leading documents. A document shows at most CHUNKS_PER_DOCUMENT units; a
-      // unit hidden that way lies in a document already taken, so the set is never short.
-      const sectionRanking = rankCollection(index, queryTerms, { rerank: false, limit: PAGE_CANDIDATES });
-      const topUnits = sectionRanking.documents
-        .flatMap((ranked) => ranked.units)
-        .sort((a, b) => b.score - a.score || a.unit - b.unit)
-        .slice(0, FEEDBACK_DOCUMENTS);
-      const topDocuments = new Set(topUnits.map((u) => index.unitDocument[u.unit]!));
+      // The ranker's feedback weighs every term of the units its relevance model reads (the first
+      // pass's leading ones, scored with the query terms' statistics alone): their documents'
+      // terms need their collection frequencies too, and no others.
+      const { feedbackUnits } = rankCollection(index, queryTerms, { rerank: false, limit: 1 });
+      const topDocuments = new Set(feedbackUnits.map((unit) => index.unitDocument[unit]!));
       const vocabulary = new Set<string>();
       const { lexical } = index;
       for (let unit = 0; unit < index.unitDocument.length; unit++) {
