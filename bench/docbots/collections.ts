@@ -89,15 +89,22 @@ async function loadPydocs(): Promise<JudgedCollection> {
   return fromEngine("pydocs", engine, judged);
 }
 
-/** The lohelp bench's en-us bot (its config, `language: "en-US"`), in a folder of its own. */
-async function loadLohelpEnglish(): Promise<JudgedCollection> {
+/** The lohelp bench's en-us bot folder (its config, `language: "en-US"`), in a folder of its own. */
+export async function lohelpEnglishBotDir(): Promise<string> {
   const english = LOHELP_LANGUAGES.find((l) => l.code === "en-us")!;
   const questions = join(dataDir, "lohelp", "queries.en-us.jsonl");
   if (!existsSync(questions)) throw new MissingData(`${questions} not found`);
-  const dir = await lohelpBotDir(english, "tag", join(tmpdir(), "second-look-bench-docbots-lohelp-en"));
-  const { engine } = await openLohelpBot(dir);
+  return lohelpBotDir(english, "tag", join(tmpdir(), "second-look-bench-docbots-lohelp-en"));
+}
+
+async function loadLohelpEnglish(): Promise<JudgedCollection> {
+  const { engine } = await openLohelpBot(await lohelpEnglishBotDir());
   engine.useCalibration(DEFAULT_CALIBRATION);
-  return fromEngine("lohelp-en", engine, await readJudgedQuestions(questions));
+  return fromEngine(
+    "lohelp-en",
+    engine,
+    await readJudgedQuestions(join(dataDir, "lohelp", "queries.en-us.jsonl")),
+  );
 }
 
 async function loadHandbook(): Promise<JudgedCollection> {

@@ -288,7 +288,21 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     const backend = stubBackend((r) =>
       response(r.query, [hit("wiki", `n${++n}`, `Weak ${n}`, 0.2)], { broaderQuery: `broader ${n}` }),
     );
-    await run({ backend, originalText: textB, budget: 2, limit: 3, brief: true, minRelevance: 0.1 });
+    // Model-graded: the signal stops after a re-query that is weak itself (nothing appended).
+    const grade = scriptedGrader(
+      { verdict: "insufficient", reason: "x", rewrittenQuery: "first rewrite" },
+      { verdict: "insufficient", reason: "x", rewrittenQuery: "second rewrite" },
+    );
+    await run({
+      backend,
+      grader: "haiku",
+      grade,
+      originalText: textB,
+      budget: 2,
+      limit: 3,
+      brief: true,
+      minRelevance: 0.1,
+    });
     expect(backend.requests).toHaveLength(2);
     for (const request of backend.requests) {
       expect(request).toMatchObject({ limit: 3, brief: true, minRelevance: 0.1, rerank: true });
@@ -326,7 +340,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     const original = response("q", [hit("wiki", "1", "Weak", 0.3)], { broaderQuery: "broad" });
     const originalText = renderSearchResponse(original, { brief: false });
     // The text is not consulted for grading: a forged confident-looking text changes nothing.
-    const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.42)]));
+    const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.2)]));
     const out = await run({ backend, originalText, originalResponse: original, originalQuery: "q" });
     expect(out.metadata.verdicts).toEqual(["insufficient", "insufficient"]);
     const backend2 = stubBackend(() => response("broad", [hit("wiki", "2", "Strong", 0.5)]));
@@ -438,7 +452,19 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
         n === 0 ? {} : { narrowerQuery: "narrow" },
       ),
     );
-    const out = await run({ backend, originalText: briefText, originalQuery: "q", budget: 2 });
+    // Model-graded: the signal stops after a re-query that is weak itself (nothing appended).
+    const grade = scriptedGrader(
+      { verdict: "insufficient", reason: "x", rewrittenQuery: "broad" },
+      { verdict: "insufficient", reason: "x", rewrittenQuery: "narrow" },
+    );
+    const out = await run({
+      backend,
+      grader: "haiku",
+      grade,
+      originalText: briefText,
+      originalQuery: "q",
+      budget: 2,
+    });
     expect(backend.requests.map((r) => r.query)).toEqual(["broad", "narrow"]);
     expect(out.text).toContain("re-query #1");
     expect(out.text).toContain("re-query #2");
