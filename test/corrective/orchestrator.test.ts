@@ -1,6 +1,7 @@
 // runCorrectiveRetrieval: docs/reference/muninn-corrective-retrieval.md §9 scenarios 1–15 adapted to our API, then the limitations of
 // docs/reference/muninn-corrective-retrieval.md §10 that the orchestrator fixes.
 import { describe, expect, it } from "vitest";
+import { REASON_REQUERY_WEAK } from "../../src/corrective/orchestrator.js";
 import { REASON_CONFIDENT, REASON_EMPTY, REASON_WEAK } from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/protocol/render.js";
 import {
@@ -351,6 +352,32 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
       originalQuery: "q",
     });
     expect(out2.metadata.verdicts).toEqual(["insufficient", "correct"]);
+  });
+
+  it("signal: a re-query that is weak itself appends nothing; one not-covered line instead", async () => {
+    const original = response("q", [hit("wiki", "1", "Weak", 0.2)], { broaderQuery: "broad" });
+    const originalText = renderSearchResponse(original, { brief: false });
+    const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.2)]));
+    const out = await run({ backend, originalText, originalResponse: original, originalQuery: "q" });
+    expect(backend.requests.map((r) => r.query)).toEqual(["broad"]);
+    expect(out.text).not.toContain("Also weak");
+    expect(out.text).not.toContain("re-query #1");
+    expect(out.text.split("\n---\n")).toHaveLength(2);
+    expect(out.text.split("\n---\n")[1]).toBe(
+      `[corrective retrieval — not covered: the documents do not appear to cover this question (${REASON_REQUERY_WEAK})]`,
+    );
+    expect(out.metadata.notCovered).toEqual({ terms: [], reason: REASON_REQUERY_WEAK });
+    expect(out.metadata.newHits).toEqual([0]);
+    // A confident re-query is appended as before.
+    const strong = stubBackend(() => response("broad", [hit("wiki", "3", "Found", 0.6)]));
+    const found = await run({
+      backend: strong,
+      originalText,
+      originalResponse: original,
+      originalQuery: "q",
+    });
+    expect(found.text).toContain("Found");
+    expect(found.metadata.notCovered).toBeUndefined();
   });
 
   it("12: no grader call after the last permitted re-query (budget 1 and 2)", async () => {
