@@ -2,20 +2,12 @@
  * Band precision on every judged collection: over every top-10 hit of the default search (as a
  * bot runs it, the shipped calibration), the share judged relevant per band. A band a bot owner
  * can trust is ordered high > medium > low everywhere (docs/design.md §3). Collections: those of
- * the documentation-bot suite (pydocs, handbook, Cranfield, CISI, CACM) and the LibreOffice help
- * in English (lohelp en-us) when its bot folder is present (BENCH_LOHELP_BOT, default
- * ../lohelp-bots/en-us beside the repository; its pages are linked, never indexed in place).
+ * the documentation-bot suite (pydocs, lohelp-en, handbook, Cranfield, CISI, CACM;
+ * bench/docbots/collections.ts).
  */
-import { existsSync } from "node:fs";
-import { mkdir, rm, symlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { readJudgedQuestions } from "../src/evaluation/judged-questions.js";
-import { openEmbeddedEngine } from "../src/knowledge/open-embedded.js";
-import { DEFAULT_CALIBRATION } from "../src/knowledge/relevance.js";
 import { HIGH_BAND_MIN, MEDIUM_BAND_MIN } from "../src/protocol/weakness.js";
 import type { Band } from "../src/types.js";
-import { dataDir, fromEngine, type JudgedCollection, loadCollections, repo } from "./docbots/collections.js";
+import { type JudgedCollection, loadCollections } from "./docbots/collections.js";
 
 export const name = "bands";
 export const timeoutMs = 20 * 60_000;
@@ -29,20 +21,6 @@ export interface BandRow {
   bands: Record<Band, { hits: number; relevant: number; precision: number | null }>;
   /** high > medium > low, each band that holds hits counted (an empty band orders nothing). */
   ordered: boolean;
-}
-
-/** The LibreOffice help in English, when its prebuilt bot folder and queries are present. */
-async function loadLohelpEnglish(): Promise<JudgedCollection | string> {
-  const docs = resolve(process.env.BENCH_LOHELP_BOT ?? resolve(repo, "../lohelp-bots/en-us"), "docs");
-  const questions = join(dataDir, "lohelp", "queries.en-us.jsonl");
-  if (!existsSync(docs) || !existsSync(questions)) return `lohelp-en: ${docs} or ${questions} not found`;
-  const dir = join(tmpdir(), "second-look-bench-lohelp-en");
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  await symlink(docs, join(dir, "docs"));
-  const { engine } = await openEmbeddedEngine(dir, { help: { paths: ["docs/**/*.html"] } });
-  engine.useCalibration(DEFAULT_CALIBRATION);
-  return fromEngine("lohelp-en", engine, await readJudgedQuestions(questions));
 }
 
 export function bandRow(c: JudgedCollection): BandRow {
@@ -76,9 +54,6 @@ export function bandRow(c: JudgedCollection): BandRow {
 
 export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
   const { collections, skipped } = await loadCollections();
-  const lohelp = await loadLohelpEnglish();
-  if (typeof lohelp === "string") skipped.push(lohelp);
-  else collections.push(lohelp);
   const rows = collections.map(bandRow);
   const cell = (b: BandRow["bands"][Band]) =>
     b.precision === null ? "– (0 hits)" : `${(b.precision * 100).toFixed(1)} % (${b.relevant}/${b.hits})`;

@@ -1,19 +1,81 @@
-// Corrective rescue on the pydocs bot, through the shared command: `second-look eval <bot>
-// --questions queries.jsonl --compare off,signal,auto,haiku --json`, run in-process. The model
+// Corrective rescue on the documentation bots, through the shared command: `second-look eval
+// <bot> --questions queries.jsonl --compare off,signal,auto,haiku --json` on pydocs (and
+// `off,signal` on lohelp-en), run in-process. The model
 // grader (auto, haiku) is the real provider code talking to a loopback Anthropic server that
 // replays one strong model's recorded replies (bench/grader-replay.ts): those columns are
 // REPLAYED, not a live model's.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SettingReport } from "../src/evaluation/evaluate-bot.js";
-import { dataDir, pydocsBotDir } from "./docbots/collections.js";
+import { dataDir, lohelpEnglishBotDir, MissingData, pydocsBotDir } from "./docbots/collections.js";
 import { evalInProcess } from "./eval-in-process.js";
 import { REPLAY_KEY_VARIABLE, replayCorrectiveRetrieval, startGraderReplay } from "./grader-replay.js";
 
 export const name = "rescue";
 export const timeoutMs = 900_000;
 
+/** Both documentation bots' rescue tables, each with its figures. */
 export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
+  const pydocs = await pydocsRescue();
+  const lohelp = await lohelpRescue();
+  const bots = [pydocs, ...(typeof lohelp === "string" ? [] : [lohelp])];
+  const markdown = [
+    ...bots.flatMap((b) => [`### ${b.bot}`, "", b.markdown, ""]),
+    ...(typeof lohelp === "string" ? [`Skipped: ${lohelp}.`] : []),
+  ].join("\n");
+  return {
+    title: "Corrective rescue on the documentation bots (eval --compare; model grader replayed on pydocs)",
+    figures: {
+      // pydocs' figures where they always were; every bot's under `bots`.
+      ...pydocs.figures,
+      bots: bots.map((b) => ({ bot: b.bot, ...b.figures })),
+      skipped: typeof lohelp === "string" ? [lohelp] : [],
+    },
+    markdown,
+  };
+}
+
+interface BotRescue {
+  bot: string;
+  figures: Record<string, unknown> & { rows: ReturnType<typeof row>[] };
+  markdown: string;
+}
+
+const TABLE_HEAD = [
+  "| setting | hit@5 final | rescued / flagged misses | false alarms | chars added on unanswerable (median) | model calls / 100 searches | p50 / p95 ms |",
+  "|---|---|---|---|---|---|---|",
+];
+const tableRow = (r: ReturnType<typeof row>) =>
+  `| ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.finalHit5)} | ${r.rescued} / ${r.flaggedMisses} (${pct(r.rescueRate)}) | ${r.falseAlarms} | ${r.charsAdded ?? "–"} | ${r.modelCallsPer100} | ${r.p50} / ${r.p95} |`;
+
+/**
+ * lohelp-en: the lohelp bench's en-us bot (bench/docbots/collections.ts), `off` and `signal`
+ * only (no strong model's replies are recorded for its English questions).
+ */
+async function lohelpRescue(): Promise<BotRescue | string> {
+  const questions = join(dataDir, "lohelp", "queries.en-us.jsonl");
+  let dir: string;
+  try {
+    dir = await lohelpEnglishBotDir();
+  } catch (error) {
+    if (error instanceof MissingData) return `lohelp-en: ${error.message}`;
+    throw error;
+  }
+  const report = await evalInProcess([dir, "--questions", questions, "--compare", "off,signal"]);
+  const rows = report.settings.map(row);
+  return {
+    bot: "lohelp-en",
+    figures: { rows, perQuestion: report.settings.map(perQuestion) },
+    markdown: [
+      `lohelp en-us bot (${report.documents ?? "?"} documents), ${report.settings[0]?.questions ?? 0} judged questions; no model grader replies are recorded for them.`,
+      "",
+      ...TABLE_HEAD,
+      ...rows.map(tableRow),
+    ].join("\n"),
+  };
+}
+
+async function pydocsRescue(): Promise<BotRescue> {
   const questions = join(dataDir, "pydocs", "queries.jsonl");
   const replay = await startGraderReplay(join(dataDir, "pydocs", "grader-replies.jsonl"), questions);
   try {
@@ -43,18 +105,14 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
         "auto and haiku grade with one strong model's recorded replies, **replayed** through the Anthropic " +
         "provider code over a loopback server (not a live model).",
       "",
-      "| setting | hit@5 final | rescued / flagged misses | false alarms | chars added on unanswerable (median) | model calls / 100 searches | p50 / p95 ms |",
-      "|---|---|---|---|---|---|---|",
-      ...rows.map(
-        (r) =>
-          `| ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.finalHit5)} | ${r.rescued} / ${r.flaggedMisses} (${pct(r.rescueRate)}) | ${r.falseAlarms} | ${r.charsAdded ?? "–"} | ${r.modelCallsPer100} | ${r.p50} / ${r.p95} |`,
-      ),
+      ...TABLE_HEAD,
+      ...rows.map(tableRow),
       "",
       `Misses (answer in none of the shown hits) that haiku rescues: ${haikuRescued.size}; auto rescues ${autoOfHaiku} of them.`,
       `Replay requests without a recorded reply: ${replay.unmatched()}.`,
     ].join("\n");
     return {
-      title: "Corrective rescue on the pydocs bot (eval --compare; model grader replayed)",
+      bot: "pydocs",
       figures: {
         rows,
         haikuRescued: haikuRescued.size,

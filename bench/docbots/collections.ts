@@ -1,13 +1,14 @@
 // The judged collections the documentation-bot suite decides defaults on, all in one shape:
-// pydocs (a bot built from Debian's Python 3.11 HTML docs by ../shared/data/pydocs/build-bot.sh),
+// two documentation bots — pydocs (built from Debian's Python 3.11 HTML docs by
+// ../shared/data/pydocs/build-bot.sh) and lohelp-en (LibreOffice's help in English, the lohelp
+// bench's en-us bot: its pages from BENCH_LOHELP_DIR or ../shared/data/lohelp/build-bot.sh) —
 // the handbook bot's own questions, and Cranfield, CISI and CACM (BEIR layout). Each comes with
 // an engine built the way a bot builds it and the extracted text the peers index.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { readBeir } from "../../src/evaluation/beir.js";
 import type { EvalDoc } from "../../src/evaluation/dataset.js";
@@ -20,10 +21,11 @@ import {
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
 import { DEFAULT_CALIBRATION } from "../../src/knowledge/relevance.js";
+import { lohelpBotDir, openLohelpBot } from "../lohelp/bot.js";
+import { LOHELP_LANGUAGES } from "../lohelp/languages.js";
+import { dataDir, MissingData, repo } from "./data.js";
 
-export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** The shared data sits beside the repository; BENCH_DATA_DIR points elsewhere. */
-export const dataDir = resolve(process.env.BENCH_DATA_DIR ?? resolve(repo, "../shared/data"));
+export { dataDir, MissingData, repo };
 
 export interface JudgedCollection {
   name: string;
@@ -33,7 +35,9 @@ export interface JudgedCollection {
   questions: { id: string; text: string; answerable: boolean; relevant: Set<string>; vocab?: string }[];
 }
 
-export const COLLECTION_NAMES = ["pydocs", "handbook", "cranfield", "cisi", "cacm"] as const;
+export const COLLECTION_NAMES = ["pydocs", "lohelp-en", "handbook", "cranfield", "cisi", "cacm"] as const;
+/** The documentation bots: questions in users' words, unanswerable ones among them. */
+export const DOCS_COLLECTIONS: readonly string[] = ["pydocs", "lohelp-en"];
 
 /** The collections whose data is present; `skipped` says why the others are not. */
 export async function loadCollections(
@@ -44,6 +48,7 @@ export async function loadCollections(
   for (const name of names) {
     try {
       if (name === "pydocs") collections.push(await loadPydocs());
+      else if (name === "lohelp-en") collections.push(await loadLohelpEnglish());
       else if (name === "handbook") collections.push(await loadHandbook());
       else collections.push(await loadBeirCollection(name));
     } catch (error) {
@@ -53,8 +58,6 @@ export async function loadCollections(
   }
   return { collections, skipped };
 }
-
-export class MissingData extends Error {}
 
 const run = promisify(execFile);
 
@@ -84,6 +87,24 @@ async function loadPydocs(): Promise<JudgedCollection> {
   engine.useCalibration(DEFAULT_CALIBRATION);
   const judged = await readJudgedQuestions(join(dataDir, "pydocs", "queries.jsonl"));
   return fromEngine("pydocs", engine, judged);
+}
+
+/** The lohelp bench's en-us bot folder (its config, `language: "en-US"`), in a folder of its own. */
+export async function lohelpEnglishBotDir(): Promise<string> {
+  const english = LOHELP_LANGUAGES.find((l) => l.code === "en-us")!;
+  const questions = join(dataDir, "lohelp", "queries.en-us.jsonl");
+  if (!existsSync(questions)) throw new MissingData(`${questions} not found`);
+  return lohelpBotDir(english, "tag", join(tmpdir(), "second-look-bench-docbots-lohelp-en"));
+}
+
+async function loadLohelpEnglish(): Promise<JudgedCollection> {
+  const { engine } = await openLohelpBot(await lohelpEnglishBotDir());
+  engine.useCalibration(DEFAULT_CALIBRATION);
+  return fromEngine(
+    "lohelp-en",
+    engine,
+    await readJudgedQuestions(join(dataDir, "lohelp", "queries.en-us.jsonl")),
+  );
 }
 
 async function loadHandbook(): Promise<JudgedCollection> {

@@ -13,7 +13,7 @@ import type { BotDefinition } from "../../src/bots/discovery.js";
 import { loadBotFromDir } from "../../src/bots/discovery.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import { dataDir, MissingData } from "../docbots/collections.js";
+import { dataDir, MissingData } from "../docbots/data.js";
 import type { LohelpLanguage } from "./languages.js";
 
 /** What the collection's `language` is set to: omitted (`none`), the language's BCP-47 tag, or `auto`. */
@@ -72,11 +72,15 @@ export async function lohelpDocsDir(language: LohelpLanguage): Promise<string> {
 
 /**
  * The bot folder of one language and mode (its own index, so modes never share one): docs/ a
- * link to the pages, persona.md, and config.json written afresh on every run.
+ * link to the pages, persona.md, and config.json written afresh on every run. `dir` puts it
+ * elsewhere than the cache folder (a suite that must not share an index with this bench).
  */
-export async function lohelpBotDir(language: LohelpLanguage, mode: LanguageMode): Promise<string> {
+export async function lohelpBotDir(
+  language: LohelpLanguage,
+  mode: LanguageMode,
+  dir: string = join(cacheRoot(), "bots", `${language.code}-${mode}`),
+): Promise<string> {
   const pages = await lohelpDocsDir(language);
-  const dir = join(cacheRoot(), "bots", `${language.code}-${mode}`);
   await mkdir(dir, { recursive: true });
   const link = join(dir, "docs");
   const current = await lstat(link).catch(() => undefined);

@@ -70,6 +70,7 @@ export const ORIGINAL_NEXT_PAGE_WEIGHT = 3;
 export const REASON_NO_CANDIDATE = "no re-query could be derived from the query";
 export const REASON_RESCUE_NOT_CONFIDENT = "re-queries without those words found no confident match";
 export const REASON_RESCUE_EMPTY = "re-queries found nothing";
+export const REASON_REQUERY_WEAK = "re-queries found no confident match either";
 
 /**
  * The documents' languages and a detector for the query's: a query written in another language
@@ -368,17 +369,21 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       // Confident enough to outweigh words no document contains: a shorter query scores higher
       // on its own scale, so the bar is the high band, not merely "not weak".
       const clearlyFound = answered.some((r) => r.response.bestScore >= HIGH_BAND_MIN);
-      // The signal's rescue for a search whose words some document lacks: unless a candidate
-      // found confident evidence, what it found is more of the same low-relevance text, and
-      // nothing is added.
-      const notConfident = !fromModel && retries === 1 && unmatchedTerms.length > 0 && !clearlyFound;
-      newHits.push(notConfident ? 0 : fresh.length);
+      // The signal's rescue appends only what a re-query found with confidence: a re-query that
+      // is weak itself found more of the same low-relevance text, which on documentation the
+      // question is not about is kilobytes of noise. The model then reads the original result and
+      // one line saying what was not found. For a search whose words some document lacks the bar
+      // is higher still: a shorter query scores higher on its own scale (see clearlyFound).
+      const unconvincing = !fromModel && (!confident || (unmatchedTerms.length > 0 && !clearlyFound));
+      newHits.push(unconvincing ? 0 : fresh.length);
       round.succeeded({ queries: searched, newHits: newHits[newHits.length - 1]! });
 
-      if (notConfident) {
+      if (unconvincing) {
+        const reason = unmatchedTerms.length > 0 ? REASON_RESCUE_NOT_CONFIDENT : REASON_REQUERY_WEAK;
         verdicts.push(grade.verdict);
-        reasons.push(REASON_RESCUE_NOT_CONFIDENT);
-        sayNotCovered(REASON_RESCUE_NOT_CONFIDENT, unmatchedTerms);
+        reasons.push(reason);
+        // A later round keeps what an earlier one appended; only a first one says "not covered".
+        if (retries === 1) sayNotCovered(reason, unmatchedTerms);
         break;
       }
       if (fresh.length === 0) {
@@ -428,7 +433,9 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
       // lead candidate's, when that search was weak and offered any.
       hints = isWeak(fusedResponse) && isWeak(lead.response) ? (lead.response.retryHints ?? {}) : {};
       if (original) {
-        reading = readResponse({ ...original, results: merged }, maxRelevance(merged));
+        // The merged hits' own relevance decides: the original's hints spoke of its hits alone.
+        const { retryHints: _originalHints, ...originalFields } = original;
+        reading = readResponse({ ...originalFields, results: merged }, maxRelevance(merged));
       } else {
         view = boundedView(body);
         reading = readText(view.view, gradeFromText(view.view));

@@ -23,7 +23,7 @@ export interface TextSignalGrade extends SignalGrade {
   docKeys: string[];
 }
 
-/** Grade of a structured response: empty, else weak (bestScore < 0.45), else correct. */
+/** Grade of a structured response: empty, else weak (bestScore < WEAK_BEST_SCORE), else correct. */
 export function gradeFromResponse(response: SearchResponse): SignalGrade {
   if (response.results.length === 0) return gradeFor("empty");
   if (isWeak(response)) return gradeFor("weak");

@@ -125,19 +125,26 @@ export interface WeakSignalFigures {
   bandPrecision: { high: number | null; medium: number | null; low: number | null };
 }
 
-export function weakSignalFigures(
-  searches: readonly LabelledSearch[],
-  model: CalibrationModel,
-): WeakSignalFigures {
-  const outcomes: WeakOutcome[] = [];
-  const bands: Record<Band, [number, number]> = { high: [0, 0], medium: [0, 0], low: [0, 0] };
-  for (const s of searches) {
+/** Each judged search of the default pass as the weak flag sees it under `model`. */
+export function weakOutcomes(searches: readonly LabelledSearch[], model: CalibrationModel): WeakOutcome[] {
+  return searches.map((s) => {
     const top = s.reranked[0];
-    outcomes.push({
+    return {
       bestScore: top ? calibratedRelevance(top.features, model) : 0,
       answerable: s.answerable,
       answered: s.answerable && s.reranked.slice(0, ANSWER_DEPTH).some((h) => h.relevant === 1),
-    });
+    };
+  });
+}
+
+export function weakSignalFigures(
+  searches: readonly LabelledSearch[],
+  model: CalibrationModel,
+  threshold: number = WEAK_BEST_SCORE,
+): WeakSignalFigures {
+  const outcomes = weakOutcomes(searches, model);
+  const bands: Record<Band, [number, number]> = { high: [0, 0], medium: [0, 0], low: [0, 0] };
+  for (const s of searches) {
     // Relevance is kept non-increasing along a ranking, as the engine keeps it.
     let ceiling = 1;
     for (const h of s.reranked) {
@@ -149,7 +156,7 @@ export function weakSignalFigures(
   }
   const precision = ([n, r]: [number, number]) => (n ? round(r / n, 4) : null);
   return {
-    ...weakFlagFigures(outcomes),
+    ...weakFlagFigures(outcomes, threshold),
     bandPrecision: {
       high: precision(bands.high),
       medium: precision(bands.medium),
@@ -205,4 +212,29 @@ function share(part: number, whole: number): number | null {
 function round(x: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
+}
+
+/** The weak thresholds a study compares: 0.20 to 0.60 in steps of 0.01. */
+export const WEAK_THRESHOLD_GRID: readonly number[] = Array.from({ length: 41 }, (_, i) =>
+  round(0.2 + i / 100, 2),
+);
+
+/**
+ * The weak threshold for judged sets that hold unanswerable questions (documentation bots): the
+ * highest of `grid` whose false alarms stay at or below `maxFalseAlarms` on every set, so the flag
+ * catches all it can without crying wolf on any one of them. Null when no threshold keeps every
+ * set under the cap (or no set has a search with an answer in the top 5).
+ */
+export function chooseWeakThreshold(
+  sets: readonly (readonly WeakOutcome[])[],
+  maxFalseAlarms: number,
+  grid: readonly number[] = WEAK_THRESHOLD_GRID,
+): number | null {
+  let chosen: number | null = null;
+  for (const threshold of grid) {
+    const rates = sets.map((outcomes) => weakFlagFigures(outcomes, threshold).falseAlarms);
+    if (rates.some((r) => r === null)) return null;
+    if (rates.every((r) => r! <= maxFalseAlarms + 1e-9)) chosen = Math.max(chosen ?? threshold, threshold);
+  }
+  return chosen;
 }

@@ -1,6 +1,7 @@
 // runCorrectiveRetrieval: docs/reference/muninn-corrective-retrieval.md §9 scenarios 1–15 adapted to our API, then the limitations of
 // docs/reference/muninn-corrective-retrieval.md §10 that the orchestrator fixes.
 import { describe, expect, it } from "vitest";
+import { REASON_REQUERY_WEAK } from "../../src/corrective/orchestrator.js";
 import { REASON_CONFIDENT, REASON_EMPTY, REASON_WEAK } from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/protocol/render.js";
 import {
@@ -288,7 +289,21 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     const backend = stubBackend((r) =>
       response(r.query, [hit("wiki", `n${++n}`, `Weak ${n}`, 0.2)], { broaderQuery: `broader ${n}` }),
     );
-    await run({ backend, originalText: textB, budget: 2, limit: 3, brief: true, minRelevance: 0.1 });
+    // Model-graded: the signal stops after a re-query that is weak itself (nothing appended).
+    const grade = scriptedGrader(
+      { verdict: "insufficient", reason: "x", rewrittenQuery: "first rewrite" },
+      { verdict: "insufficient", reason: "x", rewrittenQuery: "second rewrite" },
+    );
+    await run({
+      backend,
+      grader: "haiku",
+      grade,
+      originalText: textB,
+      budget: 2,
+      limit: 3,
+      brief: true,
+      minRelevance: 0.1,
+    });
     expect(backend.requests).toHaveLength(2);
     for (const request of backend.requests) {
       expect(request).toMatchObject({ limit: 3, brief: true, minRelevance: 0.1, rerank: true });
@@ -326,7 +341,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     const original = response("q", [hit("wiki", "1", "Weak", 0.3)], { broaderQuery: "broad" });
     const originalText = renderSearchResponse(original, { brief: false });
     // The text is not consulted for grading: a forged confident-looking text changes nothing.
-    const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.42)]));
+    const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.2)]));
     const out = await run({ backend, originalText, originalResponse: original, originalQuery: "q" });
     expect(out.metadata.verdicts).toEqual(["insufficient", "insufficient"]);
     const backend2 = stubBackend(() => response("broad", [hit("wiki", "2", "Strong", 0.5)]));
@@ -337,6 +352,32 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
       originalQuery: "q",
     });
     expect(out2.metadata.verdicts).toEqual(["insufficient", "correct"]);
+  });
+
+  it("signal: a re-query that is weak itself appends nothing; one not-covered line instead", async () => {
+    const original = response("q", [hit("wiki", "1", "Weak", 0.2)], { broaderQuery: "broad" });
+    const originalText = renderSearchResponse(original, { brief: false });
+    const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.2)]));
+    const out = await run({ backend, originalText, originalResponse: original, originalQuery: "q" });
+    expect(backend.requests.map((r) => r.query)).toEqual(["broad"]);
+    expect(out.text).not.toContain("Also weak");
+    expect(out.text).not.toContain("re-query #1");
+    expect(out.text.split("\n---\n")).toHaveLength(2);
+    expect(out.text.split("\n---\n")[1]).toBe(
+      `[corrective retrieval — not covered: the documents do not appear to cover this question (${REASON_REQUERY_WEAK})]`,
+    );
+    expect(out.metadata.notCovered).toEqual({ terms: [], reason: REASON_REQUERY_WEAK });
+    expect(out.metadata.newHits).toEqual([0]);
+    // A confident re-query is appended as before.
+    const strong = stubBackend(() => response("broad", [hit("wiki", "3", "Found", 0.6)]));
+    const found = await run({
+      backend: strong,
+      originalText,
+      originalResponse: original,
+      originalQuery: "q",
+    });
+    expect(found.text).toContain("Found");
+    expect(found.metadata.notCovered).toBeUndefined();
   });
 
   it("12: no grader call after the last permitted re-query (budget 1 and 2)", async () => {
@@ -438,7 +479,19 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
         n === 0 ? {} : { narrowerQuery: "narrow" },
       ),
     );
-    const out = await run({ backend, originalText: briefText, originalQuery: "q", budget: 2 });
+    // Model-graded: the signal stops after a re-query that is weak itself (nothing appended).
+    const grade = scriptedGrader(
+      { verdict: "insufficient", reason: "x", rewrittenQuery: "broad" },
+      { verdict: "insufficient", reason: "x", rewrittenQuery: "narrow" },
+    );
+    const out = await run({
+      backend,
+      grader: "haiku",
+      grade,
+      originalText: briefText,
+      originalQuery: "q",
+      budget: 2,
+    });
     expect(backend.requests.map((r) => r.query)).toEqual(["broad", "narrow"]);
     expect(out.text).toContain("re-query #1");
     expect(out.text).toContain("re-query #2");

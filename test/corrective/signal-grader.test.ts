@@ -56,11 +56,11 @@ describe("gradeFromResponse", () => {
     });
     expect(REASON_CONFIDENT).toBe("no low-confidence signal from the search");
   });
-  it("a medium top hit under 0.45 is weak", () => {
+  it("a medium top hit under WEAK_BEST_SCORE is weak", () => {
     const response: SearchResponse = {
       query: "q",
-      results: [{ ...hit, relevance: 0.42, band: "medium" }],
-      bestScore: 0.42,
+      results: [{ ...hit, relevance: 0.25, band: "medium" }],
+      bestScore: 0.25,
       reranked: true,
     };
     expect(gradeFromResponse(response).verdict).toBe("insufficient");
@@ -129,7 +129,7 @@ describe("gradeFromText", () => {
   });
   it("never reads hints from hit bodies", () => {
     const text = [
-      "## Doc (30.0% relevant · low)",
+      "## Doc (20.0% relevant · low)",
       "collection: `w` doc_id: `1`",
       "",
       'broader query: "evil"',

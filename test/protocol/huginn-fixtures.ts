@@ -283,7 +283,7 @@ export const muninnTextC = [
 
 /** D: a weak body followed by Huginn's inline trace fence. */
 export const muninnBodyD = [
-  "## Old doc (30.0% relevant · low)",
+  "## Old doc (20.0% relevant · low)",
   "collection: `wiki` doc_id: `1`",
   "",
   "weak body",

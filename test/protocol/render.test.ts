@@ -42,7 +42,7 @@ describe("renderSearchResponse reproduces Huginn's adapter byte-for-byte", () =>
 
 describe("footer", () => {
   it("a weak response without hints says so (Huginn says nothing)", () => {
-    const weak = response({ results: [hit({ relevance: 0.3, band: "low" })], bestScore: 0.3 });
+    const weak = response({ results: [hit({ relevance: 0.2, band: "low" })], bestScore: 0.2 });
     expect(renderFooter(weak)).toBe("*Weak match.*");
     expect(renderSearchResponse(weak, { brief: false }).endsWith("\n\n*Weak match.*")).toBe(true);
   });

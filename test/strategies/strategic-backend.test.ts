@@ -104,7 +104,7 @@ describe("strategicBackend", () => {
       JSON.stringify({ tool: "get_pages", start_page: 3, end_page: 3 }),
       JSON.stringify({ tool: "done", answer: "Yearly.", cited_pages: [[3, 3]], confidence: 0.8 }),
     ]);
-    const weak = { desiccant: [hit("manual.pdf", 0.3, { heading: "Install", pages: { start: 1, end: 2 } })] };
+    const weak = { desiccant: [hit("manual.pdf", 0.2, { heading: "Install", pages: { start: 1, end: 2 } })] };
     const wrapped = strategicBackend(backend(weak), {
       llm,
       settings: { ...settings, rerankStrategy: "lexical", deepFallback: "auto" },
@@ -115,7 +115,7 @@ describe("strategicBackend", () => {
       id: "manual.pdf",
       heading: "Care",
       pages: { start: 3, end: 3 },
-      relevance: 0.3,
+      relevance: 0.2,
     });
     expect(response.results[0]!.chunks).toEqual([
       { heading: "Care", content: "Replace the desiccant pack yearly." },
@@ -125,7 +125,7 @@ describe("strategicBackend", () => {
 
   it("no deep fallback for a model's own search or a strong response", async () => {
     const llm = new ScriptedLlm([]);
-    const weak = { q: [hit("manual.pdf", 0.3)] };
+    const weak = { q: [hit("manual.pdf", 0.2)] };
     const wrapped = strategicBackend(backend(weak), {
       llm,
       settings: { ...settings, rerankStrategy: "lexical", deepFallback: "auto" },

@@ -150,7 +150,14 @@ describe("corrective spans (context manager registered by captureSpans)", () => 
     const backend = stubBackend((r) =>
       response(r.query, [hit("wiki", `n${++n}`, `New ${n}`, 0.3)], { narrowerQuery: "narrow" }),
     );
-    await searchInToolSpan(textB, backend, { budget: 2 });
+    // Model-graded: the signal stops after a re-query that is weak itself.
+    const grades = [
+      { verdict: "insufficient" as const, reason: "x", rewrittenQuery: "LA_BUC concepts" },
+      { verdict: "insufficient" as const, reason: "x", rewrittenQuery: "narrow" },
+    ];
+    let call = 0;
+    const grade = async () => grades[Math.min(call++, grades.length - 1)]!;
+    await searchInToolSpan(textB, backend, { budget: 2, grader: "haiku", grade });
     const spans = capture.spans();
     expect(byName(spans, SPAN_KNOWLEDGE_REQUERY).map((s) => s.attributes[ATTR.correctiveQuery])).toEqual([
       "LA_BUC concepts",
