@@ -21,7 +21,7 @@ const FIXTURE_DOCS = join(repo, "test/fixtures/bots/personalhandbok/docs");
  * Weak on the handbook: "fristene" is in no page, and the other words are inflected otherwise than
  * in the leave page, so the first search is flagged low-confidence and the rescue round re-queries.
  */
-const QUERY = "fristene for søknadene for foreldrepermisjonene";
+const QUERY = "fristene søknadene foreldrepermisjonene pappaperm";
 const PAGE_ID = "docs/permisjon.md";
 /** A sentence of the leave page's "Søknad om foreldrepermisjon" section. */
 const PAGE_TEXT = "Søknaden sendes til nærmeste leder og til NAV senest fire uker før permisjonen starter.";
