@@ -31,7 +31,8 @@ describe("isBorderline (grader auto: weak or just above the weak line, unless th
   it("a result just above the weak line is borderline: a near miss and a found answer score alike there", () => {
     expect(AUTO_ASK_BELOW).toBeGreaterThan(WEAK_BEST_SCORE);
     expect(isBorderline({ ...clear, bestRelevance: WEAK_BEST_SCORE })).toBe(true);
-    expect(isBorderline({ ...clear, bestRelevance: 0.5 })).toBe(true);
+    expect(isBorderline({ ...clear, bestRelevance: (WEAK_BEST_SCORE + AUTO_ASK_BELOW) / 2 })).toBe(true);
+    expect(isBorderline({ ...clear, bestRelevance: 0.5 })).toBe(false);
     expect(isBorderline({ ...clear, bestRelevance: 0.5, unmatchedTerms: 2 })).toBe(false);
   });
 

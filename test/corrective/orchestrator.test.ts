@@ -528,7 +528,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
 });
 
 describe("runCorrectiveRetrieval — grader 'auto'", () => {
-  const nearWeak = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", 0.5)]), { brief: false });
+  const nearWeak = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", 0.3)]), { brief: false });
   const medium = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", 0.6)]), { brief: false });
   const high = renderSearchResponse(response("q", [hit("wiki", "1", "High", 0.9)]), { brief: false });
 
