@@ -75,6 +75,10 @@ interface CandidateRow {
   page_end: number | null;
 }
 
+/** The columns of an AnalyzedRow (`s`: sections, `d`: documents), for every query that reads candidates. */
+const ANALYZED_ROW_COLUMNS = `s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path,
+  s.heading, s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms`;
+
 /** A candidate section with its analysed terms as stored (null in rows written by schema version 1). */
 interface AnalyzedRow extends CandidateRow {
   /** bigint, as node-postgres returns it: a string. */
@@ -476,8 +480,7 @@ export class PostgresBackend implements KnowledgeBackend {
            LIMIT 1
          ) q
        )
-       SELECT s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading,
-              s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
+       SELECT ${ANALYZED_ROW_COLUMNS}
        FROM held h
        JOIN ${this.t.sections} s ON s.id = h.section_id
        JOIN ${this.t.documents} d ON d.id = s.document_id
@@ -496,8 +499,7 @@ export class PostgresBackend implements KnowledgeBackend {
   ): Promise<AnalyzedRow[]> {
     if (!paths.length) return [];
     const result = await client.query<AnalyzedRow>(
-      `SELECT s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading,
-              s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
+      `SELECT ${ANALYZED_ROW_COLUMNS}
        FROM ${this.t.documents} d
        JOIN ${this.t.sections} s ON s.document_id = d.id
        WHERE d.collection_id = $1 AND d.path = ANY($2::text[]) AND NOT (s.id = ANY($3::bigint[]))`,
@@ -557,8 +559,7 @@ export class PostgresBackend implements KnowledgeBackend {
          ORDER BY score DESC, p.section_id
          LIMIT $7
        )
-       SELECT s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading,
-              s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms
+       SELECT ${ANALYZED_ROW_COLUMNS}
        FROM scored sc
        JOIN ${this.t.sections} s ON s.id = sc.section_id
        JOIN ${this.t.documents} d ON d.id = s.document_id
