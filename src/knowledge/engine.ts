@@ -9,7 +9,6 @@ import { feedbackHints } from "./hints/feedback-hints.js";
 import { rescueCandidates, type TermVocabulary } from "./hints/rescue-candidates.js";
 import { retryHints } from "./hints/retry-hints.js";
 import { analyzeDocument, CollectionIndex, type IndexableDocument } from "./index/collection-index.js";
-import { FEEDBACK_DOCUMENTS } from "./index/feedback.js";
 import { type CollectionRanking, rankCollection } from "./index/ranker.js";
 import {
   bandFor,

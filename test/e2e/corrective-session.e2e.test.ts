@@ -2,19 +2,18 @@
 // engine, the real corrective pass and the real Copilot runtime from @github/copilot-sdk,
 // against a scripted model server on 127.0.0.1. What the model receives for a search is
 // compared with what `second-look search <bot> <query> --json` says it would receive.
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SessionConfig } from "@github/copilot-sdk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadBot } from "../../src/bots/discovery.js";
 import type { SearchJson } from "../../src/cli/search.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { openBotRuntime } from "../../src/connectors/open-bot-runtime.js";
 import { NOT_COVERED_NOTE_START } from "../../src/protocol/corrective-note.js";
 import type { KnowledgeBackend } from "../../src/types.js";
-import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+import { e2eSession } from "../support/e2e-session.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
 import { directiveScript, toolMessagesAfter } from "./connector/fixtures.js";
 
@@ -29,32 +28,17 @@ const WEAK_QUERY = "team event budget";
 const UNCOVERED_QUERY = "stock options vesting schedule";
 const KEY_ENV = "SECOND_LOOK_E2E_KEY";
 
-let server: ModelServer;
-let root: string;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  server = await startModelServer({ script: directiveScript, maxRequests: 60 });
-  root = await mkdtemp(join(tmpdir(), "second-look-session-"));
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(root, { recursive: true, force: true });
-});
-afterEach(() => {
-  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
-  Object.assign(process.env, savedEnv);
-});
+const e2e = e2eSession("second-look-session-", { script: directiveScript, maxRequests: 60 });
 
 async function makeBot(name: string, protocol: "openai" | "anthropic", corrective: boolean): Promise<string> {
-  const dir = join(root, name);
+  const dir = join(e2e.root, name);
   await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
   const config = {
     description: "Brightwater handbook (e2e)",
     model: "e2e-model",
     provider: {
       type: protocol,
-      baseUrl: protocol === "anthropic" ? server.url : server.openAiBaseUrl,
+      baseUrl: protocol === "anthropic" ? e2e.server.url : e2e.server.openAiBaseUrl,
       apiKeyEnv: KEY_ENV,
     },
     knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
@@ -69,9 +53,9 @@ async function makeBot(name: string, protocol: "openai" | "anthropic", correctiv
 /** Runs the CLI in-process and returns what it printed on stdout. */
 
 async function askAndCapture(dir: string, question: string): Promise<string> {
-  const from = server.requests.length;
+  const from = e2e.server.requests.length;
   await cliOutput(["ask", dir, question, "--json"]);
-  const { byCallId } = toolMessagesAfter(server, from);
+  const { byCallId } = toolMessagesAfter(e2e.server, from);
   expect(byCallId.size).toBe(1);
   return [...byCallId.values()][0]!;
 }
@@ -139,13 +123,13 @@ describe("session wiring", () => {
     const dir = await makeBot("off", "openai", false);
     const { runtime, configs } = await runtimeFor(dir, env());
     try {
-      const from = server.requests.length;
+      const from = e2e.server.requests.length;
       await runtime.ask(`search: ${WEAK_QUERY}`, { conversationId: "off" });
       expect(configs).toHaveLength(1);
       expect(configs[0]!.hooks).toBeUndefined();
       const search = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
       expect(search.outcome).toBeNull();
-      expect([...toolMessagesAfter(server, from).byCallId.values()]).toEqual([search.original]);
+      expect([...toolMessagesAfter(e2e.server, from).byCallId.values()]).toEqual([search.original]);
     } finally {
       await runtime.close();
     }
@@ -178,7 +162,7 @@ describe("session wiring", () => {
     });
     const { runtime } = await runtimeFor(dir, env(), failSecond);
     try {
-      const from = server.requests.length;
+      const from = e2e.server.requests.length;
       await runtime.ask(`search: ${WEAK_QUERY}`, { conversationId: "flaky" });
       const search = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
       // The rescue round runs all of the index's candidates at once, plus the original query's
@@ -188,7 +172,7 @@ describe("session wiring", () => {
       expect(candidates.length).toBeGreaterThan(1);
       expect(searches).toBe(1 + candidates.length + 1);
       expect(search.final).not.toBe(search.original);
-      expect([...toolMessagesAfter(server, from).byCallId.values()]).toEqual([search.original]);
+      expect([...toolMessagesAfter(e2e.server, from).byCallId.values()]).toEqual([search.original]);
     } finally {
       await runtime.close();
     }

@@ -3,11 +3,10 @@
 // baseUrl applies the model's verdict. Also: graderProvider wins over the bot's provider,
 // "auto" asks the model only where the signal is borderline, and a missing key degrades to
 // the signal with a warning that names the variable.
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SearchJson } from "../../src/cli/search.js";
 import { AUTO_ASK_BELOW } from "../../src/corrective/borderline.js";
 import { GRADER_SYSTEM_PROMPT } from "../../src/corrective/knowledge-grader.js";
@@ -15,7 +14,7 @@ import { NOT_COVERED_NOTE_START } from "../../src/protocol/corrective-note.js";
 import { isWeak } from "../../src/protocol/weakness.js";
 import { setLogger } from "../../src/telemetry/logger.js";
 import { captureLog } from "../llm/log-capture.js";
-import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+import { e2eSession } from "../support/e2e-session.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
 import { directiveScript } from "./connector/fixtures.js";
 
@@ -30,34 +29,19 @@ const UNCOVERED_QUERY = "stock options vesting schedule";
 /** The scripted grader's rewrite: it finds pages WEAK_QUERY's first search did not show. */
 const REWRITE = "time off in lieu";
 
-let server: ModelServer;
-let root: string;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  // The grader model: whatever it is shown, the result is "insufficient" with a rewrite. Any
-  // other request is the bot's own model turn (for `ask`), driven by the question's directive.
-  server = await startModelServer({
-    script: (request) => {
-      const system = request.messages.find((m) => m.role === "system");
-      if (system && "text" in system && system.text === GRADER_SYSTEM_PROMPT) {
-        return {
-          kind: "text",
-          text: `Here is my grade:\n{"verdict":"insufficient","rewrittenQuery":"${REWRITE}","reason":"no page on team offsites"}`,
-        };
-      }
-      return directiveScript(request);
-    },
-  });
-  root = await mkdtemp(join(tmpdir(), "second-look-haiku-"));
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(root, { recursive: true, force: true });
-});
-afterEach(() => {
-  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
-  Object.assign(process.env, savedEnv);
+// The grader model: whatever it is shown, the result is "insufficient" with a rewrite. Any
+// other request is the bot's own model turn (for `ask`), driven by the question's directive.
+const e2e = e2eSession("second-look-haiku-", {
+  script: (request) => {
+    const system = request.messages.find((m) => m.role === "system");
+    if (system && "text" in system && system.text === GRADER_SYSTEM_PROMPT) {
+      return {
+        kind: "text",
+        text: `Here is my grade:\n{"verdict":"insufficient","rewrittenQuery":"${REWRITE}","reason":"no page on team offsites"}`,
+      };
+    }
+    return directiveScript(request);
+  },
 });
 
 async function makeBot(
@@ -65,7 +49,7 @@ async function makeBot(
   corrective: Record<string, unknown>,
   provider?: Record<string, unknown>,
 ) {
-  const dir = join(root, name);
+  const dir = join(e2e.root, name);
   await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
   const config = {
     ...(provider ? { model: "bot-model", provider } : {}),
@@ -77,7 +61,7 @@ async function makeBot(
   return dir;
 }
 
-const anthropic = () => ({ type: "anthropic", baseUrl: server.url, apiKeyEnv: KEY_ENV });
+const anthropic = () => ({ type: "anthropic", baseUrl: e2e.server.url, apiKeyEnv: KEY_ENV });
 
 async function search(dir: string, query: string): Promise<SearchJson> {
   return JSON.parse(await cliOutput(["search", dir, query, "--json"])) as SearchJson;
@@ -87,7 +71,7 @@ describe("second-look search with the haiku grader", () => {
   it("applies the grader's verdict: graderMode is haiku and queriesTried holds its rewrite", async () => {
     process.env[KEY_ENV] = KEY;
     const dir = await makeBot("haiku", { grader: "haiku" }, anthropic());
-    const from = server.requests.length;
+    const from = e2e.server.requests.length;
     const result = await search(dir, WEAK_QUERY);
 
     expect(result.outcome?.metadata.graderMode).toBe("haiku");
@@ -97,7 +81,7 @@ describe("second-look search with the haiku grader", () => {
     expect(result.final).toContain(`re-searched "${REWRITE}"`);
 
     // One model call, on the Messages API, with the key, the default grader model and the digest.
-    const calls = server.requests.slice(from);
+    const calls = e2e.server.requests.slice(from);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.path).toBe("/v1/messages");
     expect(calls[0]!.headers["x-api-key"]).toBe(KEY);
@@ -115,14 +99,14 @@ describe("second-look search with the haiku grader", () => {
       {
         grader: "haiku",
         graderModel: "small-grader",
-        graderProvider: { type: "openai", baseUrl: server.openAiBaseUrl },
+        graderProvider: { type: "openai", baseUrl: e2e.server.openAiBaseUrl },
       },
       { type: "anthropic", baseUrl: "http://127.0.0.1:9", apiKeyEnv: KEY_ENV },
     );
-    const from = server.requests.length;
+    const from = e2e.server.requests.length;
     const result = await search(dir, WEAK_QUERY);
     expect(result.outcome?.metadata.queriesTried).toEqual([REWRITE]);
-    const calls = server.requests.slice(from);
+    const calls = e2e.server.requests.slice(from);
     expect(calls.map((c) => c.path)).toEqual(["/v1/chat/completions"]);
     expect((calls[0]!.body as { model: string }).model).toBe("small-grader");
   });
@@ -130,9 +114,9 @@ describe("second-look search with the haiku grader", () => {
   it("auto asks the model only when the signal is borderline: weak or just above the weak line, with every query word in some page", async () => {
     process.env[KEY_ENV] = KEY;
     const dir = await makeBot("auto", { grader: "auto" }, anthropic());
-    const from = server.requests.length;
+    const from = e2e.server.requests.length;
     const confident = await search(dir, "parental leave"); // best hit high: the signal decides
-    expect(server.requests.length - from).toBe(0);
+    expect(e2e.server.requests.length - from).toBe(0);
     expect(confident.outcome).toBeNull();
 
     // Best hit medium, just above the weak line (below AUTO_ASK_BELOW): a near miss and a found
@@ -141,19 +125,19 @@ describe("second-look search with the haiku grader", () => {
     expect(nearWeak.response.results[0]!.band).toBe("medium");
     expect(nearWeak.response.bestScore).toBeLessThan(AUTO_ASK_BELOW);
     expect(isWeak(nearWeak.response)).toBe(false);
-    expect(server.requests.length - from).toBe(1);
+    expect(e2e.server.requests.length - from).toBe(1);
     expect(nearWeak.outcome?.metadata.graderMode).toBe("haiku");
 
     // Weak, and no query word is missing from the index: the model is asked, and its rewrite runs.
     const weak = await search(dir, WEAK_QUERY);
-    expect(server.requests.length - from).toBe(2);
+    expect(e2e.server.requests.length - from).toBe(2);
     expect(weak.outcome?.metadata.graderMode).toBe("haiku");
     expect(weak.outcome?.metadata.queriesTried).toEqual([REWRITE]);
 
     // Weak because two words are in no page: the signal's rescue answers, with no model call,
     // and the text ends with the one not-covered line naming them.
     const uncovered = await search(dir, UNCOVERED_QUERY);
-    expect(server.requests.length - from).toBe(2);
+    expect(e2e.server.requests.length - from).toBe(2);
     expect(uncovered.outcome?.metadata.graderMode).toBe("signal");
     expect(uncovered.outcome?.metadata.notCovered?.terms).toEqual(["stock", "vesting"]);
     expect(uncovered.final.split("\n").at(-1)!.startsWith(NOT_COVERED_NOTE_START)).toBe(true);
@@ -164,9 +148,9 @@ describe("second-look search with the haiku grader", () => {
     const { log, text } = captureLog();
     setLogger(log);
     const dir = await makeBot("no-key", { grader: "haiku" }, anthropic());
-    const from = server.requests.length;
+    const from = e2e.server.requests.length;
     const result = await search(dir, WEAK_QUERY);
-    expect(server.requests.length - from).toBe(0);
+    expect(e2e.server.requests.length - from).toBe(0);
     expect(result.outcome?.metadata.graderMode).toBe("signal");
     expect(result.outcome?.metadata.retries).toBe(1);
     expect(text()).toContain(`${KEY_ENV} (named by provider.apiKeyEnv) is not set`);

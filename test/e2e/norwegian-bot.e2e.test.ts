@@ -5,13 +5,12 @@
 // "foreldrepermisjonene" for "foreldrepermisjon"); its next request must carry the Norwegian
 // page's text and the corrective note. The same bot analysed as English (no language setting)
 // must not find that page, so this fails if the collection's language stops reaching the engine.
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SearchJson } from "../../src/cli/search.js";
-import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+import { e2eSession } from "../support/e2e-session.js";
 import { cliOutput } from "../support/run-cli.js";
 import { directiveScript, toolMessagesAfter } from "./connector/fixtures.js";
 
@@ -27,32 +26,17 @@ const PAGE_ID = "docs/permisjon.md";
 const PAGE_TEXT = "Søknaden sendes til nærmeste leder og til NAV senest fire uker før permisjonen starter.";
 const KEY_ENV = "SECOND_LOOK_E2E_KEY";
 
-let server: ModelServer;
-let root: string;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  server = await startModelServer({ script: directiveScript, maxRequests: 20 });
-  root = await mkdtemp(join(tmpdir(), "second-look-nb-"));
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(root, { recursive: true, force: true });
-});
-afterEach(() => {
-  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
-  Object.assign(process.env, savedEnv);
-});
+const e2e = e2eSession("second-look-nb-", { script: directiveScript, maxRequests: 20 });
 
 /** The handbook bot; `language` undefined leaves the setting out (the collection is then English). */
 async function makeBot(name: string, language: string | undefined): Promise<string> {
-  const dir = join(root, name);
+  const dir = join(e2e.root, name);
   await cp(FIXTURE_DOCS, join(dir, "docs"), { recursive: true });
   const collection = { paths: ["docs/**/*.md"], ...(language ? { language } : {}) };
   const config = {
     description: "Fjordlys personalhåndbok (e2e)",
     model: "e2e-model",
-    provider: { type: "openai", baseUrl: server.openAiBaseUrl, apiKeyEnv: KEY_ENV },
+    provider: { type: "openai", baseUrl: e2e.server.openAiBaseUrl, apiKeyEnv: KEY_ENV },
     knowledge: { backend: "embedded", collections: { personal: collection } },
     correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
     session: { maxToolCalls: 4, timeoutMs: 60_000 },
@@ -64,14 +48,14 @@ async function makeBot(name: string, language: string | undefined): Promise<stri
 
 /** Asks through the real runtime; returns the one tool result the model's next request carried. */
 async function toolResultTheModelReceives(dir: string, collectionNamed?: string): Promise<string> {
-  const from = server.requests.length;
+  const from = e2e.server.requests.length;
   await cliOutput(["ask", dir, `search: ${QUERY}`, "--json"]);
-  const { byCallId } = toolMessagesAfter(server, from);
+  const { byCallId } = toolMessagesAfter(e2e.server, from);
   expect(byCallId.size).toBe(1);
   // The search tool tells the model the collection's language, so it can search in it.
   if (collectionNamed === undefined) return [...byCallId.values()][0]!;
   const tools =
-    (server.requests[from]!.body as { tools?: { function: { name: string; description: string } }[] })
+    (e2e.server.requests[from]!.body as { tools?: { function: { name: string; description: string } }[] })
       .tools ?? [];
   expect(tools.find((t) => t.function.name === "search_knowledge")?.function.description).toContain(
     collectionNamed,

@@ -2,14 +2,13 @@
 // `retrieval.rerankStrategy: "single-pass"` the corrective re-query is reranked by the bot's
 // model (and only the re-query: the model's own search stays lexical); with the lexical default
 // no model call is made; `ask --answer` writes one answer citing its sources with quotes.
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SearchJson } from "../../src/cli/search.js";
 import type { CitedAnswer } from "../../src/strategies/answer/cited-answer.js";
-import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";
+import { e2eSession } from "../support/e2e-session.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -19,42 +18,27 @@ const KEY_ENV = "SECOND_LOOK_STRATEGY_E2E_KEY";
 const WEAK_QUERY = "team building budget";
 const ANSWER = "Full-time employees get 25 days of annual leave a year [1].";
 
-let server: ModelServer;
-let root: string;
-const savedEnv = { ...process.env };
-
-beforeAll(async () => {
-  // A selection prompt gets a selection (the second hit first); anything else gets the same
-  // sentence: a quote reply that is not JSON means no quote (fail soft), and the answer cites [1].
-  server = await startModelServer({
-    script: ({ messages }) => {
-      const system = messages.find((m) => m.role === "system");
-      if (system && "text" in system && system.text.startsWith("You are a precise retrieval engine")) {
-        return { kind: "text", text: '{"selected_section_ids":["hit_2","hit_1"]}' };
-      }
-      return { kind: "text", text: ANSWER };
-    },
-    maxRequests: 100,
-  });
-  root = await mkdtemp(join(tmpdir(), "second-look-strategies-"));
-});
-afterAll(async () => {
-  await server?.close();
-  await rm(root, { recursive: true, force: true });
-});
-afterEach(() => {
-  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
-  Object.assign(process.env, savedEnv);
+// A selection prompt gets a selection (the second hit first); anything else gets the same
+// sentence: a quote reply that is not JSON means no quote (fail soft), and the answer cites [1].
+const e2e = e2eSession("second-look-strategies-", {
+  script: ({ messages }) => {
+    const system = messages.find((m) => m.role === "system");
+    if (system && "text" in system && system.text.startsWith("You are a precise retrieval engine")) {
+      return { kind: "text", text: '{"selected_section_ids":["hit_2","hit_1"]}' };
+    }
+    return { kind: "text", text: ANSWER };
+  },
+  maxRequests: 100,
 });
 
 async function makeBot(name: string, retrieval: Record<string, unknown>): Promise<string> {
-  const dir = join(root, name);
+  const dir = join(e2e.root, name);
   await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
   await writeFile(
     join(dir, "config.json"),
     JSON.stringify({
       model: "strategy-model",
-      provider: { type: "openai", baseUrl: server.openAiBaseUrl, apiKeyEnv: KEY_ENV },
+      provider: { type: "openai", baseUrl: e2e.server.openAiBaseUrl, apiKeyEnv: KEY_ENV },
       knowledge: { backend: "embedded", collections: { handbook: { paths: ["docs/**/*.md"] } } },
       correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
       retrieval,
@@ -67,7 +51,7 @@ describe("retrieval strategies wired into a bot", () => {
   it("single-pass: the corrective re-query is reranked by the bot's model", async () => {
     process.env[KEY_ENV] = "sk-strategy";
     const dir = await makeBot("single-pass", { rerankStrategy: "single-pass" });
-    const from = server.requests.length;
+    const from = e2e.server.requests.length;
     const result = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
     expect(result.outcome?.metadata.retries).toBe(1);
     // One selection call per re-query, and none for the original search (the model's own:
@@ -76,7 +60,7 @@ describe("retrieval strategies wired into a bot", () => {
     // before the rankings are fused.
     const tried = result.outcome?.metadata.queriesTried ?? [];
     expect(tried.length).toBeGreaterThan(1);
-    const calls = server.requests.slice(from);
+    const calls = e2e.server.requests.slice(from);
     expect(calls).toHaveLength(tried.length + 1);
     for (const call of calls) expect(call.raw).toContain("precise retrieval engine");
     for (const query of tried) expect(calls.filter((c) => c.raw.includes(query)).length).toBeGreaterThan(0);
@@ -89,10 +73,10 @@ describe("retrieval strategies wired into a bot", () => {
   it("lexical (the default): no model call at all", async () => {
     process.env[KEY_ENV] = "sk-strategy";
     const dir = await makeBot("lexical", {});
-    const from = server.requests.length;
+    const from = e2e.server.requests.length;
     const result = JSON.parse(await cliOutput(["search", dir, WEAK_QUERY, "--json"])) as SearchJson;
     expect(result.outcome?.metadata.retries).toBe(1);
-    expect(server.requests.length - from).toBe(0);
+    expect(e2e.server.requests.length - from).toBe(0);
   });
 
   it("ask --answer: the model's answer, citing the top source with its document", async () => {
@@ -110,7 +94,7 @@ describe("retrieval strategies wired into a bot", () => {
   });
 
   it("ask --answer without a model is one clear error", async () => {
-    const dir = join(root, "no-model");
+    const dir = join(e2e.root, "no-model");
     await cp(join(repo, "bots/handbook/docs"), join(dir, "docs"), { recursive: true });
     await writeFile(
       join(dir, "config.json"),

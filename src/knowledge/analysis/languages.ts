@@ -105,6 +105,21 @@ const ITALIAN_ELISIONS = ["l", "d", "un", "dell", "all", "dall", "nell", "sull",
 export const ENGLISH_STOPWORDS: readonly string[] = [...eng, "s", "t", "d", "ll", "re", "ve", "m"];
 
 /**
+ * Bokmål and Nynorsk alike: Snowball's Norwegian stemmer, and its stopword list, which holds the
+ * Nynorsk forms too (eg, ikkje, korleis, kva).
+ */
+const NORWEGIAN = {
+  version: "1",
+  segmentation: "words",
+  stemmer: "norwegian",
+  stopwords: norwegian,
+  stopwordSource: "Snowball norwegian (@orama/stopwords)",
+  keepLetters: "åæø",
+  fold: true,
+  compounds: true,
+} as const satisfies Omit<LanguageProfile, "tag" | "name">;
+
+/**
  * The supported languages. Stopword lists are the Snowball project's (npm `@orama/stopwords`,
  * which ships them unchanged) where Snowball has one; the npm `stopword` package's otherwise.
  * Snowball's lists are short function-word lists; longer "comprehensive" lists also drop words
@@ -123,31 +138,8 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
     stopwordSource: "stopword eng",
     fold: false,
   },
-  {
-    tag: "nb",
-    name: "Norwegian Bokmål",
-    version: "1",
-    segmentation: "words",
-    stemmer: "norwegian",
-    stopwords: norwegian,
-    stopwordSource: "Snowball norwegian (@orama/stopwords)",
-    keepLetters: "åæø",
-    fold: true,
-    compounds: true,
-  },
-  {
-    tag: "nn",
-    name: "Norwegian Nynorsk",
-    version: "1",
-    segmentation: "words",
-    stemmer: "norwegian",
-    // Snowball's Norwegian list holds the Nynorsk forms too (eg, ikkje, korleis, kva).
-    stopwords: norwegian,
-    stopwordSource: "Snowball norwegian (@orama/stopwords)",
-    keepLetters: "åæø",
-    fold: true,
-    compounds: true,
-  },
+  { tag: "nb", name: "Norwegian Bokmål", ...NORWEGIAN },
+  { tag: "nn", name: "Norwegian Nynorsk", ...NORWEGIAN },
   {
     tag: "da",
     name: "Danish",

@@ -374,16 +374,18 @@ export class PostgresBackend implements KnowledgeBackend {
     const analysis = this.analysisOf(row.name);
     // Inside the per-collection loop: each collection analyses the query in its own language, and
     // meets compounds through its vocabulary as the embedded engine does (engine.ts queryTermsFor).
-    const analyzer = analysis.queryAnalyzer(new Map([[analysis.setting, 1]]));
-    let queryTerms = analyzer.analyze(query);
+    // A PostgreSQL collection names its one language (config refuses "auto" there).
+    const analyzer = analysis.queryAnalyzer(new Map());
+    const analyzed = analyzer.analyze(query);
     const compounds = compoundPlan(query, analyzer);
-    if (compounds.candidates.length) {
-      const df = await this.documentFrequencies(client, row.id, compounds.candidates);
-      queryTerms = [...queryTerms, ...compounds.choose((term) => df.get(term) ?? 0)];
-    }
+    // One lookup for the query's terms and the compound parts that may join them (the parts it
+    // chooses are among them; the others' frequencies are true ones, harmless to keep).
+    const known = await this.documentFrequencies(client, row.id, [
+      ...new Set([...[...new Set(analyzed)].slice(0, MAX_QUERY_TERMS), ...compounds.candidates]),
+    ]);
+    const queryTerms = [...analyzed, ...compounds.choose((term) => known.get(term) ?? 0)];
     const unitCount = Number(row.unit_count);
     const distinct = [...new Set(queryTerms)].slice(0, MAX_QUERY_TERMS);
-    const known = await this.documentFrequencies(client, row.id, distinct);
     const statistics: CollectionStatistics = {
       unitCount,
       avgTitleLength: unitCount ? Number(row.title_length_sum) / unitCount : 0,
