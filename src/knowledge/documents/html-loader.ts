@@ -1,5 +1,6 @@
 import { type HTMLElement, type Node, NodeType, parse } from "node-html-parser";
 import type { ParsedDocument } from "./loaded-document.js";
+import { isPermalinkMark, titleWithoutSiteName } from "./page-chrome.js";
 import { collapseWhitespace, tidyLines } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 
@@ -125,8 +126,9 @@ function parseHtmlTree(source: string): HTMLElement {
 
 /**
  * HTML to plain-text sections: h1–h6 open sections, scripts/styles/nav/page chrome are
- * dropped, entities decoded, whitespace collapsed (kept inside `<pre>`). Title: `<title>`,
- * else the first `<h1>`, else the file name. `url` comes from `<link rel="canonical">`.
+ * dropped, and so are permalink marks; entities decoded, whitespace collapsed (kept inside
+ * `<pre>`). Title: `<title>` without the site's name (page-chrome.ts), else the first `<h1>`,
+ * else the file name. `url` comes from `<link rel="canonical">`.
  * The walk starts at `<main>` when the page has one, since everything outside it is chrome.
  */
 export function parseHtml(source: string, fileTitle: string): ParsedDocument {
@@ -138,9 +140,11 @@ export function parseHtml(source: string, fileTitle: string): ParsedDocument {
 
   const titleElement = findFirst(root, (tag) => tag === "title");
   const h1 = findFirst(root, (tag) => tag === "h1");
+  const heading = h1 ? collapseWhitespace(flatText(h1)) : "";
+  const pageText = buckets.map((b) => `${b.heading ?? ""}\n${b.content}`).join("\n");
   const title =
-    collapseWhitespace(titleElement ? flatText(titleElement) : "") ||
-    (h1 ? collapseWhitespace(flatText(h1)) : "") ||
+    titleWithoutSiteName(collapseWhitespace(titleElement ? flatText(titleElement) : ""), heading, pageText) ||
+    heading ||
     fileTitle;
   const doc: ParsedDocument = { title, sections: buildSections(title, buckets) };
   const canonical = findFirst(
@@ -192,7 +196,7 @@ class HtmlTextWalker {
       if (child.nodeType !== NodeType.ELEMENT_NODE) continue;
       const element = child as HTMLElement;
       const tag = element.tagName.toLowerCase();
-      if (DROPPED.has(tag)) continue;
+      if (isDropped(tag, element)) continue;
       if (CHROME.has(tag) && !inContent) continue;
       if (depth >= MAX_DEPTH) {
         this.line += ` ${flatText(element)} `;
@@ -322,13 +326,19 @@ function flatText(root: Node): string {
     }
     if (next.nodeType !== NodeType.ELEMENT_NODE) continue;
     const tag = (next as HTMLElement).tagName?.toLowerCase() ?? "";
-    if (DROPPED.has(tag)) continue;
+    if (isDropped(tag, next as HTMLElement)) continue;
     const spaced = BLOCKS.has(tag) || tag === "br" || tag === "li" || tag === "td" || tag === "th";
     if (spaced) stack.push(" ");
     for (let i = next.childNodes.length - 1; i >= 0; i--) stack.push(next.childNodes[i]!);
     if (spaced) stack.push(" ");
   }
   return out;
+}
+
+/** Elements whose text is never the document's: chrome, code, media, and permalink marks. */
+function isDropped(tag: string, element: HTMLElement): boolean {
+  if (DROPPED.has(tag)) return true;
+  return tag === "a" && isPermalinkMark(element.getAttribute("href"), element.text);
 }
 
 /** First element in document order matching the predicate (iterative, see flatText). */

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod";
+import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
 import type { PackedDocument } from "./collection-index.js";
 
 /** Bumped whenever the stored shape changes; a mismatch means "rebuild", never "misread". */
@@ -47,6 +48,8 @@ export type SkippedFile = z.output<typeof SkippedFileSchema>;
 const Manifest = z.strictObject({
   version: z.literal(STORE_VERSION),
   analyzer: z.string(),
+  /** The loaders' text extraction the documents came from (absent: 1, before it was recorded). */
+  extraction: z.number().int().positive().optional(),
   collection: z.string(),
   documents: z.number().int().nonnegative(),
   segments: z.array(SegmentEntry),
@@ -59,8 +62,11 @@ export type StoreLoad =
   | { state: "loaded"; documents: StoredDocument[]; skipped: SkippedFile[] }
   | { state: "missing" }
   | { state: "damaged"; reason: string }
-  /** Built by another analyzer (the collection's language changed, or its analysis did): re-index. */
-  | { state: "stale"; builtWith: string };
+  /**
+   * Built by another analyzer (the collection's language changed, or its analysis did), or from
+   * text an older extraction made (TEXT_EXTRACTION_VERSION): re-index.
+   */
+  | { state: "stale"; builtWith: string; cause: "analyzer" | "extraction" };
 
 /**
  * A collection's index on disk under `<bot>/.second-look/index/`: a small manifest
@@ -144,7 +150,12 @@ export class IndexStore {
     } catch (error) {
       return { state: "damaged", reason: `manifest is not JSON (${(error as Error).message})` };
     }
-    if (manifest.analyzer !== analyzer) return { state: "stale", builtWith: manifest.analyzer };
+    if (manifest.analyzer !== analyzer)
+      return { state: "stale", builtWith: manifest.analyzer, cause: "analyzer" };
+    const extraction = manifest.extraction ?? 1;
+    if (extraction !== TEXT_EXTRACTION_VERSION) {
+      return { state: "stale", builtWith: `text extraction ${extraction}`, cause: "extraction" };
+    }
     const documents: StoredDocument[] = [];
     for (const segment of manifest.segments) {
       let bytes: Buffer;
@@ -235,6 +246,7 @@ export class IndexStore {
       const manifest: Manifest = {
         version: STORE_VERSION,
         analyzer,
+        extraction: TEXT_EXTRACTION_VERSION,
         collection,
         documents: documents.length,
         segments,

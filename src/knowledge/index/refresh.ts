@@ -3,6 +3,7 @@ import { glob } from "tinyglobby";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { documentIdFor } from "../documents/document-id.js";
+import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
 import type { IndexStore, SkippedFile, StoredDocument } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
@@ -127,10 +128,13 @@ export async function refreshCollection(
     );
   }
   if (found.state === "stale") {
-    // Never silently stale: terms of another analysis would match nothing, or the wrong words.
+    // Never silently stale: terms of another analysis would match nothing, or the wrong words;
+    // text an older extraction made keeps what the loaders now drop.
     logger().warn(
       { collection: source.name, builtWith: found.builtWith, analyzer: analysis.id },
-      `collection ${source.name} was indexed with analyzer ${found.builtWith}; its language is now "${analysis.setting}" (analyzer ${analysis.id}): re-indexing every file`,
+      found.cause === "analyzer"
+        ? `collection ${source.name} was indexed with analyzer ${found.builtWith}; its language is now "${analysis.setting}" (analyzer ${analysis.id}): re-indexing every file`
+        : `collection ${source.name} was indexed from ${found.builtWith}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-indexing every file`,
     );
   }
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
+import { TEXT_EXTRACTION_VERSION } from "../../../src/knowledge/documents/text-extraction.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
 import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
 import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
@@ -91,6 +92,25 @@ describe("refreshCollection", () => {
     expect(report).toMatchObject({ added: 2, written: true });
     const file = JSON.parse(await readFile(join(indexDirectory(bot), "handbook.manifest.json"), "utf8"));
     expect(file.version).toBe(2);
+  });
+
+  it("an index built from an older text extraction is re-read from every file, and says so", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store);
+    const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    expect(manifest.extraction).toBe(TEXT_EXTRACTION_VERSION);
+    // As an index written before the extraction was recorded: no field at all.
+    delete manifest.extraction;
+    await writeFile(manifestFile, JSON.stringify(manifest));
+    expect(await store.inspect("handbook", ENGLISH)).toEqual({
+      state: "stale",
+      builtWith: "text extraction 1",
+      cause: "extraction",
+    });
+    const { report } = await refreshCollection(bot, source, store);
+    expect(report).toMatchObject({ added: 2, written: true });
+    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
   });
 });
 
