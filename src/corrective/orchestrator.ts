@@ -366,15 +366,16 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
         alreadyShown,
       ).slice(0, MAX_FUSED_HITS_APPENDED);
       const confident = answered.some((r) => !isWeak(r.response));
-      // Confident enough to outweigh words no document contains: a shorter query scores higher
-      // on its own scale, so the bar is the high band, not merely "not weak".
+      // The signal's rescue appends only what a re-query found clearly, in the high band. A
+      // medium-band re-query of a question the documents do not answer found more text about
+      // its words, not about the question: on the LibreOffice help in German that appended a
+      // median 1,184 characters to every unanswerable question, and over the 11 languages it
+      // rescued 7 of 160 flagged misses; the high band rescues 2 and adds nothing
+      // (bench/results/signal-noise.md). A shorter query also
+      // scores higher on its own scale, so "not weak" is no evidence. The model then reads the
+      // original result and one line saying what was not found; `auto` asks the model instead.
       const clearlyFound = answered.some((r) => r.response.bestScore >= HIGH_BAND_MIN);
-      // The signal's rescue appends only what a re-query found with confidence: a re-query that
-      // is weak itself found more of the same low-relevance text, which on documentation the
-      // question is not about is kilobytes of noise. The model then reads the original result and
-      // one line saying what was not found. For a search whose words some document lacks the bar
-      // is higher still: a shorter query scores higher on its own scale (see clearlyFound).
-      const unconvincing = !fromModel && (!confident || (unmatchedTerms.length > 0 && !clearlyFound));
+      const unconvincing = !fromModel && !clearlyFound;
       newHits.push(unconvincing ? 0 : fresh.length);
       round.succeeded({ queries: searched, newHits: newHits[newHits.length - 1]! });
 

@@ -344,7 +344,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.2)]));
     const out = await run({ backend, originalText, originalResponse: original, originalQuery: "q" });
     expect(out.metadata.verdicts).toEqual(["insufficient", "insufficient"]);
-    const backend2 = stubBackend(() => response("broad", [hit("wiki", "2", "Strong", 0.5)]));
+    const backend2 = stubBackend(() => response("broad", [hit("wiki", "2", "Strong", 0.7)]));
     const out2 = await run({
       backend: backend2,
       originalText,
@@ -354,7 +354,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     expect(out2.metadata.verdicts).toEqual(["insufficient", "correct"]);
   });
 
-  it("signal: a re-query that is weak itself appends nothing; one not-covered line instead", async () => {
+  it("signal: a re-query that is weak itself, or only in the medium band, appends nothing; one not-covered line instead", async () => {
     const original = response("q", [hit("wiki", "1", "Weak", 0.2)], { broaderQuery: "broad" });
     const originalText = renderSearchResponse(original, { brief: false });
     const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.2)]));
@@ -368,8 +368,14 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     );
     expect(out.metadata.notCovered).toEqual({ terms: [], reason: REASON_REQUERY_WEAK });
     expect(out.metadata.newHits).toEqual([0]);
-    // A confident re-query is appended as before.
-    const strong = stubBackend(() => response("broad", [hit("wiki", "3", "Found", 0.6)]));
+    // Nor is a medium-band re-query: "not weak" is no evidence that it answers the question.
+    const medium = stubBackend(() => response("broad", [hit("wiki", "4", "Somewhat related", 0.6)]));
+    const related = await run({ backend: medium, originalText, originalResponse: original, originalQuery: "q" });
+    expect(related.text).not.toContain("Somewhat related");
+    expect(related.metadata.notCovered).toEqual({ terms: [], reason: REASON_REQUERY_WEAK });
+    expect(related.metadata.newHits).toEqual([0]);
+    // A re-query in the high band is appended.
+    const strong = stubBackend(() => response("broad", [hit("wiki", "3", "Found", 0.7)]));
     const found = await run({
       backend: strong,
       originalText,

@@ -378,6 +378,7 @@ describe("reciprocal rank fusion", () => {
 });
 
 describe("the signal's rescue reads the original query's next page", () => {
+  // The candidates find something clearly (high band): only then does the signal append.
   const page = (from: number, to: number) =>
     Array.from({ length: to - from + 1 }, (_, i) => hit("wiki", `d${from + i}`, `Doc ${from + i}`, 0.2));
   const firstPage = response("why does my thing hang", page(1, 10), {
@@ -401,7 +402,7 @@ describe("the signal's rescue reads the original query's next page", () => {
     const backend = stubBackend((request) =>
       request.query === "why does my thing hang"
         ? response(request.query, page(1, 20))
-        : response(request.query, [hit("wiki", `only-${request.query}`, "Elsewhere", 0.3)]),
+        : response(request.query, [hit("wiki", `only-${request.query}`, "Elsewhere", 0.7)]),
     );
     const out = await run(firstPage, backend);
     const original = backend.requests.find((r) => r.query === "why does my thing hang");
@@ -429,7 +430,7 @@ describe("the signal's rescue reads the original query's next page", () => {
     const backend = stubBackend((request) =>
       request.query === "why does my thing hang"
         ? response(request.query, page(1, 20))
-        : response(request.query, [hit("wiki", "agreed", "Agreed", 0.3)]),
+        : response(request.query, [hit("wiki", "agreed", "Agreed", 0.7)]),
     );
     const out = await run(three, backend);
     const appended = out.text.slice(out.text.indexOf("[corrective retrieval"));

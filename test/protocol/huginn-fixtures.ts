@@ -260,7 +260,7 @@ export const muninnMergedB = [
   "---",
   '[corrective retrieval — re-query #1: prior results graded "insufficient" (Huginn flagged the result as low confidence); re-searched "LA_BUC concepts" in collection wiki; 1 additional result below, deduped against the results above]',
   "",
-  "## Wider hit (60.0% relevant · medium)",
+  "## Wider hit (70.0% relevant · high)",
   "collection: `wiki` doc_id: `2`",
   "",
   "useful",
@@ -269,8 +269,9 @@ export const muninnWiderHit: Hit = {
   collection: "wiki",
   id: "2",
   title: "Wider hit",
-  relevance: 0.6,
-  band: "medium",
+  // High band: the signal grader appends only a clearly found re-query (src/corrective/orchestrator.ts).
+  relevance: 0.7,
+  band: "high",
   chunks: [{ content: "useful" }],
 };
 

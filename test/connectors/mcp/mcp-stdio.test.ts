@@ -14,8 +14,9 @@ import { makeHandbookBot } from "../../support/handbook-bot.js";
 import { silent } from "./mcp-harness.js";
 import { type StdioMcp, spawnStdioMcp } from "./stdio-client.js";
 
-/** Weak on the handbook; its broader query finds pages the first search did not show. */
-const WEAK_QUERY = "company car lease policy";
+// Weak on the handbook (no page has "moving" or "house"); its re-query "day off" finds a page in
+// the high band, the only re-query the signal grader appends (src/corrective/orchestrator.ts).
+const WEAK_QUERY = "moving house day off";
 const DESCRIPTION = "Employee handbook for Brightwater Labs: leave, pay, benefits, travel and IT policies.";
 
 let root: string;
