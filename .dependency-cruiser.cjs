@@ -31,14 +31,14 @@ module.exports = {
     {
       name: "protocol-and-telemetry-import-only-types",
       comment:
-        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, secret-text, errors, edit-distance)",
+        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, secret-text, errors, edit-distance, search-request)",
       severity: "error",
       from: { path: "^src/(protocol|telemetry)/" },
       to: {
         path: "^src/",
         pathNot: [
           "^src/(protocol|telemetry)/",
-          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance)\\.ts$",
+          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request)\\.ts$",
         ],
       },
     },
@@ -63,13 +63,42 @@ module.exports = {
       to: { path: "^src/knowledge/" },
     },
     {
+      name: "postgres-reaches-the-engine-only-through-the-ranking-core",
+      comment:
+        'the PostgreSQL backend ranks with the ranking core\'s interface (knowledge/ranking-core/index.ts) and indexes with the shared ingest surface (knowledge/ingest-core.ts); text analysis (analysis/) and document loading (documents/) are shared as they are; nothing else of knowledge/ (docs/architecture.md, "The ranking core")',
+      severity: "error",
+      from: { path: "^src/knowledge/postgres/" },
+      to: {
+        path: "^src/knowledge/",
+        pathNot: [
+          "^src/knowledge/postgres/",
+          "^src/knowledge/ranking-core/index\\.ts$",
+          "^src/knowledge/ingest-core\\.ts$",
+          "^src/knowledge/(analysis|documents)/",
+        ],
+      },
+    },
+    {
+      name: "the-ranking-core-holds-no-backend",
+      comment:
+        "the ranking core ranks indexes it is given: it never reaches a backend (the embedded engine, its stored index and refresh, the ingest surface, Huginn, PostgreSQL), so reaching the core is not a way around the rule above",
+      severity: "error",
+      from: { path: "^src/knowledge/ranking-core/" },
+      to: {
+        path: "^src/knowledge/(engine|open-embedded|huginn|ingest-core)\\.ts$|^src/knowledge/(huginn|postgres)/|^src/knowledge/index/(index-store|refresh|ingest-[a-z]+)\\.ts$",
+      },
+    },
+    {
       name: "root-modules-import-only-each-other",
       comment: "src/types.ts and the small shared rules beside it sit below every layer",
       severity: "error",
-      from: { path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance)\\.ts$" },
+      from: {
+        path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request)\\.ts$",
+      },
       to: {
         path: "^src/",
-        pathNot: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance)\\.ts$",
+        pathNot:
+          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request)\\.ts$",
       },
     },
     {

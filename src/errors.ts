@@ -32,3 +32,23 @@ export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
 }
+
+/**
+ * A search or a document request named a collection outside what the backend (or the bot) may
+ * search. Here, beside SecondLookError, because every backend raises it alike — the embedded
+ * engine, the PostgreSQL backend and the Huginn client — and none should import another for it.
+ */
+export class UnknownCollectionError extends SecondLookError {
+  constructor(
+    readonly collection: string,
+    readonly available: readonly string[],
+  ) {
+    // Huginn's adapter wording, so a model sees the same text whichever backend answered.
+    super(
+      "knowledge",
+      "unknown-collection",
+      `Collection '${collection}' is not available. Available: ${available.join(", ")}`,
+    );
+    this.name = "UnknownCollectionError";
+  }
+}

@@ -6,10 +6,10 @@
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { type StoredCalibration, writeBotCalibration } from "../knowledge/bot-calibration.js";
-import type { KnowledgeEngine } from "../knowledge/engine.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
 import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
 import { PostgresBackend } from "../knowledge/postgres/postgres-backend.js";
+import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, DEFAULT_CALIBRATION } from "../knowledge/relevance.js";
 import { FEATURE_NAMES } from "../knowledge/relevance-features.js";
 import {
@@ -104,7 +104,7 @@ export class CalibrationDataError extends Error {
 interface CalibrationSubject {
   /** The model the bot uses now. */
   previous: CalibrationModel;
-  engineFor: (question: number, rerank: boolean) => KnowledgeEngine;
+  engineFor: (question: number, rerank: boolean) => RankingCore;
   /** Stores the model; returns where it went (a file path for the embedded engine). */
   store: (stored: StoredCalibration) => Promise<string>;
   close: () => Promise<void>;
@@ -149,7 +149,7 @@ async function openSubject(
       const backend = opened.backend;
       if (!(backend instanceof PostgresBackend)) throw new Error("a postgres bot opened another backend");
       const previous = (await backend.storedCalibration()) ?? DEFAULT_CALIBRATION;
-      const engines: Record<"firstPass" | "reranked", KnowledgeEngine>[] = [];
+      const engines: Record<"firstPass" | "reranked", RankingCore>[] = [];
       for (const q of questions) {
         engines.push({
           firstPass: await backend.engineFor({ query: q.text, rerank: false }),
@@ -283,8 +283,8 @@ interface ResolvedQuestion {
  * of every document the question's searches can return.
  */
 function resolveRelevant(engineFor: EngineFor, questions: readonly JudgedQuestion[]): ResolvedQuestion[] {
-  const idsOf = new Map<KnowledgeEngine, string[]>();
-  const ids = (engine: KnowledgeEngine) => {
+  const idsOf = new Map<RankingCore, string[]>();
+  const ids = (engine: RankingCore) => {
     let found = idsOf.get(engine);
     if (!found) {
       found = engine

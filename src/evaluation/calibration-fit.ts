@@ -2,9 +2,9 @@
 // leave-one-collection-out over every judged collection) and a bot's own (`second-look calibrate`)
 // share this code, so both are fitted and measured the same way.
 
-import type { KnowledgeEngine } from "../knowledge/engine.js";
 import { queryTermsFor } from "../knowledge/engine.js";
 import { rankCollection } from "../knowledge/index/ranker.js";
+import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, calibratedRelevance, calibrationInput } from "../knowledge/relevance.js";
 import {
   type FeatureName,
@@ -27,7 +27,7 @@ export interface JudgedSearchSet {
    * The engine every question is searched in; or, per question and pass (rerank or not), the
    * engine holding what that search needs (a postgres bot's candidates for the question).
    */
-  engine: KnowledgeEngine | ((question: number, rerank: boolean) => KnowledgeEngine);
+  engine: RankingCore | ((question: number, rerank: boolean) => RankingCore);
   questions: readonly { text: string; answerable: boolean; relevant: ReadonlySet<string> }[];
 }
 

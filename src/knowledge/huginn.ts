@@ -3,15 +3,15 @@
 // normalised to our SearchResponse (huginn/huginn-response.ts) without trusting it. All scoping
 // happens here, as in Huginn's adapter: the server has no per-caller scoping of its own.
 import type { Dispatcher } from "undici";
-import { clampHitLimit } from "../limits.js";
+import { UnknownCollectionError } from "../errors.js";
+import { normalizeSearchRequest } from "../search-request.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import type { KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
-import { UnknownCollectionError } from "./engine.js";
 import { type CollectionSummary, normalizeCollections } from "./huginn/huginn-collections.js";
 import { type HuginnDoc, normalizeDocument } from "./huginn/huginn-document.js";
 import { failedError, HuginnError } from "./huginn/huginn-error.js";
 import { HuginnHttp } from "./huginn/huginn-http.js";
-import { boundedQuery, documentPath, scopedCollections, searchQueryString } from "./huginn/huginn-query.js";
+import { documentPath, scopedCollections, searchQueryString } from "./huginn/huginn-query.js";
 import { normalizeSearchResponse } from "./huginn/huginn-response.js";
 
 export type { CollectionSummary } from "./huginn/huginn-collections.js";
@@ -67,28 +67,24 @@ export class HuginnBackend implements KnowledgeBackend {
    * HuginnError worded as the adapter words it for a failed call, or the signal's reason.
    */
   async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchResponse> {
-    const collections = scopedCollections(request.collections, this.allowed);
-    const query = boundedQuery(request.query);
-    const limit = clampHitLimit(request.limit);
-    const json = await this.http.getJson(
-      `/api/search?${searchQueryString(request, query, limit, collections)}`,
-      {
-        timeoutMs: this.timeoutMs,
-        maxBytes: MAX_SEARCH_BYTES,
-        startHint: this.allowed,
-        ...(options.signal ? { signal: options.signal } : {}),
-      },
-    );
-    const normalized = normalizeSearchResponse(json, query, this.allowedSet, limit);
-    if (!normalized) throw failedError("unexpected response: it has no results list");
-    const { malformed, outOfScope } = normalized.dropped;
+    const normalized = normalizeSearchRequest(request);
+    const collections = scopedCollections(normalized.collections, this.allowed);
+    const json = await this.http.getJson(`/api/search?${searchQueryString(normalized, collections)}`, {
+      timeoutMs: this.timeoutMs,
+      maxBytes: MAX_SEARCH_BYTES,
+      startHint: this.allowed,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const answer = normalizeSearchResponse(json, normalized.query, this.allowedSet, normalized.limit);
+    if (!answer) throw failedError("unexpected response: it has no results list");
+    const { malformed, outOfScope } = answer.dropped;
     if (malformed > 0 || outOfScope > 0) {
       this.log.warn(
         { url: this.url, malformed, outOfScope },
         "huginn: hits left out (malformed, or from collections outside the bot's allow-list)",
       );
     }
-    return normalized.response;
+    return answer.response;
   }
 
   /** Undefined when the server has no such document (404) or the id cannot name one. */

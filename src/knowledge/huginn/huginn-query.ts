@@ -2,9 +2,8 @@
 // the encodings its MCP adapter uses: q, limit, brief, max_chunks_per_doc=2, one `collection`
 // per allowed collection, then min_relevance and rerank only when set, booleans as
 // "true"/"false".
-import { SEARCH_LIMITS } from "../../limits.js";
-import type { SearchRequest } from "../../types.js";
-import { UnknownCollectionError } from "../engine.js";
+import { UnknownCollectionError } from "../../errors.js";
+import type { NormalizedSearchRequest } from "../../search-request.js";
 
 /** The adapter hard-codes it: two chunks per document keep full-mode results readable. */
 export const MAX_CHUNKS_PER_DOC = 2;
@@ -27,20 +26,12 @@ export function scopedCollections(
   return scope;
 }
 
-export function boundedQuery(query: unknown): string {
-  return typeof query === "string" ? query.slice(0, SEARCH_LIMITS.queryChars) : "";
-}
-
-export function searchQueryString(
-  request: Pick<SearchRequest, "brief" | "minRelevance" | "rerank">,
-  query: string,
-  limit: number,
-  collections: readonly string[],
-): string {
+/** The request as Huginn's search takes it (the query and limit already bounded: search-request.ts). */
+export function searchQueryString(request: NormalizedSearchRequest, collections: readonly string[]): string {
   const params = new URLSearchParams();
-  params.append("q", query);
-  params.append("limit", String(limit));
-  params.append("brief", request.brief === true ? "true" : "false");
+  params.append("q", request.query);
+  params.append("limit", String(request.limit));
+  params.append("brief", request.brief ? "true" : "false");
   params.append("max_chunks_per_doc", String(MAX_CHUNKS_PER_DOC));
   for (const collection of collections) params.append("collection", collection);
   const minRelevance = request.minRelevance;
@@ -52,7 +43,8 @@ export function searchQueryString(
   ) {
     params.append("min_relevance", String(minRelevance));
   }
-  if (typeof request.rerank === "boolean") params.append("rerank", request.rerank ? "true" : "false");
+  // Sent only when the caller chose: the server applies the same default itself.
+  if (request.rerankAsked !== undefined) params.append("rerank", request.rerankAsked ? "true" : "false");
   return params.toString();
 }
 

@@ -1,4 +1,4 @@
-import type { Bm25Params } from "../index/bm25.js";
+import type { Bm25Params } from "../ranking-core/index.js";
 
 /**
  * The BM25F pseudo-frequency as SQL (the formula of src/knowledge/index/lexical-index.ts), over

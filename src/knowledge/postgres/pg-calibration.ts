@@ -3,8 +3,11 @@
 // hosts, each with its own copy of the folder, and must all score alike. The row holds the same
 // document as the embedded engine's `.second-look/calibration.json` and is validated the same way.
 import type pg from "pg";
-import { parseStoredCalibration, type StoredCalibration } from "../bot-calibration.js";
-import type { CalibrationModel } from "../relevance.js";
+import {
+  type CalibrationModel,
+  parseStoredCalibration,
+  type StoredCalibration,
+} from "../ranking-core/index.js";
 import type { Tables } from "./pg-schema.js";
 
 /** Remembers the last row read, so a search validates the stored document only when it changed. */

@@ -3,17 +3,19 @@ import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { documentIdFor } from "../documents/document-id.js";
-import type { AnalyzedDocument } from "../index/collection-index.js";
-import { boundsKey, type IngestLimits, ingestLimits } from "../index/ingest-limits.js";
-import { IngestPool } from "../index/ingest-pool.js";
 import {
+  boundsKey,
   type CollectionSource,
   emptyRefreshReport,
+  type IngestLimits,
+  IngestPool,
+  ingestLimits,
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
   statFailureReason,
-} from "../index/refresh.js";
+} from "../ingest-core.js";
+import type { AnalyzedDocument } from "../ranking-core/index.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
 import type { Tables } from "./pg-schema.js";
 import {

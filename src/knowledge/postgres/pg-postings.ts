@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { type Bm25Params, saturate } from "../index/bm25.js";
+import { type Bm25Params, saturate } from "../ranking-core/index.js";
 import { type PostingFields, pseudoFrequency } from "./pg-bm25f.js";
 import { copyRows } from "./pg-copy.js";
 import type { Tables } from "./pg-schema.js";

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
-import { DEFAULT_BM25 } from "../index/bm25.js";
+import { DEFAULT_BM25 } from "../ranking-core/index.js";
 import { pseudoFrequencySql } from "./pg-bm25f.js";
 
 /** Identifier rule for knowledge.postgres.schema: used in SQL as a quoted identifier. */

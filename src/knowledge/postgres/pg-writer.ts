@@ -1,7 +1,6 @@
 import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
-import { DEFAULT_BM25 } from "../index/bm25.js";
-import type { AnalyzedDocument } from "../index/collection-index.js";
+import { type AnalyzedDocument, DEFAULT_BM25 } from "../ranking-core/index.js";
 import { type CopyValue, copyRows } from "./pg-copy.js";
 import {
   deleteCollectionPostings,

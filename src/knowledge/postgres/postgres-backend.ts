@@ -1,24 +1,32 @@
 import { realpath } from "node:fs/promises";
 import type pg from "pg";
-import { SEARCH_LIMITS } from "../../limits.js";
+import { UnknownCollectionError } from "../../errors.js";
+import { type NormalizedSearchRequest, normalizeSearchRequest } from "../../search-request.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
-import { compoundPlan } from "../analysis/compounds.js";
-import type { StoredCalibration } from "../bot-calibration.js";
-import { KnowledgeEngine, toDoc, UnknownCollectionError } from "../engine.js";
-import { DEFAULT_BM25, idf } from "../index/bm25.js";
+import type { CollectionSource, RefreshReport } from "../ingest-core.js";
 import {
   analyzeDocument,
-  CollectionIndex,
+  CANDIDATE_UNITS,
+  type CalibrationModel,
+  type CollectionIndex,
+  type CollectionStatistics,
+  candidateCollection,
+  DEFAULT_BM25,
+  expandedQueryWeights,
+  feedbackVocabulary,
+  holdsTerm,
   type IndexableDocument,
   type IndexableSection,
+  leadingDocumentIds,
   type PackedSection,
-} from "../index/collection-index.js";
-import { expandQuery } from "../index/feedback.js";
-import type { CollectionStatistics } from "../index/lexical-index.js";
-import { CANDIDATE_UNITS, MAX_QUERY_TERMS, PAGE_CANDIDATES, rankCollection } from "../index/ranker.js";
-import type { CollectionSource, RefreshReport } from "../index/refresh.js";
-import type { CalibrationModel } from "../relevance.js";
+  queryTermPlan,
+  queryTermWeights,
+  RankingCore,
+  rankedQueryTerms,
+  type StoredCalibration,
+  toDoc,
+} from "../ranking-core/index.js";
 import { pseudoFrequencySql } from "./pg-bm25f.js";
 import { type BotFolder, readConflict } from "./pg-bot-folder.js";
 import { CalibrationReader, writeCalibration } from "./pg-calibration.js";
@@ -45,7 +53,7 @@ import { inTransaction } from "./pg-writer.js";
  */
 export const POSTINGS_BUDGET = 10_000;
 /**
- * Candidates handed to the engine's ranker per collection: twice what its first pass keeps, so
+ * Candidates handed to the ranking core per collection: twice what its first pass keeps, so
  * the feedback (rerank) pass has room to bring up sections the first pass placed lower.
  */
 export const CANDIDATE_POOL = 2 * CANDIDATE_UNITS;
@@ -104,9 +112,10 @@ export interface PostgresBackendOptions extends PostgresTarget {
  * A bot's knowledge in PostgreSQL, shared by every process that serves the bot. Searching asks
  * the database for candidate sections (each query term's strongest postings from an
  * impact-ordered index, within POSTINGS_BUDGET, scored in SQL with BM25F from the stored term
- * frequencies and today's collection averages), then ranks them with the embedded
- * engine's own ranker, given the collection's statistics from the database — so relevance,
- * bands, the weak flag and hints are computed exactly as the embedded engine computes them.
+ * frequencies and today's collection averages), then ranks them with the ranking core the
+ * embedded engine ranks with (src/knowledge/ranking-core/), given the collection's statistics
+ * from the database — so relevance, bands, the weak flag and hints are computed exactly as the
+ * embedded engine computes them.
  * Every query is scoped to this bot's collections and parameterised.
  */
 export class PostgresBackend implements KnowledgeBackend {
@@ -197,21 +206,24 @@ export class PostgresBackend implements KnowledgeBackend {
 
   async search(request: SearchRequest, options: { signal?: AbortSignal } = {}): Promise<SearchResponse> {
     options.signal?.throwIfAborted();
-    const engine = await this.engineFor(request);
+    const normalized = normalizeSearchRequest(request);
+    const core = await this.rankingCoreFor(normalized);
     options.signal?.throwIfAborted();
-    return engine.searchSync(request);
+    return core.rank(normalized);
   }
 
   /**
-   * An engine that answers `request` exactly as `search` does: the candidate sections it needs
-   * from each collection, with the collections' statistics and the bot's calibration. Also what
+   * A ranking core that answers `request` exactly as `search` does: the candidate sections it
+   * needs from each collection, with the collections' statistics and the bot's calibration. What
    * `second-look calibrate` fits a postgres bot's calibration on.
    */
-  async engineFor(request: SearchRequest): Promise<KnowledgeEngine> {
+  engineFor(request: SearchRequest): Promise<RankingCore> {
+    return this.rankingCoreFor(normalizeSearchRequest(request));
+  }
+
+  private async rankingCoreFor(request: NormalizedSearchRequest): Promise<RankingCore> {
     const names = this.resolveCollections(request.collections);
-    const query = typeof request.query === "string" ? request.query.slice(0, SEARCH_LIMITS.queryChars) : "";
-    // The engine's rule: rerank unless asked not to or brief.
-    const rerank = request.rerank ?? request.brief !== true;
+    const { query, rerank } = request;
     const { indexes, calibration } = await this.run((client) =>
       // One snapshot: statistics, candidates and calibration agree even while an indexer commits.
       inTransaction(
@@ -225,7 +237,7 @@ export class PostgresBackend implements KnowledgeBackend {
         "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
       ),
     );
-    return new KnowledgeEngine(indexes, calibration ? { calibration } : {});
+    return new RankingCore(indexes, calibration ? { calibration } : {});
   }
 
   /** The bot's own calibration stored in the database, or undefined (the shipped model applies). */
@@ -373,54 +385,32 @@ export class PostgresBackend implements KnowledgeBackend {
   ): Promise<CollectionIndex> {
     const analysis = this.analysisOf(row.name);
     // Inside the per-collection loop: each collection analyses the query in its own language, and
-    // meets compounds through its vocabulary as the embedded engine does (engine.ts queryTermsFor).
+    // meets compounds through its vocabulary as the embedded engine does (ranking-core/query-terms.ts).
     // A PostgreSQL collection names its one language (config refuses "auto" there).
-    const analyzer = analysis.queryAnalyzer(new Map());
-    const analyzed = analyzer.analyze(query);
-    const compounds = compoundPlan(query, analyzer);
+    const plan = queryTermPlan(query, analysis.queryAnalyzer(new Map()));
     // One lookup for the query's terms and the compound parts that may join them (the parts it
     // chooses are among them; the others' frequencies are true ones, harmless to keep).
-    const known = await this.documentFrequencies(client, row.id, [
-      ...new Set([...[...new Set(analyzed)].slice(0, MAX_QUERY_TERMS), ...compounds.candidates]),
-    ]);
-    const queryTerms = [...analyzed, ...compounds.choose((term) => known.get(term) ?? 0)];
+    const known = await this.documentFrequencies(client, row.id, plan.lookups);
+    const frequency = (term: string) => known.get(term) ?? 0;
+    const queryTerms = plan.terms(frequency);
     const unitCount = Number(row.unit_count);
-    const distinct = [...new Set(queryTerms)].slice(0, MAX_QUERY_TERMS);
     const statistics: CollectionStatistics = {
       unitCount,
       avgTitleLength: unitCount ? Number(row.title_length_sum) / unitCount : 0,
       avgBodyLength: unitCount ? Number(row.body_length_sum) / unitCount : 0,
-      documentFrequency: (term) => known.get(term) ?? 0,
+      documentFrequency: frequency,
       documentCount: Number(row.document_count),
     };
-    const original = new Map<string, number>();
-    for (const term of queryTerms) {
-      if (!distinct.includes(term) || !known.get(term)) continue;
-      original.set(term, (original.get(term) ?? 0) + idf(unitCount, known.get(term)!));
-    }
+    const original = queryTermWeights(queryTerms, unitCount, frequency);
     // Each candidate once, in the packed form the index reads (its stored terms, unsplit),
     // however many passes bring it up.
     const sections = new Map<string, { row: CandidateRow; section: PackedSection }>();
     const indexOf = async (found: readonly AnalyzedRow[]) => {
       for (const r of found) sections.set(r.section_id, { row: r, section: packedSection(r) });
-      const documents = documentsOf([...sections.values()]);
-      const index = new CollectionIndex(row.name, documents, { params: DEFAULT_BM25, statistics, analysis });
-      // The ranker's feedback weighs every term of the units its relevance model reads (the first
-      // pass's leading ones, scored with the query terms' statistics alone): their documents'
+      const index = candidateCollection(row.name, documentsOf([...sections.values()]), statistics, analysis);
+      // The feedback pass weighs every term of the documents its relevance model reads: their
       // terms need their collection frequencies too, and no others.
-      const { feedbackUnits } = rankCollection(index, queryTerms, { rerank: false, limit: 1 });
-      const topDocuments = new Set(feedbackUnits.map((unit) => index.unitDocument[unit]!));
-      const vocabulary = new Set<string>();
-      const { lexical } = index;
-      for (let unit = 0; unit < index.unitDocument.length; unit++) {
-        if (!topDocuments.has(index.unitDocument[unit]!)) continue;
-        for (const stream of [lexical.titleStream(unit), lexical.bodyStream(unit)]) {
-          for (const id of stream) {
-            const term = lexical.term(id);
-            if (!known.has(term)) vocabulary.add(term);
-          }
-        }
-      }
+      const vocabulary = feedbackVocabulary(index, queryTerms, (term) => !known.has(term));
       if (!vocabulary.size) return index;
       for (const term of vocabulary) known.set(term, 0);
       for (const [term, df] of await this.documentFrequencies(client, row.id, [...vocabulary]))
@@ -431,8 +421,7 @@ export class PostgresBackend implements KnowledgeBackend {
     // The page ranking reads every section of the leading documents (ranker.ts withPageEvidence):
     // those the passes did not bring are read too, so each page scores as in the embedded engine.
     const withWholePages = async (index: CollectionIndex) => {
-      const leading = rankCollection(index, queryTerms, { rerank, limit: PAGE_CANDIDATES });
-      const paths = leading.documents.map((ranked) => index.documents[ranked.document]!.id);
+      const paths = leadingDocumentIds(index, queryTerms, rerank);
       const rest = await this.otherSections(client, row.id, paths, [...sections.keys()]);
       return rest.length ? indexOf(rest) : index;
     };
@@ -440,23 +429,19 @@ export class PostgresBackend implements KnowledgeBackend {
     // holding it: the embedded index knows every term, and two readers ask the index's own terms
     // for a query word — the feedback pass's expanded query keeps only the original terms the
     // index holds (feedback.ts expandQuery), and the retry hints' rescue candidates take a word
-    // the index lacks for one no document contains (engine.ts vocabularyOf). Such a section is
-    // none the first pass ranked high (it read the best CANDIDATE_POOL, twice what the ranker
+    // the index lacks for one no document contains (ranking-core.ts vocabularyOf). Such a section
+    // is none the first pass ranked high (it read the best CANDIDATE_POOL, twice what the ranker
     // keeps), so it is there to be counted, not to rank.
     const firstPass = await indexOf(await this.topSections(client, row.id, statistics, known, original, []));
-    const missing = distinct.filter(
-      (term) => known.get(term) && firstPass.lexical.termId(term) === undefined,
+    const missing = rankedQueryTerms(queryTerms).filter(
+      (term) => known.get(term) && !holdsTerm(firstPass, term),
     );
     const first = missing.length
       ? await indexOf(await this.sectionsHolding(client, row.id, missing, [...sections.keys()]))
       : firstPass;
     if (!rerank || !original.size) return withWholePages(first);
-    const ranking = rankCollection(first, queryTerms, { rerank: false, limit: 1 });
-    if (!ranking.feedback.length) return withWholePages(first);
-    const expanded = new Map<string, number>();
-    for (const s of expandQuery(first.lexical, ranking.stats, ranking.feedback)) {
-      if (s.documentFrequency > 0) expanded.set(s.term, s.idf * s.queryFrequency);
-    }
+    const expanded = expandedQueryWeights(first, queryTerms);
+    if (!expanded) return withWholePages(first);
     return withWholePages(
       await indexOf(
         await this.topSections(client, row.id, statistics, known, expanded, [...sections.keys()]),

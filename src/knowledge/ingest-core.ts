@@ -1,0 +1,17 @@
+// What both indexers share about a collection's files — which files it holds (its globs, the
+// exclusions, the file cap), parsing them in parser threads under the bot's time and memory
+// bounds, and the refresh report — so a file is skipped, bounded and reported alike whether the
+// index lives in the bot folder or in PostgreSQL. The PostgreSQL indexer
+// (src/knowledge/postgres/pg-indexer.ts) reaches the embedded engine's indexing only through
+// this file (.dependency-cruiser.cjs, docs/architecture.md "The ranking core").
+
+export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
+export { IngestPool } from "./index/ingest-pool.js";
+export {
+  type CollectionSource,
+  emptyRefreshReport,
+  listCollectionFiles,
+  type RefreshProgress,
+  type RefreshReport,
+  statFailureReason,
+} from "./index/refresh.js";
