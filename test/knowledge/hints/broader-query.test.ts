@@ -228,7 +228,8 @@ describe("broaderQuery: equal to the query ignoring case is discarded", () => {
       expect(query.toLowerCase()).not.toBe(q.trim().toLowerCase());
     }
     // Each rule leaves these the query itself or under two tokens: no hint at all.
-    for (const q of ["  spaced   out   query  ", '"', "x (y)"]) expect(broaderQuery(q, huginn)).toBeUndefined();
+    for (const q of ["  spaced   out   query  ", '"', "x (y)"])
+      expect(broaderQuery(q, huginn)).toBeUndefined();
   });
 });
 
