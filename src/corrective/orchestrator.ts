@@ -9,6 +9,7 @@
 
 import { type Context, context } from "@opentelemetry/api";
 import { withDeadline } from "../deadline.js";
+import { SecondLookError } from "../errors.js";
 import { clampHitLimit, positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
 import { joinNames } from "../protocol/collection-languages.js";
 import {
@@ -229,7 +230,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
         context.with(round.context, () => input.backend.search(request, { signal })),
       );
       if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
-        throw new Error("backend returned no results array");
+        throw new SecondLookError("corrective", "malformed-response", "backend returned no results array");
       }
       return { query, origin: originOf(query), response };
     } catch (error) {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, join, resolve } from "node:path";
+import { SecondLookError } from "../errors.js";
 import { logger } from "../telemetry/logger.js";
 import { CollectionAnalysis } from "./analysis/collection-analysis.js";
 import { readBotCalibration } from "./bot-calibration.js";
@@ -129,7 +130,9 @@ export async function openEmbeddedEngine(
       (error: unknown) => {
         const code = unsavableCode(error);
         if (code !== undefined) {
-          throw new Error(
+          throw new SecondLookError(
+            "knowledge",
+            "index-unsavable",
             `cannot write the index of collection "${source.name}" to ${directory} (${code}); ${unsavedFix(code)}`,
             { cause: error },
           );

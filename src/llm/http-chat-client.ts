@@ -5,6 +5,7 @@
 // the host and path called, and quote at most a scrubbed, clipped part of the provider's reply.
 
 import { type Dispatcher, request as undiciRequest } from "undici";
+import { SecondLookError } from "../errors.js";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
@@ -177,7 +178,11 @@ export function createHttpChatClient(options: HttpChatClientOptions): LlmClient 
   };
 }
 
-class ReplyTooLargeError extends Error {}
+class ReplyTooLargeError extends SecondLookError {
+  constructor(message: string) {
+    super("llm", "reply-too-large", message);
+  }
+}
 
 /** The body as text, up to `maxBytes`: past it, an error (`strict`) or the text so far. */
 async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, strict: boolean): Promise<string> {

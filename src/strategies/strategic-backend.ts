@@ -10,6 +10,7 @@
 //   results merged, each document once, best relevance first.
 // - answerSpans: the top hits get a verbatim quote.
 // Every model step is bounded and fails soft: on any error the lexical response stands.
+import { SecondLookError } from "../errors.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { isWeak } from "../protocol/weakness.js";
 import type { Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
@@ -95,7 +96,7 @@ export function strategicBackend(
         const current = response;
         response = await soft("rerank", current, async () => {
           const outcome = await rerankHitsSinglePass(llm, request.query, current.results, limits(signal));
-          if (outcome.error) throw new Error(outcome.error);
+          if (outcome.error) throw new SecondLookError("strategies", "rerank-failed", outcome.error);
           return { ...current, results: outcome.hits, reranked: current.reranked || outcome.reranked };
         });
       }

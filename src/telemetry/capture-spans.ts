@@ -17,6 +17,7 @@
 import { context, trace } from "@opentelemetry/api";
 import type { ReadableSpan, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { settleBy } from "../deadline.js";
+import { SecondLookError } from "../errors.js";
 import { AsyncLocalContextManager } from "./async-context.js";
 import { type Logger, logger } from "./logger.js";
 import { packageVersion } from "./package-version.js";
@@ -179,7 +180,11 @@ export async function captureSpans(options: CaptureOptions = {}): Promise<SpanCa
   if (!trace.setGlobalTracerProvider(provider)) {
     if (ownsContext) context.disable();
     await provider.shutdown();
-    throw new Error("captureSpans: a tracer provider is already registered");
+    throw new SecondLookError(
+      "telemetry",
+      "tracer-registered",
+      "captureSpans: a tracer provider is already registered",
+    );
   }
   // Shutting the provider down empties the in-memory exporter; keep what it held.
   let kept: ReadableSpan[] | undefined;

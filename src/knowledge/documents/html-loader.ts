@@ -1,4 +1,5 @@
 import { type HTMLElement, type Node, NodeType, parse } from "node-html-parser";
+import { SecondLookError } from "../../errors.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { collapseWhitespace, tidyLines } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
@@ -110,7 +111,11 @@ export function assertFewUnclosedElements(html: string): void {
     open = closing ? Math.max(0, open - 1) : open + 1;
   }
   if (open > MAX_UNCLOSED_ELEMENTS) {
-    throw new Error(`${open} elements are never closed (limit ${MAX_UNCLOSED_ELEMENTS})`);
+    throw new SecondLookError(
+      "knowledge",
+      "html-unclosed",
+      `${open} elements are never closed (limit ${MAX_UNCLOSED_ELEMENTS})`,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { SecondLookError } from "../../errors.js";
 import { scrubSecrets, urlSecrets } from "../../secret-text.js";
 
 /** Connections one process opens at most: a search needs one, an index run two. */
@@ -22,9 +23,9 @@ export interface PostgresTarget {
  * model sees in its tool error, naming the bot, the host and what to check — never the
  * connection string, which may carry a password.
  */
-export class PostgresUnavailableError extends Error {
+export class PostgresUnavailableError extends SecondLookError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super("knowledge", "postgres-unavailable", message, options);
     this.name = "PostgresUnavailableError";
   }
 }
