@@ -4,7 +4,7 @@ import { errorMessage, SecondLookError } from "../src/errors.js";
 import { UnknownCollectionError } from "../src/knowledge/engine.js";
 import { clampHitLimit, positiveOrUndefined, SEARCH_LIMITS, wholeAtLeastOne } from "../src/limits.js";
 import { LlmError } from "../src/llm/llm-error.js";
-import { clipText, oneLine } from "../src/text-clip.js";
+import { clipText, fitText, oneLine } from "../src/text-clip.js";
 
 describe("limits", () => {
   it("clamps hit limits and falls back to the default for non-numbers", () => {
@@ -32,6 +32,14 @@ describe("text clipping", () => {
     expect(clipText("abcdef", 3)).toBe("abc…");
     expect(clipText("ab😀cd", 3)).toBe("ab…");
     expect(clipText("abcdef", 3, "")).toBe("abc");
+  });
+
+  it("fits text and its ellipsis within the bound", () => {
+    expect(fitText("abcdef", 6)).toBe("abcdef");
+    expect(fitText("abcdef", 4)).toBe("abc…");
+    expect(fitText("abcdef", 4)).toHaveLength(4);
+    expect(fitText("ab😀cd", 4)).toBe("ab…");
+    expect(fitText("abcdef", 0)).toBe("…");
   });
 
   it("puts text on one line before cutting", () => {

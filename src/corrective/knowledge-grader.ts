@@ -13,6 +13,7 @@ import type { ChatRequest, LlmClient } from "../llm/llm-client.js";
 import { extractJsonObject } from "../llm/tolerant-json.js";
 import { collectionsWithLanguages } from "../protocol/collection-languages.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
+import { fitText } from "../text-clip.js";
 import type { CollectionLanguage, Grade } from "../types.js";
 import { digestResults } from "./grader-digest.js";
 import { type GradeFn, normalizeGrade, REASON_GRADER_UNPARSEABLE } from "./llm-grade.js";
@@ -188,7 +189,7 @@ function untrustedLine(value: unknown, max: number, over: "cut" | "drop"): strin
   const line = oneLine(value.slice(0, max * 4 + 16));
   if (line === "") return undefined;
   if (line.length <= max) return line;
-  return over === "cut" ? `${line.slice(0, max - 1)}…` : undefined;
+  return over === "cut" ? fitText(line, max) : undefined;
 }
 
 function oneLine(text: string): string {

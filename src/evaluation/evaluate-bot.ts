@@ -9,6 +9,7 @@ import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../correct
 import { errorMessage, SecondLookError } from "../errors.js";
 import { parseDocIdLine } from "../protocol/doc-id-line.js";
 import { isWeak } from "../protocol/weakness.js";
+import { fitText } from "../text-clip.js";
 import type { CorrectiveMetadata } from "../types.js";
 import { type BotEvalFigures, type QuestionOutcome, summarizeOutcomes } from "./bot-metrics.js";
 import {
@@ -228,7 +229,7 @@ function settingProblem(
 
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return fitText(line, 200);
 }
 
 /** Grading passes whose model call failed: the grader's fallback reasons, never a model's own. */

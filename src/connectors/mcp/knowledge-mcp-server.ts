@@ -30,6 +30,7 @@ import {
   toSearchRequest,
 } from "../../protocol/tool-arguments.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
+import { clipText } from "../../text-clip.js";
 import type { Doc, KnowledgeBackend } from "../../types.js";
 import { assembleBot } from "../assemble-bot.js";
 import { collectionSummaries } from "./collection-summaries.js";
@@ -199,7 +200,7 @@ function failureText(tool: string, error: unknown, deadline: ReturnType<typeof d
   if (deadline.signal.aborted) return `${tool} was cancelled.`;
   if (error instanceof HuginnError || error instanceof UnknownCollectionError) return error.message;
   const message = errorMessage(error);
-  return `${tool} failed: ${message.length > 500 ? `${message.slice(0, 500)}…` : message}`;
+  return `${tool} failed: ${clipText(message, 500)}`;
 }
 
 function success(text: string): CallToolResult {
