@@ -51,3 +51,8 @@ export function positiveOrUndefined(n: number | undefined): number | undefined {
 export function wholeAtLeastOne(n: number | undefined): number | undefined {
   return typeof n === "number" && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined;
 }
+
+/** A count read from untrusted data (a reply's token usage): a finite number above zero, floored; else 0. */
+export function countOrZero(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}

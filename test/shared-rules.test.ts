@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { BotConfigError } from "../src/bots/config-error.js";
 import { errorMessage, SecondLookError } from "../src/errors.js";
 import { UnknownCollectionError } from "../src/knowledge/engine.js";
-import { clampHitLimit, positiveOrUndefined, SEARCH_LIMITS, wholeAtLeastOne } from "../src/limits.js";
+import {
+  clampHitLimit,
+  countOrZero,
+  positiveOrUndefined,
+  SEARCH_LIMITS,
+  wholeAtLeastOne,
+} from "../src/limits.js";
 import { LlmError } from "../src/llm/llm-error.js";
 import { clipText, fitText, oneLine } from "../src/text-clip.js";
 
@@ -23,6 +29,15 @@ describe("limits", () => {
     expect(positiveOrUndefined(Number.POSITIVE_INFINITY)).toBeUndefined();
     expect(wholeAtLeastOne(2.7)).toBe(2);
     expect(wholeAtLeastOne(0.5)).toBeUndefined();
+  });
+
+  it("reads a count from untrusted data as a whole number, 0 when it is not one", () => {
+    expect(countOrZero(12.7)).toBe(12);
+    expect(countOrZero(0)).toBe(0);
+    expect(countOrZero(-3)).toBe(0);
+    expect(countOrZero("12")).toBe(0);
+    expect(countOrZero(Number.POSITIVE_INFINITY)).toBe(0);
+    expect(countOrZero(undefined)).toBe(0);
   });
 });
 
