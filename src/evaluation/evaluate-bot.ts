@@ -6,6 +6,7 @@ import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../corrective/llm-grade.js";
+import { DEADLINES } from "../deadline.js";
 import { errorMessage, SecondLookError } from "../errors.js";
 import { parseDocIdLine } from "../protocol/doc-id-line.js";
 import { isWeak } from "../protocol/weakness.js";
@@ -22,9 +23,6 @@ import {
 /** `bot`: the bot's own settings with the environment's overrides, exactly as a session resolves them. */
 export const CORRECTIVE_SETTINGS = ["bot", "off", "signal", "haiku", "auto"] as const;
 export type CorrectiveSetting = (typeof CORRECTIVE_SETTINGS)[number];
-
-/** Bound on one question's corrective pass (a model grader's own timeout is shorter). */
-const CORRECT_TIMEOUT_MS = 60_000;
 
 export interface SettingReport extends BotEvalFigures {
   setting: CorrectiveSetting;
@@ -125,7 +123,7 @@ export async function evaluateBot(
             toolArgs: { query: question.text },
             resultText: original,
             question: question.text,
-            signal: AbortSignal.timeout(CORRECT_TIMEOUT_MS),
+            signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
           });
           if (corrected) {
             final = corrected.text;

@@ -7,7 +7,7 @@
 // loads it.
 
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
-import { settleBy, untilAborted } from "../deadline.js";
+import { DEADLINES, settleBy, untilAborted } from "../deadline.js";
 import { errorMessage } from "../errors.js";
 import { countOrZero, positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
@@ -21,7 +21,7 @@ import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js
 import { UsageMeter } from "./usage-meter.js";
 
 const PROVIDER = "copilot";
-export const DEFAULT_COPILOT_TIMEOUT_MS = 60_000;
+export const DEFAULT_COPILOT_TIMEOUT_MS = DEADLINES.copilotChatMs;
 
 /** A BYOK endpoint for the runtime to call instead of Copilot's own models. */
 export interface CopilotByok {
@@ -152,7 +152,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
 }
 
 /** Bound on deleting a finished session: a runtime that does not answer keeps its lease no longer. */
-export const SESSION_DELETE_TIMEOUT_MS = 5_000;
+export const SESSION_DELETE_TIMEOUT_MS = DEADLINES.copilotSessionDeleteMs;
 
 /**
  * Deletes a one-call session with its state on disk; never throws. A session the runtime cannot

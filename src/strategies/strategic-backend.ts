@@ -10,6 +10,8 @@
 //   results merged, each document once, best relevance first.
 // - answerSpans: the top hits get a verbatim quote.
 // Every model step is bounded and fails soft: on any error the lexical response stands.
+
+import { DEADLINES } from "../deadline.js";
 import { SecondLookError } from "../errors.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { isWeak } from "../protocol/weakness.js";
@@ -46,7 +48,7 @@ export interface StrategicBackendOptions {
   onError?: (step: string, error: unknown) => void;
 }
 
-const STEP_TIMEOUT_MS = 20_000;
+const STEP_TIMEOUT_MS = DEADLINES.strategyStepMs;
 const MAX_SUB_QUESTIONS = 4;
 
 /** Is any strategy switched on? When not, wrap nothing. */

@@ -5,7 +5,7 @@
 // untouched (return undefined), and it never throws into the SDK (which would swallow the error
 // silently anyway).
 
-import { DeadlineError, withDeadline } from "../../deadline.js";
+import { DEADLINES, DeadlineError, withDeadline } from "../../deadline.js";
 import { RESULT_LIMITS, SEARCH_LIMITS } from "../../limits.js";
 import type { Logger } from "../../telemetry/logger.js";
 import type { CorrectFn, CorrectiveRecord, CorrectResult } from "../bot-runtime.js";
@@ -41,7 +41,7 @@ export interface CorrectiveHookOptions {
   log?: Logger;
 }
 
-export const DEFAULT_CORRECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CORRECT_TIMEOUT_MS = DEADLINES.correctivePassMs;
 export const DEFAULT_MAX_QUERY_CHARS = SEARCH_LIMITS.queryChars;
 
 type Settled =

@@ -13,7 +13,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
-import { deadlineSignal, settleBy } from "../../deadline.js";
+import { DEADLINES, deadlineSignal, settleBy } from "../../deadline.js";
 import { errorMessage } from "../../errors.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
@@ -44,7 +44,7 @@ import {
 } from "./tool-descriptions.js";
 
 /** Bound on one tool call, search and corrective pass together. */
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_CALL_TIMEOUT_MS = DEADLINES.mcpToolCallMs;
 export const SERVER_NAME = "second-look";
 export const SERVER_VERSION = "0.1.0";
 /** What a bounded step yields when the call's deadline or the client stopped it first. */
