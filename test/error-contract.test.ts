@@ -1,13 +1,8 @@
 // The error contract (src/errors.ts, README): every error this library throws on purpose is a
 // SecondLookError with a layer and a code. This walks src/ and fails on a plain
 // `throw new Error(` or a class that `extends Error` directly, outside the allow-list below.
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const srcDir = join(repoRoot, "src");
+import { readSourceFiles, staleEntries } from "./support/src-files.js";
 
 /** file (relative to the repository) → why a plain Error is right there. */
 const ALLOWED: ReadonlyMap<string, string> = new Map([
@@ -34,19 +29,8 @@ function plainErrors(file: string, text: string): string[] {
   return found;
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.(ts|mts|cts|js|mjs)$/.test(entry.name) ? [path] : [];
-  });
-}
-
 describe("error contract: every deliberate error is a SecondLookError", () => {
-  const files = sourceFiles(srcDir).map((path) => ({
-    file: relative(repoRoot, path).split("\\").join("/"),
-    text: readFileSync(path, "utf8"),
-  }));
+  const files = readSourceFiles([".ts", ".mts", ".cts", ".js", ".mjs"]);
 
   it("the scan reads src/ and recognises a plain error", () => {
     expect(files.length).toBeGreaterThan(100);
@@ -71,11 +55,6 @@ describe("error contract: every deliberate error is a SecondLookError", () => {
   });
 
   it("every allow-list entry still holds a plain error (the list does not go stale)", () => {
-    for (const [file, reason] of ALLOWED) {
-      expect(reason).not.toBe("");
-      const entry = files.find((f) => f.file === file);
-      expect(entry, file).toBeDefined();
-      expect(plainErrors(file, entry!.text).length, file).toBeGreaterThan(0);
-    }
+    expect(staleEntries(ALLOWED, files, (f) => plainErrors(f.file, f.text))).toEqual([]);
   });
 });
