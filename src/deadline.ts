@@ -26,6 +26,71 @@ export class DeadlineError extends SecondLookError {
   }
 }
 
+/**
+ * Every default time bound, by name, in milliseconds: one table, so a default is changed in one
+ * place and bounds that must agree are read side by side. A bot's config may override those it
+ * names (src/bots/config-options.ts prints these defaults).
+ */
+export const DEADLINES = {
+  // The corrective pass (src/corrective, src/connectors/copilot-sdk/corrective-hook.ts).
+  /** One model grader call (`correctiveRetrieval.graderTimeoutMs`); past it the results pass through. */
+  graderMs: 8_000,
+  /** One corrective re-query against the backend. */
+  requeryMs: 8_000,
+  /** A whole corrective pass inside a chat turn (the Copilot hook); past it the original passes through. */
+  correctivePassMs: 30_000,
+  /** A whole corrective pass where a person or a script waits for it (`search`, `eval`). */
+  offlineCorrectivePassMs: 60_000,
+  /** One conversation turn (`session.timeoutMs`). */
+  sessionTurnMs: 120_000,
+  /** One MCP tool call, the corrective pass included. */
+  mcpToolCallMs: 60_000,
+  /** After an aborted turn, how long to wait for the runtime to go idle. */
+  turnAbortSettleMs: 3_000,
+  // Model clients (src/llm).
+  /** One chat call over HTTP (OpenAI, Anthropic wire). */
+  chatCallMs: 30_000,
+  /** One chat through the Copilot runtime. */
+  copilotChatMs: 60_000,
+  /** Deleting a Copilot session after its chat. */
+  copilotSessionDeleteMs: 5_000,
+  /** Stopping the shared Copilot client before it is killed. */
+  copilotStopGraceMs: 5_000,
+  /** The TCP connect that checks a provider is reachable. */
+  providerConnectMs: 3_000,
+  // Strategies (src/strategies).
+  /** A strategy's whole run of model turns. */
+  strategyRunMs: 60_000,
+  /** One model turn of a strategy. */
+  strategyCallMs: 30_000,
+  /** One step of the strategic backend (rerank, deep fallback). */
+  strategyStepMs: 20_000,
+  // Backends and indexing (src/knowledge).
+  /** One search against a Huginn server. */
+  huginnSearchMs: 30_000,
+  /** One PostgreSQL statement (statement_timeout). */
+  postgresStatementMs: 10_000,
+  /** Opening a PostgreSQL connection. */
+  postgresConnectMs: 5_000,
+  /** Reading, parsing and analysing one file while indexing (`knowledge.ingest.fileTimeoutMs`). */
+  ingestFileMs: 60_000,
+  /** A parser worker thread's start. */
+  ingestWorkerStartMs: 30_000,
+  /** Parsing one PDF. */
+  pdfParseMs: 60_000,
+  // Hosts and telemetry (src/hosts, src/telemetry).
+  /** Teams: the Bot Connector's calls. */
+  teamsConnectorMs: 15_000,
+  /** Teams: one incoming request. */
+  teamsRequestMs: 20_000,
+  /** Slack: one Web API call. */
+  slackWebApiMs: 15_000,
+  /** After a host's shutdown aborts its answers, how long to wait for them to settle. */
+  answerAbortGraceMs: 5_000,
+  /** One OTLP span export. */
+  otlpExportMs: 3_000,
+} as const;
+
 /** The largest delay setTimeout honours; longer ones fire at once (Node clamps them to 1 ms). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 

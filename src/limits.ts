@@ -17,6 +17,25 @@ export const SEARCH_LIMITS = {
   docIdChars: 1_000,
 } as const;
 
+/**
+ * How large a search result the corrective pass takes on. Three bounds, one per step, kept
+ * here together so that they are read side by side.
+ */
+export const RESULT_LIMITS = {
+  /**
+   * The entry point every host calls (src/corrective/correct-tool-result.ts): larger results are
+   * passed through unexamined, since the merge would have to copy them.
+   */
+  correctableChars: 16 * 1024 * 1024,
+  /**
+   * The Copilot hook's default (its `maxResultChars` option): it passes larger results through
+   * before calling the entry point at all.
+   */
+  hookResultChars: 1_000_000,
+  /** Results up to this many characters are graded whole; a larger one from its head and tail. */
+  gradedViewChars: 256 * 1024,
+} as const;
+
 /** A hit count within 1..maxHits; anything that is not a finite number gives the default. */
 export function clampHitLimit(limit: unknown): number {
   if (typeof limit !== "number" || !Number.isFinite(limit)) return SEARCH_LIMITS.defaultHits;
@@ -31,4 +50,9 @@ export function positiveOrUndefined(n: number | undefined): number | undefined {
 /** `n` floored when it is a finite number of at least 1, else undefined. */
 export function wholeAtLeastOne(n: number | undefined): number | undefined {
   return typeof n === "number" && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined;
+}
+
+/** A count read from untrusted data (a reply's token usage): a finite number above zero, floored; else 0. */
+export function countOrZero(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

@@ -15,3 +15,9 @@ export function clipText(text: string, max: number, ellipsis = "…"): string {
 export function oneLine(text: string, max: number): string {
   return clipText(String(text).replace(/\s+/g, " ").trim(), max);
 }
+
+/** `text` cut so that it and `ellipsis` together fit in `max` UTF-16 units; unchanged when it fits. */
+export function fitText(text: string, max: number, ellipsis = "…"): string {
+  if (text.length <= max) return text;
+  return clipText(text, max - ellipsis.length, ellipsis);
+}

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DeadlineError, deadlineSignal, settleBy, untilAborted, withDeadline } from "../src/deadline.js";
+import {
+  DEADLINES,
+  DeadlineError,
+  deadlineSignal,
+  MAX_TIMER_MS,
+  settleBy,
+  untilAborted,
+  withDeadline,
+} from "../src/deadline.js";
 
 describe("withDeadline", () => {
   it("returns the step's value and accepts plain values and sync throws", async () => {
@@ -77,5 +85,13 @@ describe("settleBy and untilAborted", () => {
     await new Promise((r) => setTimeout(r, 30));
     expect(expired.signal.aborted).toBe(true);
     expect(expired.expired()).toBe(true);
+  });
+});
+
+describe("DEADLINES", () => {
+  it("every default is a whole number of milliseconds a timer can wait", () => {
+    for (const [name, ms] of Object.entries(DEADLINES)) {
+      expect(Number.isInteger(ms) && ms > 0 && ms <= MAX_TIMER_MS, name).toBe(true);
+    }
   });
 });

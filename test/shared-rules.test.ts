@@ -2,9 +2,15 @@ import { describe, expect, it } from "vitest";
 import { BotConfigError } from "../src/bots/config-error.js";
 import { errorMessage, SecondLookError } from "../src/errors.js";
 import { UnknownCollectionError } from "../src/knowledge/engine.js";
-import { clampHitLimit, positiveOrUndefined, SEARCH_LIMITS, wholeAtLeastOne } from "../src/limits.js";
+import {
+  clampHitLimit,
+  countOrZero,
+  positiveOrUndefined,
+  SEARCH_LIMITS,
+  wholeAtLeastOne,
+} from "../src/limits.js";
 import { LlmError } from "../src/llm/llm-error.js";
-import { clipText, oneLine } from "../src/text-clip.js";
+import { clipText, fitText, oneLine } from "../src/text-clip.js";
 
 describe("limits", () => {
   it("clamps hit limits and falls back to the default for non-numbers", () => {
@@ -24,6 +30,15 @@ describe("limits", () => {
     expect(wholeAtLeastOne(2.7)).toBe(2);
     expect(wholeAtLeastOne(0.5)).toBeUndefined();
   });
+
+  it("reads a count from untrusted data as a whole number, 0 when it is not one", () => {
+    expect(countOrZero(12.7)).toBe(12);
+    expect(countOrZero(0)).toBe(0);
+    expect(countOrZero(-3)).toBe(0);
+    expect(countOrZero("12")).toBe(0);
+    expect(countOrZero(Number.POSITIVE_INFINITY)).toBe(0);
+    expect(countOrZero(undefined)).toBe(0);
+  });
 });
 
 describe("text clipping", () => {
@@ -32,6 +47,14 @@ describe("text clipping", () => {
     expect(clipText("abcdef", 3)).toBe("abc…");
     expect(clipText("ab😀cd", 3)).toBe("ab…");
     expect(clipText("abcdef", 3, "")).toBe("abc");
+  });
+
+  it("fits text and its ellipsis within the bound", () => {
+    expect(fitText("abcdef", 6)).toBe("abcdef");
+    expect(fitText("abcdef", 4)).toBe("abc…");
+    expect(fitText("abcdef", 4)).toHaveLength(4);
+    expect(fitText("ab😀cd", 4)).toBe("ab…");
+    expect(fitText("abcdef", 0)).toBe("…");
   });
 
   it("puts text on one line before cutting", () => {

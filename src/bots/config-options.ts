@@ -1,5 +1,6 @@
 // One line of documentation per config.json option, for the README table and `--help` texts.
 // A test checks that this list and the schema name exactly the same keys.
+import { DEADLINES } from "../deadline.js";
 
 export interface ConfigOption {
   /** Key path; `<name>` stands for a collection name you choose. */
@@ -168,7 +169,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   {
     key: "knowledge.ingest.fileTimeoutMs",
     type: "integer 100–600000",
-    default: "60000",
+    default: String(DEADLINES.ingestFileMs),
     description:
       "Wall-clock limit on reading, parsing and analysing one file (holds even when a parser never yields).",
   },
@@ -221,7 +222,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   {
     key: "correctiveRetrieval.graderTimeoutMs",
     type: "integer > 0",
-    default: "8000",
+    default: String(DEADLINES.graderMs),
     description: "Grader call timeout; on timeout the results pass through unchanged.",
   },
   {
@@ -267,7 +268,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   {
     key: "session.timeoutMs",
     type: "integer > 0",
-    default: "120000",
+    default: String(DEADLINES.sessionTurnMs),
     description: "Wall-clock limit for one turn; the session is aborted when it is reached.",
   },
 ];

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
+import { DEADLINES } from "../deadline.js";
 import {
   AUTO_LANGUAGE,
   closestLanguage,
@@ -143,7 +144,7 @@ export type RetrievalConfig = z.output<typeof RetrievalSchema>;
 /** Bounds on one conversation turn, so a looping model cannot run up cost or hang a host. */
 export const SessionSchema = z.strictObject({
   maxToolCalls: z.number().int().positive().default(8),
-  timeoutMs: timeoutMs.default(120_000),
+  timeoutMs: timeoutMs.default(DEADLINES.sessionTurnMs),
 });
 export type SessionLimits = z.output<typeof SessionSchema>;
 

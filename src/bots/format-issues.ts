@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { fitText } from "../text-clip.js";
 import { closestKey } from "./closest-key.js";
 import { allKeyPaths, keysAt } from "./schema-keys.js";
 
@@ -45,7 +46,7 @@ export function showValue(value: unknown, path: readonly PropertyKey[]): string 
     path[path.length - 1] === "apiKeyEnv" && typeof value === "string" && !ENV_VAR_NAME.test(value);
   if (inHeaders || pastedKey) return `<redacted ${describeType(value)}>`;
   const json = JSON.stringify(value) ?? String(value);
-  const text = json.length > MAX_VALUE_CHARS ? `${json.slice(0, MAX_VALUE_CHARS - 1)}…` : json;
+  const text = fitText(json, MAX_VALUE_CHARS);
   return typeof value === "object" && value !== null ? `${describeType(value)} ${text}` : text;
 }
 

@@ -3,6 +3,7 @@
 
 import { gradeFromText, type TextSignalGrade } from "../corrective/signal-grader.js";
 import { errorMessage } from "../errors.js";
+import { CliError } from "./cli-error.js";
 
 /** Larger inputs are refused: no real tool result comes near it, and reading stays bounded. */
 export const MAX_GRADE_INPUT_BYTES = 32 * 1024 * 1024;
@@ -73,7 +74,7 @@ async function readCapped(stream: NodeJS.ReadableStream, maxBytes: number): Prom
     const buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk as Uint8Array);
     size += buffer.length;
     if (size > maxBytes) {
-      throw new Error(`input is larger than ${maxBytes / (1024 * 1024)} MB; refusing to grade it`);
+      throw new CliError(`input is larger than ${maxBytes / (1024 * 1024)} MB; refusing to grade it`);
     }
     chunks.push(buffer);
   }

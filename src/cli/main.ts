@@ -6,6 +6,8 @@ import { errorLine } from "./cli-error.js";
 import type { EvalOptions } from "./eval.js";
 
 type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
+/** Wraps a command's body: records its name for the error line and sets the exit code. */
+type Runner = (name: string, fn: () => Promise<number>) => () => Promise<void>;
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -25,6 +27,25 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
+  addBotCommands(program, run, io);
+  addServingCommands(program, run, io);
+  addEvaluationCommands(program, run, io);
+
+  try {
+    await program.parseAsync(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander already printed its message (or the help/version text).
+      process.exitCode = error.exitCode;
+      return;
+    }
+    io.stderr.write(errorLine(command || "error", error));
+    process.exitCode = (error as { exitCode?: number }).exitCode ?? 1;
+  }
+}
+
+/** bots, index, search, ask: one bot's index and answers, from the terminal. */
+function addBotCommands(program: Command, run: Runner, io: Io): void {
   program
     .command("bots")
     .description("discovered bots and their resolved state")
@@ -81,7 +102,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
         ),
       )(),
     );
+}
 
+/** serve, grade, mcp: the long-running servers and the stdin grader. */
+function addServingCommands(program: Command, run: Runner, io: Io): void {
   program
     .command("serve")
     .description("answer in Slack and Teams: every bot with platform credentials, until SIGTERM")
@@ -115,7 +139,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .description("serve a bot's knowledge as an MCP server on stdio (corrective pass inside the search tool)")
     .argument("<bot>", "a name under ./bots or a path to a bot folder")
     .action((bot: string) => run("mcp", async () => (await import("./mcp.js")).runMcp(bot))());
+}
 
+/** eval, calibrate: measuring a bot or a judged collection, and refitting its calibration. */
+function addEvaluationCommands(program: Command, run: Runner, io: Io): void {
   program
     .command("eval")
     .description(
@@ -164,16 +191,4 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
         ),
       )(),
     );
-
-  try {
-    await program.parseAsync(argv, { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // Commander already printed its message (or the help/version text).
-      process.exitCode = error.exitCode;
-      return;
-    }
-    io.stderr.write(errorLine(command || "error", error));
-    process.exitCode = (error as { exitCode?: number }).exitCode ?? 1;
-  }
 }

@@ -4,14 +4,12 @@ import type { BotDefinition } from "../bots/discovery.js";
 import { loadBot } from "../bots/discovery.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { DEADLINES } from "../deadline.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import type { CorrectiveOutcome, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
 import { progressReporter } from "./progress.js";
 import { humanText } from "./terminal-text.js";
-
-/** Bound on the corrective pass of one CLI search (re-queries have their own, shorter bound). */
-const CORRECT_TIMEOUT_MS = 60_000;
 
 export interface SearchOptions {
   collection?: string[];
@@ -88,7 +86,7 @@ async function searchOn(
       toolName: "search_knowledge",
       toolArgs: toolArgsOf(request),
       resultText: original,
-      signal: AbortSignal.timeout(CORRECT_TIMEOUT_MS),
+      signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
     });
     if (corrected) {
       result.final = corrected.text;

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
+import { BotConfigError } from "../bots/config-error.js";
 import type { BotConfig } from "../bots/config-schema.js";
 import { calibrationFile } from "../knowledge/bot-calibration.js";
 import { HuginnBackend } from "../knowledge/huginn.js";
@@ -43,7 +44,9 @@ export async function openBotBackend(
     const huginn = knowledge.huginn;
     // The config schema requires the block for this backend; a hand-built config may not have it.
     if (!huginn)
-      throw new Error('knowledge.backend "huginn" needs a knowledge.huginn block with url and collections');
+      throw new BotConfigError(bot.dir, [
+        'knowledge.backend "huginn" needs a knowledge.huginn block with url and collections',
+      ]);
     const backend = new HuginnBackend({
       url: huginn.url,
       collections: huginn.collections,
@@ -56,7 +59,9 @@ export async function openBotBackend(
   if (knowledge.backend === "postgres") {
     const postgres = knowledge.postgres;
     if (!postgres)
-      throw new Error('knowledge.backend "postgres" needs a knowledge.postgres block with urlEnv');
+      throw new BotConfigError(bot.dir, [
+        'knowledge.backend "postgres" needs a knowledge.postgres block with urlEnv',
+      ]);
     const leftover = calibrationFile(bot.dir);
     if (existsSync(leftover)) {
       // Kept from when the bot was embedded: a postgres bot's calibration lives in its database.

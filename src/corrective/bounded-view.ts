@@ -2,8 +2,10 @@
 // (hit headers, the no-results line, the banner) and at the very end (the footer), so a huge
 // result is graded from its head and tail, in time that does not grow with its size.
 
+import { RESULT_LIMITS } from "../limits.js";
+
 /** Texts up to this many characters are graded whole. */
-export const MAX_VIEW_CHARS = 256 * 1024;
+export const MAX_VIEW_CHARS = RESULT_LIMITS.gradedViewChars;
 /** Of a larger text, this much of the end is kept (the footer and the last hits). */
 const TAIL_CHARS = 32 * 1024;
 

@@ -4,14 +4,12 @@
 // say" (null), and the caller passes the original text through untouched. The caller decides
 // which tools are knowledge searches (isKnowledgeSearchTool in the connector).
 
+import { RESULT_LIMITS } from "../limits.js";
 import { parseSearchArgs } from "../protocol/tool-arguments.js";
 import { peelTraceMarker } from "../protocol/trace-marker.js";
 import { logger } from "../telemetry/logger.js";
 import type { CorrectiveOutcome, SearchResponse } from "../types.js";
 import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "./orchestrator.js";
-
-/** Larger results are passed through unexamined: the merge would have to copy them. */
-export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
 
 export interface ToolResultCall {
   /** As the runtime reported it; used for logs only. */
@@ -71,7 +69,11 @@ export async function correctToolResult(
   try {
     if (call === null || typeof call !== "object") return null;
     const resultText = call.resultText;
-    if (typeof resultText !== "string" || resultText === "" || resultText.length > MAX_RESULT_CHARS)
+    if (
+      typeof resultText !== "string" ||
+      resultText === "" ||
+      resultText.length > RESULT_LIMITS.correctableChars
+    )
       return null;
     const args = parseSearchArgs(call.toolArgs);
     if (!args) return null;

@@ -1,3 +1,4 @@
+import { DEADLINES } from "../deadline.js";
 import type { ProviderConfig } from "../llm/provider-config.js";
 import { logger } from "../telemetry/logger.js";
 import { type CorrectiveGrader, GRADER_MODES } from "./corrective-config-schema.js";
@@ -17,7 +18,7 @@ import { type CorrectiveGrader, GRADER_MODES } from "./corrective-config-schema.
 // and takes effect at the next session.
 
 export const DEFAULT_GRADER_MODEL = "claude-haiku-4-5";
-export const DEFAULT_GRADER_TIMEOUT_MS = 8000;
+export const DEFAULT_GRADER_TIMEOUT_MS = DEADLINES.graderMs;
 
 export const CORRECTIVE_ENV = {
   disabled: "CORRECTIVE_RETRIEVAL_DISABLED",

@@ -12,7 +12,7 @@ import { CORRECTIVE_NOTE_START } from "../protocol/corrective-note.js";
 import { parseDocIdLine } from "../protocol/doc-id-line.js";
 import { extractTrailingFooter } from "../protocol/footer.js";
 import { isHitHeaderStart } from "../protocol/relevance-text.js";
-import { clipText } from "../text-clip.js";
+import { clipText, fitText } from "../text-clip.js";
 
 /** The whole digest, footer included, is at most this long. */
 export const MAX_DIGEST_CHARS = 4_000;
@@ -132,7 +132,7 @@ export function digestResults(text: string, maxChars: number = MAX_DIGEST_CHARS)
   let digest = [preambleText, blocks.join("\n\n")].filter((part) => part !== "").join("\n\n");
   // The arithmetic above keeps within the budget; this cut makes the bound unconditional.
   const room = Math.max(0, maxChars - footerBlock.length);
-  if (digest.length > room) digest = `${digest.slice(0, Math.max(0, room - 1))}…`;
+  digest = fitText(digest, room);
   return { text: `${digest}${footerBlock}`.slice(0, maxChars), hits: hits.length, listed, footer };
 }
 

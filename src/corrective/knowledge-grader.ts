@@ -7,17 +7,17 @@
 // bot's allow-list and ignores it outside). A failed or slow call rejects, and gradeWithModel
 // turns that into `correct`; an unusable reply is `correct` here already.
 
-import { withDeadline } from "../deadline.js";
+import { DEADLINES, withDeadline } from "../deadline.js";
 import { positiveOrUndefined } from "../limits.js";
 import type { ChatRequest, LlmClient } from "../llm/llm-client.js";
 import { extractJsonObject } from "../llm/tolerant-json.js";
 import { collectionsWithLanguages } from "../protocol/collection-languages.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
+import { fitText } from "../text-clip.js";
 import type { CollectionLanguage, Grade } from "../types.js";
 import { digestResults } from "./grader-digest.js";
 import { type GradeFn, normalizeGrade, REASON_GRADER_UNPARSEABLE } from "./llm-grade.js";
 
-export const DEFAULT_KNOWLEDGE_GRADER_TIMEOUT_MS = 8_000;
 /** The question as the grader sees it: its end (the current turn), like muninn's 1,500. */
 export const MAX_QUESTION_CHARS = 1_500;
 /** A rewritten query is "one concise search string"; anything longer is not one. */
@@ -65,7 +65,7 @@ export interface KnowledgeGraderOptions {
 
 /** A GradeFn asking `client` for one grade per pass. */
 export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGraderOptions = {}): GradeFn {
-  const timeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEFAULT_KNOWLEDGE_GRADER_TIMEOUT_MS;
+  const timeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEADLINES.graderMs;
   const log = options.log ?? processLogger();
   return async (input) => {
     const request = graderRequest(input.question, input.digestSource ?? input.text, options.collections, {
@@ -188,7 +188,7 @@ function untrustedLine(value: unknown, max: number, over: "cut" | "drop"): strin
   const line = oneLine(value.slice(0, max * 4 + 16));
   if (line === "") return undefined;
   if (line.length <= max) return line;
-  return over === "cut" ? `${line.slice(0, max - 1)}…` : undefined;
+  return over === "cut" ? fitText(line, max) : undefined;
 }
 
 function oneLine(text: string): string {

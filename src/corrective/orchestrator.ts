@@ -8,7 +8,8 @@
 // verdict per re-query (13) and takes hints from the trailing footer only (14).
 
 import { type Context, context } from "@opentelemetry/api";
-import { withDeadline } from "../deadline.js";
+import { DEADLINES, withDeadline } from "../deadline.js";
+import { SecondLookError } from "../errors.js";
 import { clampHitLimit, positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
 import { joinNames } from "../protocol/collection-languages.js";
 import {
@@ -54,7 +55,7 @@ import { gradeFromResponse, gradeFromText } from "./signal-grader.js";
 export type GraderSetting = GraderMode | "auto";
 
 /** Bound on one re-query (the backend call); a round's candidates run in parallel under it. */
-export const DEFAULT_REQUERY_TIMEOUT_MS = 8_000;
+export const DEFAULT_REQUERY_TIMEOUT_MS = DEADLINES.requeryMs;
 /** Fused hits appended per round: the best of several rankings, not all of them. */
 export const MAX_FUSED_HITS_APPENDED = 5;
 /**
@@ -229,7 +230,7 @@ export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): P
         context.with(round.context, () => input.backend.search(request, { signal })),
       );
       if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
-        throw new Error("backend returned no results array");
+        throw new SecondLookError("corrective", "malformed-response", "backend returned no results array");
       }
       return { query, origin: originOf(query), response };
     } catch (error) {

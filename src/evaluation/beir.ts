@@ -1,4 +1,5 @@
 import path from "node:path";
+import { EvaluationDataError } from "./data-error.js";
 import {
   assembleDataset,
   type EvalDataset,
@@ -32,7 +33,8 @@ export async function readBeir(dir: string, options: BeirOptions = {}): Promise<
   const seenDocs = new Set<string>();
   for await (const doc of readBeirCorpus(path.join(dir, "corpus.jsonl"))) {
     // Two documents under one id would make every judgment for it ambiguous.
-    if (seenDocs.has(doc.id)) throw new Error(`${doc.location}: duplicate _id ${JSON.stringify(doc.id)}`);
+    if (seenDocs.has(doc.id))
+      throw new EvaluationDataError(`${doc.location}: duplicate _id ${JSON.stringify(doc.id)}`);
     seenDocs.add(doc.id);
     docs.push({ id: doc.id, title: doc.title, text: doc.text });
   }
@@ -69,7 +71,7 @@ async function readBeirQueries(file: string): Promise<EvalQuery[]> {
   const seen = new Set<string>();
   for await (const { record, location } of readJsonl(file)) {
     const id = requireId(record, location);
-    if (seen.has(id)) throw new Error(`${location}: duplicate query _id ${JSON.stringify(id)}`);
+    if (seen.has(id)) throw new EvaluationDataError(`${location}: duplicate query _id ${JSON.stringify(id)}`);
     seen.add(id);
     queries.push({ id, text: requireString(record, "text", location) });
   }
@@ -89,7 +91,7 @@ async function readBeirQrels(file: string): Promise<{ judgments: RelevantJudgmen
     const wasFirst = first;
     first = false;
     if (queryId === undefined || docId === undefined || scoreField === undefined) {
-      throw new Error(
+      throw new EvaluationDataError(
         `${file}:${number}: expected "query-id<TAB>corpus-id<TAB>score", got ${JSON.stringify(text)}`,
       );
     }
@@ -97,7 +99,7 @@ async function readBeirQrels(file: string): Promise<{ judgments: RelevantJudgmen
     if (scoreField === "" || !Number.isFinite(score)) {
       // The header (`query-id corpus-id score`) is the one line allowed a non-numeric score.
       if (wasFirst) continue;
-      throw new Error(`${file}:${number}: score ${JSON.stringify(scoreField)} is not a number`);
+      throw new EvaluationDataError(`${file}:${number}: score ${JSON.stringify(scoreField)} is not a number`);
     }
     if (score <= 0) nonRelevant++;
     judgments.push({ queryId, docId, gain: Math.max(score, 0) });
@@ -115,10 +117,10 @@ async function* readJsonl(file: string): AsyncGenerator<{ record: JsonRecord; lo
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new Error(`${location}: malformed JSON (${(error as Error).message})`);
+      throw new EvaluationDataError(`${location}: malformed JSON (${(error as Error).message})`);
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new Error(`${location}: expected a JSON object`);
+      throw new EvaluationDataError(`${location}: expected a JSON object`);
     }
     yield { record: value as JsonRecord, location };
   }
@@ -129,18 +131,18 @@ function requireId(record: JsonRecord, location: string): string {
   // Some exports write numeric ids; the judgments name them as text either way.
   if (typeof id === "number" && Number.isFinite(id)) return String(id);
   if (typeof id === "string" && id.trim() !== "") return id.trim();
-  throw new Error(`${location}: missing or empty "_id"`);
+  throw new EvaluationDataError(`${location}: missing or empty "_id"`);
 }
 
 function requireString(record: JsonRecord, key: string, location: string): string {
   const value = record[key];
-  if (typeof value !== "string") throw new Error(`${location}: "${key}" must be a string`);
+  if (typeof value !== "string") throw new EvaluationDataError(`${location}: "${key}" must be a string`);
   return value;
 }
 
 function optionalString(record: JsonRecord, key: string, location: string): string {
   const value = record[key];
   if (value === undefined || value === null) return "";
-  if (typeof value !== "string") throw new Error(`${location}: "${key}" must be a string`);
+  if (typeof value !== "string") throw new EvaluationDataError(`${location}: "${key}" must be a string`);
   return value;
 }

@@ -5,6 +5,7 @@
 // uses now), after held-out (each question scored by a model fitted without it) and after as stored.
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { SecondLookError } from "../errors.js";
 import { type StoredCalibration, writeBotCalibration } from "../knowledge/bot-calibration.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
 import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
@@ -89,9 +90,9 @@ export interface BotCalibrationReport {
   storedIn: string | null;
 }
 
-export class CalibrationDataError extends Error {
+export class CalibrationDataError extends SecondLookError {
   constructor(message: string) {
-    super(message);
+    super("evaluation", "bad-calibration-data", message);
     this.name = "CalibrationDataError";
   }
 }
@@ -147,7 +148,12 @@ async function openSubject(
     const opened = await openBotBackend(bot);
     try {
       const backend = opened.backend;
-      if (!(backend instanceof PostgresBackend)) throw new Error("a postgres bot opened another backend");
+      if (!(backend instanceof PostgresBackend))
+        throw new SecondLookError(
+          "evaluation",
+          "unexpected-backend",
+          "a postgres bot opened another backend",
+        );
       const previous = (await backend.storedCalibration()) ?? DEFAULT_CALIBRATION;
       const engines: Record<"firstPass" | "reranked", RankingCore>[] = [];
       for (const q of questions) {

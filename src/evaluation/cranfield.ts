@@ -1,4 +1,5 @@
 import path from "node:path";
+import { EvaluationDataError } from "./data-error.js";
 import {
   assembleDataset,
   type EvalDataset,
@@ -49,7 +50,7 @@ async function readDocs(file: string): Promise<EvalDoc[]> {
   const seen = new Set<string>();
   for await (const record of readSmartRecords(file)) {
     const id = canonicalSmartId(record.id);
-    if (seen.has(id)) throw new Error(`${file}:${record.line}: duplicate document id ${id}`);
+    if (seen.has(id)) throw new EvaluationDataError(`${file}:${record.line}: duplicate document id ${id}`);
     seen.add(id);
     docs.push({
       id,
@@ -76,16 +77,18 @@ async function readJudgments(file: string): Promise<{ judgments: RelevantJudgmen
     if (fields.length === 1 && fields[0] === "") continue;
     const [queryField, docField, gradeField] = fields;
     if (queryField === undefined || docField === undefined || gradeField === undefined) {
-      throw new Error(`${file}:${number}: expected "query doc grade", got ${JSON.stringify(text)}`);
+      throw new EvaluationDataError(
+        `${file}:${number}: expected "query doc grade", got ${JSON.stringify(text)}`,
+      );
     }
     if (!/^\d+$/.test(queryField)) {
-      throw new Error(
+      throw new EvaluationDataError(
         `${file}:${number}: query number ${JSON.stringify(queryField)} is not a positive integer`,
       );
     }
     const grade = Number(gradeField);
     if (gradeField === "" || !Number.isFinite(grade)) {
-      throw new Error(`${file}:${number}: grade ${JSON.stringify(gradeField)} is not a number`);
+      throw new EvaluationDataError(`${file}:${number}: grade ${JSON.stringify(gradeField)} is not a number`);
     }
     const gain = cranfieldGain(grade);
     if (gain === 0) nonRelevant++;

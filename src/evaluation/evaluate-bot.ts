@@ -6,9 +6,11 @@ import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../corrective/llm-grade.js";
+import { DEADLINES } from "../deadline.js";
 import { errorMessage, SecondLookError } from "../errors.js";
 import { parseDocIdLine } from "../protocol/doc-id-line.js";
 import { isWeak } from "../protocol/weakness.js";
+import { fitText } from "../text-clip.js";
 import type { CorrectiveMetadata } from "../types.js";
 import { type BotEvalFigures, type QuestionOutcome, summarizeOutcomes } from "./bot-metrics.js";
 import {
@@ -21,9 +23,6 @@ import {
 /** `bot`: the bot's own settings with the environment's overrides, exactly as a session resolves them. */
 export const CORRECTIVE_SETTINGS = ["bot", "off", "signal", "haiku", "auto"] as const;
 export type CorrectiveSetting = (typeof CORRECTIVE_SETTINGS)[number];
-
-/** Bound on one question's corrective pass (a model grader's own timeout is shorter). */
-const CORRECT_TIMEOUT_MS = 60_000;
 
 export interface SettingReport extends BotEvalFigures {
   setting: CorrectiveSetting;
@@ -124,7 +123,7 @@ export async function evaluateBot(
             toolArgs: { query: question.text },
             resultText: original,
             question: question.text,
-            signal: AbortSignal.timeout(CORRECT_TIMEOUT_MS),
+            signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
           });
           if (corrected) {
             final = corrected.text;
@@ -228,7 +227,7 @@ function settingProblem(
 
 function oneLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return fitText(line, 200);
 }
 
 /** Grading passes whose model call failed: the grader's fallback reasons, never a model's own. */

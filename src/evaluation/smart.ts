@@ -1,3 +1,4 @@
+import { EvaluationDataError } from "./data-error.js";
 import { readLines } from "./line-reader.js";
 
 // The SMART layout of the classic test collections (Cranfield, CISI, CACM, MED): records open
@@ -38,20 +39,22 @@ export async function* readSmartRecords(file: string): AsyncGenerator<SmartRecor
       if (letter === "I") {
         if (record !== undefined) yield record;
         const id = (value ?? "").trim();
-        if (id === "") throw new Error(`${file}:${number}: .I marker without an id`);
+        if (id === "") throw new EvaluationDataError(`${file}:${number}: .I marker without an id`);
         record = { id, line: number, fields: new Map() };
         field = undefined;
         continue;
       }
       if (record === undefined)
-        throw new Error(`${file}:${number}: field .${letter} before the first .I record`);
+        throw new EvaluationDataError(`${file}:${number}: field .${letter} before the first .I record`);
       field = letter;
       lines = value === undefined || value === "" ? [] : [value];
       continue;
     }
     if (field !== undefined) lines.push(text);
     else if (text.trim() !== "") {
-      throw new Error(`${file}:${number}: text outside any field (expected a .I or .<letter> marker)`);
+      throw new EvaluationDataError(
+        `${file}:${number}: text outside any field (expected a .I or .<letter> marker)`,
+      );
     }
   }
   closeField();

@@ -2,6 +2,8 @@
 // questions reach the model at once and at most `maxQueued` wait, so a burst of messages (a
 // channel-wide mention, a retry storm) cannot exhaust the process or the model provider's quota.
 // Past the bound the host says it is busy instead of queueing without limit.
+
+import { DEADLINES } from "../deadline.js";
 import type { Logger } from "../telemetry/logger.js";
 
 /** One answer: it must settle; the signal fires when shutdown's grace period is over. */
@@ -23,7 +25,7 @@ export interface DrainOutcome {
 }
 
 /** How long aborted jobs get to post their one-sentence apology before shutdown goes on. */
-const ABORT_GRACE_MS = 5_000;
+const ABORT_GRACE_MS = DEADLINES.answerAbortGraceMs;
 
 export class AnswerQueue {
   readonly concurrency: number;

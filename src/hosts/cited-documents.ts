@@ -6,6 +6,7 @@
 // `get_document`, else the top hits of its searches, are shown as its sources.
 import type { AskResult, ToolCallRecord } from "../connectors/bot-runtime.js";
 import { docKey, parseDocIdLine } from "../protocol/doc-id-line.js";
+import { fitText } from "../text-clip.js";
 
 export interface CitedDocument {
   /** `collection/id`. */
@@ -54,7 +55,7 @@ export function safeUrl(candidate: string): string | undefined {
 
 function boundedTitle(title: string): string {
   const single = title.replace(/\s+/g, " ").trim();
-  return single.length > MAX_TITLE_CHARS ? `${single.slice(0, MAX_TITLE_CHARS - 1)}…` : single;
+  return fitText(single, MAX_TITLE_CHARS);
 }
 
 /** The hits of one search result text, in the order shown (the engine's best first). */

@@ -3,6 +3,7 @@
 // normalised to our SearchResponse (huginn/huginn-response.ts) without trusting it. All scoping
 // happens here, as in Huginn's adapter: the server has no per-caller scoping of its own.
 import type { Dispatcher } from "undici";
+import { DEADLINES } from "../deadline.js";
 import { UnknownCollectionError } from "../errors.js";
 import { normalizeSearchRequest } from "../search-request.js";
 import { type Logger, logger } from "../telemetry/logger.js";
@@ -19,7 +20,7 @@ export type { HuginnDoc } from "./huginn/huginn-document.js";
 export { HuginnError } from "./huginn/huginn-error.js";
 
 /** The adapter's httpx timeout. */
-export const DEFAULT_HUGINN_TIMEOUT_MS = 30_000;
+export const DEFAULT_HUGINN_TIMEOUT_MS = DEADLINES.huginnSearchMs;
 /** A search answer is at most 100 hits of bounded fields; anything near this is not Huginn's. */
 const MAX_SEARCH_BYTES = 16 * 1024 * 1024;
 /** A document answer holds its text and its chunks, roughly twice the text. */

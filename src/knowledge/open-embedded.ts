@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, join, resolve } from "node:path";
+import { SecondLookError } from "../errors.js";
 import { logger } from "../telemetry/logger.js";
 import { CollectionAnalysis } from "./analysis/collection-analysis.js";
 import { readBotCalibration } from "./bot-calibration.js";
@@ -129,7 +130,9 @@ export async function openEmbeddedEngine(
       (error: unknown) => {
         const code = unsavableCode(error);
         if (code !== undefined) {
-          throw new Error(
+          throw new SecondLookError(
+            "knowledge",
+            "index-unsavable",
             `cannot write the index of collection "${source.name}" to ${directory} (${code}); ${unsavedFix(code)}`,
             { cause: error },
           );
@@ -175,17 +178,31 @@ export async function openEmbeddedEngine(
       "answering from the index as it stands (their previous version where there is one) " +
       "while the refresh finishes in the background.",
   );
+  const background = refreshInBackground(unfinished, engine, (source, signal) =>
+    refresh(source, { pool, signal, keepWhenUnsaved: keep }),
+  );
+  return { engine, reports, background };
+}
+
+/**
+ * The collections a budgeted refresh left unfinished, refreshed one after the other while the
+ * engine answers; each one replaces its collection in the engine when it is read.
+ */
+function refreshInBackground(
+  unfinished: readonly CollectionSource[],
+  engine: KnowledgeEngine,
+  refresh: (
+    source: CollectionSource,
+    signal: AbortSignal,
+  ) => Promise<{ documents: StoredDocument[]; report: RefreshReport }>,
+): BackgroundRefresh {
   const stopBackground = new AbortController();
   const done = (async () => {
     const finished: RefreshReport[] = [];
     for (const source of unfinished) {
       if (stopBackground.signal.aborted) break;
       try {
-        const { documents, report } = await refresh(source, {
-          pool,
-          signal: stopBackground.signal,
-          keepWhenUnsaved: keep,
-        });
+        const { documents, report } = await refresh(source, stopBackground.signal);
         engine.replaceCollection(indexOf(source, documents));
         finished.push(report);
         logger().info(
@@ -204,14 +221,10 @@ export async function openEmbeddedEngine(
     return finished;
   })();
   return {
-    engine,
-    reports,
-    background: {
-      done,
-      stop: () => {
-        stopBackground.abort();
-        return done;
-      },
+    done,
+    stop: () => {
+      stopBackground.abort();
+      return done;
     },
   };
 }

@@ -4,7 +4,7 @@
 // message object, or (when streamed) message_start / content_block_delta / message_delta /
 // message_stop events.
 
-import { wholeAtLeastOne } from "../limits.js";
+import { countOrZero, wholeAtLeastOne } from "../limits.js";
 import type { ChatWire, WireRequest } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
@@ -63,8 +63,8 @@ export function anthropicWire(options: AnthropicWireOptions): ChatWire {
         text,
         model: typeof message.model === "string" ? message.model : "",
         usage: {
-          inputTokens: count(message.usage?.input_tokens),
-          outputTokens: count(message.usage?.output_tokens),
+          inputTokens: countOrZero(message.usage?.input_tokens),
+          outputTokens: countOrZero(message.usage?.output_tokens),
         },
       };
       if (typeof message.stop_reason === "string") response.finishReason = message.stop_reason;
@@ -96,8 +96,8 @@ export function anthropicWire(options: AnthropicWireOptions): ChatWire {
         if (type === "message_start") {
           const message = (payload.message ?? {}) as { model?: unknown; usage?: Record<string, unknown> };
           if (typeof message.model === "string") model = message.model;
-          inputTokens = count(message.usage?.input_tokens);
-          outputTokens = count(message.usage?.output_tokens);
+          inputTokens = countOrZero(message.usage?.input_tokens);
+          outputTokens = countOrZero(message.usage?.output_tokens);
         } else if (type === "content_block_delta") {
           const delta = (payload.delta ?? {}) as { type?: unknown; text?: unknown };
           if (delta.type === "text_delta" && typeof delta.text === "string") text += delta.text;
@@ -106,8 +106,8 @@ export function anthropicWire(options: AnthropicWireOptions): ChatWire {
           if (typeof delta.stop_reason === "string") finishReason = delta.stop_reason;
           const usage = (payload.usage ?? {}) as { output_tokens?: unknown; input_tokens?: unknown };
           // message_delta's counts are cumulative.
-          if (usage.output_tokens !== undefined) outputTokens = count(usage.output_tokens);
-          if (usage.input_tokens !== undefined) inputTokens = count(usage.input_tokens);
+          if (usage.output_tokens !== undefined) outputTokens = countOrZero(usage.output_tokens);
+          if (usage.input_tokens !== undefined) inputTokens = countOrZero(usage.input_tokens);
         } else if (type === "message_stop") {
           stopped = true;
           break;
@@ -131,8 +131,4 @@ function parseEventData(data: string): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

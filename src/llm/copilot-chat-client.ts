@@ -7,9 +7,9 @@
 // loads it.
 
 import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilot-sdk";
-import { settleBy, untilAborted } from "../deadline.js";
+import { DEADLINES, settleBy, untilAborted } from "../deadline.js";
 import { errorMessage } from "../errors.js";
-import { positiveOrUndefined } from "../limits.js";
+import { countOrZero, positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
@@ -21,7 +21,7 @@ import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js
 import { UsageMeter } from "./usage-meter.js";
 
 const PROVIDER = "copilot";
-export const DEFAULT_COPILOT_TIMEOUT_MS = 60_000;
+export const DEFAULT_COPILOT_TIMEOUT_MS = DEADLINES.copilotChatMs;
 
 /** A BYOK endpoint for the runtime to call instead of Copilot's own models. */
 export interface CopilotByok {
@@ -152,7 +152,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
 }
 
 /** Bound on deleting a finished session: a runtime that does not answer keeps its lease no longer. */
-export const SESSION_DELETE_TIMEOUT_MS = 5_000;
+export const SESSION_DELETE_TIMEOUT_MS = DEADLINES.copilotSessionDeleteMs;
 
 /**
  * Deletes a one-call session with its state on disk; never throws. A session the runtime cannot
@@ -186,8 +186,8 @@ function turn(session: CopilotSession, prompt: string): Promise<ChatResponse> {
           break;
         case "assistant.usage":
           model = event.data.model ?? model;
-          inputTokens += count(event.data.inputTokens);
-          outputTokens += count(event.data.outputTokens);
+          inputTokens += countOrZero(event.data.inputTokens);
+          outputTokens += countOrZero(event.data.outputTokens);
           if (typeof event.data.finishReason === "string") finishReason = event.data.finishReason;
           break;
         case "session.idle": {
@@ -214,8 +214,4 @@ function turn(session: CopilotSession, prompt: string): Promise<ChatResponse> {
 function promptOf(messages: readonly ChatMessage[]): string {
   if (messages.length === 1) return messages[0]!.content;
   return messages.map((m) => `${m.role === "user" ? "User" : "Assistant"}: ${m.content}`).join("\n\n");
-}
-
-function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

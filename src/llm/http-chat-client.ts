@@ -5,6 +5,8 @@
 // the host and path called, and quote at most a scrubbed, clipped part of the provider's reply.
 
 import { type Dispatcher, request as undiciRequest } from "undici";
+import { DEADLINES } from "../deadline.js";
+import { SecondLookError } from "../errors.js";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
@@ -18,7 +20,7 @@ import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js
 import { readSseEvents, SseLimitError } from "./sse-events.js";
 import { UsageMeter } from "./usage-meter.js";
 
-export const DEFAULT_CHAT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CHAT_TIMEOUT_MS = DEADLINES.chatCallMs;
 /** A chat reply larger than this is not one we asked for. */
 const MAX_REPLY_BYTES = 4 * 1024 * 1024;
 /** Of an error reply, this much is read (the rest is discarded unread). */
@@ -177,7 +179,11 @@ export function createHttpChatClient(options: HttpChatClientOptions): LlmClient 
   };
 }
 
-class ReplyTooLargeError extends Error {}
+class ReplyTooLargeError extends SecondLookError {
+  constructor(message: string) {
+    super("llm", "reply-too-large", message);
+  }
+}
 
 /** The body as text, up to `maxBytes`: past it, an error (`strict`) or the text so far. */
 async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number, strict: boolean): Promise<string> {

@@ -8,6 +8,8 @@
 // Azure: the key goes in an `api-key` header. The base URL is the resource root (the model is
 // then the deployment name), a `/openai/deployments/<name>` URL, or the `/openai/v1` API; the
 // first two get `api-version` unless the URL already carries one.
+
+import { countOrZero } from "../limits.js";
 import type { ChatWire, WireRequest } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
@@ -88,8 +90,8 @@ export function openAiWire(options: OpenAiWireOptions): ChatWire {
         text: contentText(choice.message?.content),
         model: typeof reply.model === "string" ? reply.model : "",
         usage: {
-          inputTokens: count(reply.usage?.prompt_tokens),
-          outputTokens: count(reply.usage?.completion_tokens),
+          inputTokens: countOrZero(reply.usage?.prompt_tokens),
+          outputTokens: countOrZero(reply.usage?.completion_tokens),
         },
       };
       if (typeof choice.finish_reason === "string") response.finishReason = choice.finish_reason;
@@ -133,8 +135,8 @@ export function openAiWire(options: OpenAiWireOptions): ChatWire {
           if (typeof choice.finish_reason === "string") finishReason = choice.finish_reason;
         }
         if (chunk.usage) {
-          inputTokens = count(chunk.usage.prompt_tokens);
-          outputTokens = count(chunk.usage.completion_tokens);
+          inputTokens = countOrZero(chunk.usage.prompt_tokens);
+          outputTokens = countOrZero(chunk.usage.completion_tokens);
         }
       }
       // Some local servers close the stream after the finish reason without sending [DONE].
@@ -175,8 +177,4 @@ function contentText(content: unknown): string {
     if (part && typeof part.text === "string") text += part.text;
   }
   return text;
-}
-
-function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }

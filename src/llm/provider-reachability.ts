@@ -3,11 +3,11 @@
 // before it reports; one TCP connect to the baseUrl's host and port answers the same question
 // in milliseconds. Only a connection is opened and closed again: no request, no header, no key.
 import { connect } from "node:net";
-import { DeadlineError, withDeadline } from "../deadline.js";
+import { DEADLINES, DeadlineError, withDeadline } from "../deadline.js";
 import type { ProviderConfig } from "./provider-config.js";
 
 /** How long the connect may take: a server that is up on a working network accepts far sooner. */
-export const PROVIDER_CONNECT_TIMEOUT_MS = 3_000;
+export const PROVIDER_CONNECT_TIMEOUT_MS = DEADLINES.providerConnectMs;
 
 export type Reachability =
   | { reachable: true }

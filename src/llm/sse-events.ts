@@ -1,6 +1,7 @@
 // Server-sent events (the streaming reply of both wire formats), read incrementally from a
 // response body. Linear in the body: each byte is decoded once and each line is split once.
 // Bounded: past `maxBytes` the read stops with an error instead of buffering a runaway stream.
+import { SecondLookError } from "../errors.js";
 
 export interface SseEvent {
   /** The `event:` field; "message" when the server sent none. */
@@ -9,8 +10,12 @@ export interface SseEvent {
   data: string;
 }
 
-export class SseLimitError extends Error {
+export class SseLimitError extends SecondLookError {
   override readonly name = "SseLimitError";
+
+  constructor(message: string) {
+    super("llm", "reply-too-large", message);
+  }
 }
 
 /** Yields each event as soon as its terminating blank line has arrived. */

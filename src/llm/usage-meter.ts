@@ -1,5 +1,6 @@
 // The running total of one client's calls and tokens, so a host can see what the grader (or a
 // strategy) has cost so far without a tracing backend.
+import { countOrZero } from "../limits.js";
 import type { ChatUsage, UsageTotals } from "./llm-client.js";
 
 export class UsageMeter {
@@ -24,8 +25,8 @@ export class UsageMeter {
   }
 
   add(usage: ChatUsage): void {
-    this.totals.inputTokens += finiteCount(usage.inputTokens);
-    this.totals.outputTokens += finiteCount(usage.outputTokens);
+    this.totals.inputTokens += countOrZero(usage.inputTokens);
+    this.totals.outputTokens += countOrZero(usage.outputTokens);
   }
 
   /** A copy: callers cannot change the running total. */
@@ -35,6 +36,3 @@ export class UsageMeter {
 }
 
 // Token counts come from the provider's reply: anything that is not a count adds nothing.
-function finiteCount(n: number): number {
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
-}

@@ -1,6 +1,7 @@
 // The text a corrective pass adds to a result (docs/design.md §4): a separator, one note line
 // saying what was done and why, then the new hits — or, when the documents do not appear to
 // cover the question, that one line alone. The original body stays byte-for-byte.
+import { fitText } from "../text-clip.js";
 import type { Verdict } from "../types.js";
 import { stripTrailingFooter } from "./footer.js";
 import { toSingleLine } from "./untrusted-text.js";
@@ -50,7 +51,7 @@ export function renderRequeryNote(note: RequeryNote): string {
         : ` in collections ${collections.join(", ")}`;
   const noun = note.added === 1 ? "result" : "results";
   const queries = [note.query, ...(note.alsoQueries ?? [])].map(
-    (q) => `"${clip(toSingleLine(q), note.alsoQueries?.length ? MAX_NOTE_QUERY_CHARS : Infinity)}"`,
+    (q) => `"${fitText(toSingleLine(q), note.alsoQueries?.length ? MAX_NOTE_QUERY_CHARS : Infinity)}"`,
   );
   const searched =
     queries.length === 1
@@ -78,11 +79,11 @@ export interface NotCoveredNote {
  */
 export function renderNotCoveredNote(note: NotCoveredNote): string {
   const terms = (note.terms ?? [])
-    .map((t) => clip(toSingleLine(t), MAX_NOTE_TERM_CHARS))
+    .map((t) => fitText(toSingleLine(t), MAX_NOTE_TERM_CHARS))
     .filter((t) => t !== "")
     .slice(0, MAX_NOTE_TERMS);
   const missing = terms.length > 0 ? `; no document contains ${terms.map((t) => `"${t}"`).join(", ")}` : "";
-  const reason = clip(toSingleLine(note.reason), MAX_NOTE_REASON_CHARS);
+  const reason = fitText(toSingleLine(note.reason), MAX_NOTE_REASON_CHARS);
   return `${NOT_COVERED_NOTE_START}the documents do not appear to cover this question (${reason})${missing}]`;
 }
 
@@ -100,9 +101,9 @@ export interface LanguageNote {
  * (English)) are in English; search again with English words]`: one line, bounded.
  */
 export function renderLanguageNote(note: LanguageNote): string {
-  const query = clip(toSingleLine(note.queryLanguage), MAX_NOTE_TERM_CHARS);
-  const documents = clip(toSingleLine(note.documentLanguage), MAX_NOTE_QUERY_CHARS);
-  const collections = clip(toSingleLine(note.collections), MAX_NOTE_REASON_CHARS);
+  const query = fitText(toSingleLine(note.queryLanguage), MAX_NOTE_TERM_CHARS);
+  const documents = fitText(toSingleLine(note.documentLanguage), MAX_NOTE_QUERY_CHARS);
+  const collections = fitText(toSingleLine(note.collections), MAX_NOTE_REASON_CHARS);
   return (
     `${LANGUAGE_NOTE_START}the query is in ${query}, but the documents searched (${collections}) are in ` +
     `${documents}; search again with ${documents} words]`
@@ -112,10 +113,6 @@ export function renderLanguageNote(note: LanguageNote): string {
 /** `currentBody` (its stale weak footer stripped, right-trimmed) + `\n\n---\n` + the note line. */
 export function appendNote(currentBody: string, note: string): string {
   return `${stripTrailingFooter(currentBody)}${CORRECTION_SEPARATOR}${note}`;
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /**

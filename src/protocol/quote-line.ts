@@ -1,3 +1,4 @@
+import { clipText } from "../text-clip.js";
 import type { Hit } from "../types.js";
 import { toSingleLine } from "./untrusted-text.js";
 
@@ -14,6 +15,6 @@ export function renderQuoteLine(hit: Pick<Hit, "quote">): string | undefined {
   if (!quote || quote.start < 0 || typeof quote.text !== "string" || quote.text.trim() === "")
     return undefined;
   const text = toSingleLine(quote.text.trim());
-  const shown = text.length > MAX_QUOTE_CHARS ? `${text.slice(0, MAX_QUOTE_CHARS).trimEnd()}…` : text;
+  const shown = text.length > MAX_QUOTE_CHARS ? `${clipText(text, MAX_QUOTE_CHARS, "").trimEnd()}…` : text;
   return `Quote: "${shown}"`;
 }

@@ -10,6 +10,9 @@
 //   results merged, each document once, best relevance first.
 // - answerSpans: the top hits get a verbatim quote.
 // Every model step is bounded and fails soft: on any error the lexical response stands.
+
+import { DEADLINES } from "../deadline.js";
+import { SecondLookError } from "../errors.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { isWeak } from "../protocol/weakness.js";
 import type { Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
@@ -45,7 +48,7 @@ export interface StrategicBackendOptions {
   onError?: (step: string, error: unknown) => void;
 }
 
-const STEP_TIMEOUT_MS = 20_000;
+const STEP_TIMEOUT_MS = DEADLINES.strategyStepMs;
 const MAX_SUB_QUESTIONS = 4;
 
 /** Is any strategy switched on? When not, wrap nothing. */
@@ -95,7 +98,7 @@ export function strategicBackend(
         const current = response;
         response = await soft("rerank", current, async () => {
           const outcome = await rerankHitsSinglePass(llm, request.query, current.results, limits(signal));
-          if (outcome.error) throw new Error(outcome.error);
+          if (outcome.error) throw new SecondLookError("strategies", "rerank-failed", outcome.error);
           return { ...current, results: outcome.hits, reranked: current.reranked || outcome.reranked };
         });
       }

@@ -16,7 +16,8 @@
 // - OTEL_SDK_DISABLED=true: nothing is exported.
 import { context, trace } from "@opentelemetry/api";
 import type { ReadableSpan, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { settleBy } from "../deadline.js";
+import { DEADLINES, settleBy } from "../deadline.js";
+import { SecondLookError } from "../errors.js";
 import { AsyncLocalContextManager } from "./async-context.js";
 import { type Logger, logger } from "./logger.js";
 import { packageVersion } from "./package-version.js";
@@ -28,7 +29,7 @@ import { endOpenToolSpans } from "./tool-span.js";
  * change a command's result, and an unreachable collector would otherwise cost the exporter's
  * default 10 s at exit.
  */
-export const OTLP_EXPORT_TIMEOUT_MS = 3_000;
+export const OTLP_EXPORT_TIMEOUT_MS = DEADLINES.otlpExportMs;
 
 /** service.name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES names one. */
 export const DEFAULT_SERVICE_NAME = "second-look";
@@ -179,7 +180,11 @@ export async function captureSpans(options: CaptureOptions = {}): Promise<SpanCa
   if (!trace.setGlobalTracerProvider(provider)) {
     if (ownsContext) context.disable();
     await provider.shutdown();
-    throw new Error("captureSpans: a tracer provider is already registered");
+    throw new SecondLookError(
+      "telemetry",
+      "tracer-registered",
+      "captureSpans: a tracer provider is already registered",
+    );
   }
   // Shutting the provider down empties the in-memory exporter; keep what it held.
   let kept: ReadableSpan[] | undefined;

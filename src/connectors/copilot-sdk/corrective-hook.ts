@@ -5,8 +5,8 @@
 // untouched (return undefined), and it never throws into the SDK (which would swallow the error
 // silently anyway).
 
-import { DeadlineError, withDeadline } from "../../deadline.js";
-import { SEARCH_LIMITS } from "../../limits.js";
+import { DEADLINES, DeadlineError, withDeadline } from "../../deadline.js";
+import { RESULT_LIMITS, SEARCH_LIMITS } from "../../limits.js";
 import type { Logger } from "../../telemetry/logger.js";
 import type { CorrectFn, CorrectiveRecord, CorrectResult } from "../bot-runtime.js";
 import type { CallMatcher } from "./call-matcher.js";
@@ -30,7 +30,7 @@ export interface CorrectiveHookOptions {
   correct: CorrectFn;
   /** Bound on one corrective pass; past it the original passes through. Default 30 s. */
   timeoutMs?: number;
-  /** Results longer than this are passed through unexamined (bounded work). Default 1,000,000. */
+  /** Results longer than this are passed through unexamined (bounded work). Default RESULT_LIMITS.hookResultChars (src/limits.ts). */
   maxResultChars?: number;
   /** Queries longer than this are not real queries; passed through. Default 4,000. */
   maxQueryChars?: number;
@@ -41,8 +41,7 @@ export interface CorrectiveHookOptions {
   log?: Logger;
 }
 
-export const DEFAULT_CORRECT_TIMEOUT_MS = 30_000;
-export const DEFAULT_MAX_RESULT_CHARS = 1_000_000;
+export const DEFAULT_CORRECT_TIMEOUT_MS = DEADLINES.correctivePassMs;
 export const DEFAULT_MAX_QUERY_CHARS = SEARCH_LIMITS.queryChars;
 
 type Settled =
@@ -96,7 +95,7 @@ async function runBounded(
 export function createCorrectiveHook(options: CorrectiveHookOptions): PostToolUseHandler {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CORRECT_TIMEOUT_MS;
   const limits = {
-    maxResultChars: options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    maxResultChars: options.maxResultChars ?? RESULT_LIMITS.hookResultChars,
     maxQueryChars: options.maxQueryChars ?? DEFAULT_MAX_QUERY_CHARS,
   };
   const log = options.log;

@@ -5,6 +5,7 @@
 
 import type { CopilotSession, SessionEvent } from "@github/copilot-sdk";
 import type { Context } from "@opentelemetry/api";
+import { DEADLINES } from "../../deadline.js";
 import { errorMessage } from "../../errors.js";
 import { emitChatSpan } from "../../telemetry/agent-spans.js";
 import {
@@ -47,7 +48,7 @@ export interface GuardedTurnOptions {
 }
 
 /** After an abort the runtime goes idle within milliseconds; this bounds the wait if it does not. */
-const ABORT_SETTLE_MS = 3_000;
+const ABORT_SETTLE_MS = DEADLINES.turnAbortSettleMs;
 
 type Ending = { kind: "idle" } | { kind: "error"; message: string; cause: unknown };
 

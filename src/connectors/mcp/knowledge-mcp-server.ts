@@ -13,7 +13,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
-import { deadlineSignal, settleBy } from "../../deadline.js";
+import { DEADLINES, deadlineSignal, settleBy } from "../../deadline.js";
 import { errorMessage } from "../../errors.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
@@ -30,6 +30,7 @@ import {
   toSearchRequest,
 } from "../../protocol/tool-arguments.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
+import { clipText } from "../../text-clip.js";
 import type { Doc, KnowledgeBackend } from "../../types.js";
 import { assembleBot } from "../assemble-bot.js";
 import { collectionSummaries } from "./collection-summaries.js";
@@ -43,7 +44,7 @@ import {
 } from "./tool-descriptions.js";
 
 /** Bound on one tool call, search and corrective pass together. */
-export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_CALL_TIMEOUT_MS = DEADLINES.mcpToolCallMs;
 export const SERVER_NAME = "second-look";
 export const SERVER_VERSION = "0.1.0";
 /** What a bounded step yields when the call's deadline or the client stopped it first. */
@@ -199,7 +200,7 @@ function failureText(tool: string, error: unknown, deadline: ReturnType<typeof d
   if (deadline.signal.aborted) return `${tool} was cancelled.`;
   if (error instanceof HuginnError || error instanceof UnknownCollectionError) return error.message;
   const message = errorMessage(error);
-  return `${tool} failed: ${message.length > 500 ? `${message.slice(0, 500)}…` : message}`;
+  return `${tool} failed: ${clipText(message, 500)}`;
 }
 
 function success(text: string): CallToolResult {

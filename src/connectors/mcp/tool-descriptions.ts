@@ -9,6 +9,7 @@ import {
   collectionsWithLanguages,
   SEARCH_IN_DOCUMENT_LANGUAGE,
 } from "../../protocol/collection-languages.js";
+import { clipText } from "../../text-clip.js";
 import type { CollectionLanguage } from "../../types.js";
 
 /** A bot description longer than this is cut: it is repeated in every tool listing. */
@@ -68,5 +69,5 @@ export function serverInstructions(description: string | undefined): string | un
 function cleanDescription(description: string | undefined): string | undefined {
   const text = description?.trim();
   if (!text) return undefined;
-  return text.length > MAX_DESCRIPTION_CHARS ? `${text.slice(0, MAX_DESCRIPTION_CHARS)}…` : text;
+  return clipText(text, MAX_DESCRIPTION_CHARS);
 }

@@ -4,13 +4,14 @@
 // API client at a local fake.
 
 import { App, type Receiver } from "@slack/bolt";
+import { DEADLINES } from "../../deadline.js";
 import { quoteScrubbed } from "../../secret-text.js";
 import type { Logger } from "../../telemetry/logger.js";
 import type { SlackCredentials } from "../host-credentials.js";
 import { slackLogger } from "./logger.js";
 
 /** Bound on one Web API call; a hung call must not hold an answer slot forever. */
-const WEB_API_TIMEOUT_MS = 15_000;
+const WEB_API_TIMEOUT_MS = DEADLINES.slackWebApiMs;
 
 export interface SlackAppOptions {
   log: Logger;

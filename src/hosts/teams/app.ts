@@ -5,15 +5,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, ExpressAdapter } from "@microsoft/teams.apps";
+import { DEADLINES } from "../../deadline.js";
 import type { Logger } from "../../telemetry/logger.js";
 import { oneLine } from "../../text-clip.js";
 import type { TeamsCredentials } from "../host-credentials.js";
 import { teamsLogger } from "./logger.js";
 
 /** Bound on one Bot Connector call. */
-const CONNECTOR_TIMEOUT_MS = 15_000;
+const CONNECTOR_TIMEOUT_MS = DEADLINES.teamsConnectorMs;
 /** The Bot Framework gives up on a request after 15 s; a slow or stalled client gets no longer. */
-const REQUEST_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = DEADLINES.teamsRequestMs;
 
 export type TeamsAuth =
   | Pick<TeamsCredentials, "clientId" | "clientSecret" | "tenantId">

@@ -3,6 +3,7 @@ import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { toString as mdastToString } from "mdast-util-to-string";
 import { gfm } from "micromark-extension-gfm";
+import { SecondLookError } from "../../errors.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { htmlFragmentText } from "./html-loader.js";
 import type { ParsedDocument } from "./loaded-document.js";
@@ -213,13 +214,17 @@ function assertShallowNesting(body: string): void {
     lineNumber++;
     const depth = containerMarkers(line);
     if (depth > MAX_CONTAINER_NESTING) {
-      throw new Error(
+      throw new SecondLookError(
+        "knowledge",
+        "markdown-too-deep",
         `lists/quotes nested ${depth} deep on line ${lineNumber} (limit ${MAX_CONTAINER_NESTING})`,
       );
     }
     const indent = indentColumns(line);
     if (indent > MAX_LIST_INDENT && depth > 0) {
-      throw new Error(
+      throw new SecondLookError(
+        "knowledge",
+        "markdown-too-deep",
         `a list item indented ${indent} columns on line ${lineNumber} (limit ${MAX_LIST_INDENT}: lists nested over ${MAX_CONTAINER_NESTING} deep)`,
       );
     }

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import CSSMatrix from "@thednp/dommatrix";
+import { DEADLINES } from "../../deadline.js";
 import { errorMessage, SecondLookError } from "../../errors.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { headingLevels } from "./pdf-headings.js";
@@ -13,7 +14,7 @@ import { matchOutline, type PdfOutlineEntry } from "./pdf-outline.js";
 import { isBoldFontName, type PdfRow, type PdfTextItem, rowsOfPage } from "./pdf-rows.js";
 import { pdfSections } from "./pdf-sections.js";
 
-export const DEFAULT_PDF_PARSE_TIMEOUT_MS = 60_000;
+export const DEFAULT_PDF_PARSE_TIMEOUT_MS = DEADLINES.pdfParseMs;
 /**
  * Longer PDFs are refused before any page is read: text extraction costs grow faster than the
  * page count, and a document this long is a book to split, not a page of a bot's knowledge.

@@ -117,18 +117,16 @@ export function dropLastContentWord(q: string, analyzer: Analyzer): string | und
     // the word to drop (it is kept in place, as Huginn keeps it).
     if (clean === "" || analyzer.isStopword(clean)) continue;
     const remaining = [...tokens.slice(0, i), ...tokens.slice(i + 1)];
-    while (remaining.length > 0 && isStopword(remaining[remaining.length - 1]!, analyzer)) remaining.pop();
+    while (remaining.length > 0 && analyzer.isStopword(cleanToken(remaining[remaining.length - 1]!))) {
+      remaining.pop();
+    }
     const result = remaining.join(" ").trim();
     return result === "" ? undefined : result;
   }
   return undefined;
 }
 
-/** True when the token, lower-cased and stripped of surrounding punctuation, is a stopword of the collection's language. */
-function isStopword(token: string, analyzer: Analyzer): boolean {
-  return analyzer.isStopword(cleanToken(token));
-}
-
+/** The token lower-cased and stripped of surrounding punctuation: the form the analyzer's stopword list holds. */
 function cleanToken(token: string): string {
   let start = 0;
   let end = token.length;

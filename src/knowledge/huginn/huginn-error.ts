@@ -4,6 +4,7 @@
 // tools return it as a failure result.
 import { SecondLookError } from "../../errors.js";
 import { type ScrubOptions, scrubSecrets, urlWithoutCredentials } from "../../secret-text.js";
+import { clipText } from "../../text-clip.js";
 
 export type HuginnErrorKind = "unreachable" | "status" | "failed";
 
@@ -68,5 +69,5 @@ export function failedError(what: string, cause?: unknown): HuginnError {
 // result), control characters dropped, bounded.
 function quoteBody(body: string): string {
   const line = body.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-  return line.length > MAX_QUOTED_BODY_CHARS ? `${line.slice(0, MAX_QUOTED_BODY_CHARS)}…` : line;
+  return clipText(line, MAX_QUOTED_BODY_CHARS);
 }

@@ -4,6 +4,7 @@
 // passed through as itself: it is not a Huginn failure and must not be worded as one.
 import { Agent, type Dispatcher, request } from "undici";
 import { scrubSecrets, urlSecrets } from "../../secret-text.js";
+import { oneLine } from "../../text-clip.js";
 import { failedError, HuginnError, statusError, unreachableError } from "./huginn-error.js";
 
 /** Read of an error body: enough to quote, never the whole of a huge page. */
@@ -134,6 +135,5 @@ function errorText(error: unknown): string {
 
 /** An error's text (already scrubbed) as one bounded line. */
 function describe(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line || "unknown error";
+  return oneLine(text, 300) || "unknown error";
 }

@@ -1,3 +1,4 @@
+import { clipText } from "../../text-clip.js";
 // Readers for fields of JSON a Huginn server sent. The server is not trusted to follow its own
 // contract: a field of the wrong type reads as absent, strings are cut to a bound, lists are cut
 // to a length, and nothing here throws. Cutting (not rejecting) keeps a usable hit usable when
@@ -12,7 +13,7 @@ export function isObject(value: unknown): value is JsonObject {
 /** A string cut to `max` characters (with `…`), or undefined when not a non-empty string. */
 export function boundedString(value: unknown, max: number): string | undefined {
   if (typeof value !== "string" || value === "") return undefined;
-  return value.length > max ? `${value.slice(0, max)}…` : value;
+  return clipText(value, max);
 }
 
 /** A finite number clamped to 0..1, or undefined. */
@@ -56,7 +57,7 @@ export function boundedMetadata(
     const name = boundedString(key, 100);
     // `__proto__` would be read as the object's prototype, not as a key.
     if (text === undefined || name === undefined || name === "__proto__") continue;
-    out[name] = text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+    out[name] = clipText(text, maxChars);
     count++;
   }
   return count > 0 ? out : undefined;

@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import * as z from "zod";
+import { DEADLINES } from "../../deadline.js";
 
 // The bounds on turning one file into an indexed document. They hold whatever the parser does
 // (a parse runs in a worker thread that is terminated at its bound), so one hostile or huge
@@ -12,7 +13,7 @@ import * as z from "zod";
  * a 9.9 MB Markdown file in about 10 s on a shared 2-core machine, so the former 15 s refused
  * benign files the caps let through.
  */
-export const DEFAULT_FILE_TIMEOUT_MS = 60_000;
+export const DEFAULT_FILE_TIMEOUT_MS = DEADLINES.ingestFileMs;
 /** Heap bound of the worker parsing one file, and the most its file may add to the process RSS. */
 export const DEFAULT_FILE_MEMORY_MB = 512;
 /** Parser workers: one per core, at most four (each may hold up to its memory bound). */

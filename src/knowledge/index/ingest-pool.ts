@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { DEADLINES } from "../../deadline.js";
 import type { IngestResult, IngestTask } from "./ingest-file.js";
 import { describeTimeout, type IngestLimits } from "./ingest-limits.js";
 
@@ -9,7 +10,7 @@ const MB = 1024 * 1024;
 /** How often the process RSS is sampled while files are being parsed. */
 const MEMORY_SAMPLE_MS = 50;
 /** A fresh thread must have loaded its code within this (seconds under tsx, milliseconds from dist/). */
-const STARTUP_TIMEOUT_MS = 30_000;
+const STARTUP_TIMEOUT_MS = DEADLINES.ingestWorkerStartMs;
 
 /** An idle parser thread is ended after this long (it may hold a large heap from its last file). */
 const IDLE_MS = 30_000;

@@ -1,3 +1,4 @@
+import { SecondLookError } from "../../errors.js";
 import type { Bm25Params } from "../ranking-core/index.js";
 
 /**
@@ -11,7 +12,12 @@ export function pseudoFrequencySql(
   p: Readonly<Bm25Params>,
 ): string {
   const n = (v: number) => {
-    if (!Number.isFinite(v)) throw new Error(`BM25 parameter ${v} is not a finite number`);
+    if (!Number.isFinite(v))
+      throw new SecondLookError(
+        "knowledge",
+        "bad-bm25-parameter",
+        `BM25 parameter ${v} is not a finite number`,
+      );
     return `${v}::float8`;
   };
   return `(${n(p.titleWeight)} * ${columns.titleTf}

@@ -1,12 +1,14 @@
 import pg from "pg";
+import { DEADLINES } from "../../deadline.js";
+import { SecondLookError } from "../../errors.js";
 import { scrubSecrets, urlSecrets } from "../../secret-text.js";
 
 /** Connections one process opens at most: a search needs one, an index run two. */
 export const POOL_SIZE = 4;
 /** Longest any one statement may run; a slow database fails the call instead of hanging it. */
-export const STATEMENT_TIMEOUT_MS = 10_000;
+export const STATEMENT_TIMEOUT_MS = DEADLINES.postgresStatementMs;
 /** Longest wait for a connection (a new one or a free one from the pool). */
-export const CONNECT_TIMEOUT_MS = 5_000;
+export const CONNECT_TIMEOUT_MS = DEADLINES.postgresConnectMs;
 
 export interface PostgresTarget {
   /** The bot whose knowledge this is (named in errors and scoping every query). */
@@ -22,9 +24,9 @@ export interface PostgresTarget {
  * model sees in its tool error, naming the bot, the host and what to check — never the
  * connection string, which may carry a password.
  */
-export class PostgresUnavailableError extends Error {
+export class PostgresUnavailableError extends SecondLookError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super("knowledge", "postgres-unavailable", message, options);
     this.name = "PostgresUnavailableError";
   }
 }

@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import type pg from "pg";
+import { SecondLookError } from "../../errors.js";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { documentIdFor } from "../documents/document-id.js";
@@ -53,7 +54,9 @@ async function acquireIndexLock(client: pg.PoolClient, bot: string, collection: 
     ]);
     if (got.rows[0]!.ok) return;
     if (Date.now() - started > INDEX_LOCK_WAIT_MS) {
-      throw new Error(
+      throw new SecondLookError(
+        "knowledge",
+        "index-locked",
         `bot ${bot}: collection ${collection} is being indexed by another process for over ${INDEX_LOCK_WAIT_MS / 60_000} minutes; try again when it finishes`,
       );
     }

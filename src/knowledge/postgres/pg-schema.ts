@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { SecondLookError } from "../../errors.js";
 import { logger } from "../../telemetry/logger.js";
 import { DEFAULT_BM25 } from "../ranking-core/index.js";
 import { pseudoFrequencySql } from "./pg-bm25f.js";
@@ -22,7 +23,12 @@ export interface Tables {
 }
 
 export function tablesIn(schema: string): Tables {
-  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`);
+  if (!SCHEMA_NAME.test(schema))
+    throw new SecondLookError(
+      "knowledge",
+      "bad-schema-name",
+      `invalid schema name ${JSON.stringify(schema)}`,
+    );
   const q = `"${schema}"`;
   return {
     schema: q,
@@ -212,7 +218,9 @@ export async function migrate(client: pg.PoolClient, schema: string, target = SC
     const row = await client.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE key = 'version'`);
     const current = row.rows[0] ? Number(row.rows[0].value) : 0;
     if (current > SCHEMA_VERSION) {
-      throw new Error(
+      throw new SecondLookError(
+        "knowledge",
+        "schema-too-new",
         `schema ${schema} is at version ${current}, newer than this second-look understands (${SCHEMA_VERSION}); upgrade second-look`,
       );
     }

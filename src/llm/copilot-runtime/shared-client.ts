@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { CopilotClient, type CopilotClientOptions, RuntimeConnection } from "@github/copilot-sdk";
-import { withDeadline } from "../../deadline.js";
+import { DEADLINES, withDeadline } from "../../deadline.js";
 
 export interface ClientSpec {
   home: string;
@@ -29,7 +29,7 @@ interface Entry {
   started: Promise<void>;
 }
 
-const STOP_GRACE_MS = 5_000;
+const STOP_GRACE_MS = DEADLINES.copilotStopGraceMs;
 
 const clients = new Map<string, Entry>();
 

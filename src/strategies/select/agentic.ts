@@ -6,6 +6,7 @@
 // (as the reference does), since our ids are positional and carry no document text. Hops =
 // turns, capped at maxHops, no forced final turn (unlike treewalk).
 import type { ChatMessage, LlmClient } from "../../llm/llm-client.js";
+import { clipText } from "../../text-clip.js";
 import {
   type ContextBudget,
   emptyResult,
@@ -186,8 +187,7 @@ function observe(
         ? `section ${view.id} (${section.title}) has no body content; summary: a heading over ${children}. Expand or read those.`
         : `unknown section_id "${view.id}" or no content available.`;
     }
-    const clipped =
-      body.length > readChars ? `${body.slice(0, readChars)}\n[… cut at ${readChars} characters]` : body;
+    const clipped = clipText(body, readChars, `\n[… cut at ${readChars} characters]`);
     return `section ${view.id} (${section.title}):\n${clipped}`;
   }
   return `unsupported action "${a.action}". Use one of: outline, expand, read, done.`;

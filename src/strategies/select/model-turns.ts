@@ -2,6 +2,8 @@
 // the run's deadline, the run's abort signal, and its tokens are counted against the run's
 // token budget. When time or tokens run out the run stops asking (callers return what they
 // have); a transport failure is a StrategyError carrying the usage spent so far.
+
+import { DEADLINES } from "../../deadline.js";
 import { errorMessage, SecondLookError } from "../../errors.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "../../llm/llm-client.js";
 import { addUsage, type StrategyUsage, zeroUsage } from "./usage.js";
@@ -18,8 +20,8 @@ export interface RunLimits {
   now?: () => number;
 }
 
-export const DEFAULT_RUN_TIMEOUT_MS = 60_000;
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+export const DEFAULT_RUN_TIMEOUT_MS = DEADLINES.strategyRunMs;
+export const DEFAULT_CALL_TIMEOUT_MS = DEADLINES.strategyCallMs;
 export const DEFAULT_MAX_TOTAL_TOKENS = 200_000;
 
 export type StopReason = "time" | "tokens" | "aborted";

@@ -22,10 +22,10 @@ import {
   type Strategy,
   type StrategyResult,
 } from "../strategy.js";
-import { buildView, type DocumentTree, type TreeSection } from "../tree/document-tree.js";
+import { buildView, type DocumentTree, type SectionView, type TreeSection } from "../tree/document-tree.js";
 import { ModelTurns } from "./model-turns.js";
 import { pageTraceToken } from "./trace-token.js";
-import { parseTreeWalkAction } from "./treewalk-action.js";
+import { parseTreeWalkAction, type TreeWalkAction } from "./treewalk-action.js";
 
 export const DEFAULT_TREEWALK_HOPS = 8;
 export const DEFAULT_PAGE_CONTENT_LIMIT = 16_000;
@@ -85,6 +85,24 @@ export interface TreeWalkOptions {
   onEvent?: (event: TreeWalkEvent) => void;
 }
 
+/** One walk's state: what the model has been shown, what it read, and the hops it took. */
+interface Walk {
+  tree: DocumentTree;
+  turns: ModelTurns;
+  model: string | undefined;
+  limit: number;
+  maxCitations: number;
+  loader: TreeWalkOptions["pageLoader"];
+  /** Sections with page ranges, in page order. */
+  paged: SectionView[];
+  maxPage: number;
+  parentOf: ReadonlyMap<string, string | undefined>;
+  messages: ChatMessage[];
+  pagesRead: PagesRead[];
+  hops: number;
+  emit: (event: TreeWalkEvent) => void;
+}
+
 export class TreeWalkStrategy implements Strategy {
   readonly name = "treewalk";
   constructor(
@@ -100,33 +118,18 @@ export class TreeWalkStrategy implements Strategy {
   ): Promise<StrategyResult> {
     if (!tree.root) return emptyResult();
     const maxHops = positive(this.config.maxHops, DEFAULT_TREEWALK_HOPS);
-    const limit = positive(this.config.pageContentLimit, DEFAULT_PAGE_CONTENT_LIMIT);
-    const maxCitations = positive(this.config.maxCitations, DEFAULT_MAX_CITATIONS);
-    const loader =
-      this.config.pageLoader === undefined ? (s: TreeSection) => s.content : this.config.pageLoader;
-    const views = buildView(tree);
-    const paged = views
-      .filter((v) => v.id !== "" && v.section.pages && v.section.pages.start > 0 && v.section.pages.end > 0)
-      .map((v, order) => ({ view: v, order }))
-      .sort(
-        (a, b) =>
-          a.view.section.pages!.start - b.view.section.pages!.start ||
-          a.view.section.pages!.end - b.view.section.pages!.end ||
-          a.order - b.order,
-      )
-      .map((x) => x.view);
-    const maxPage = paged.reduce((m, v) => Math.max(m, v.section.pages!.end), 0);
-    const parentOf = new Map(views.map((v) => [v.id, v.parentId]));
-    const turns = new ModelTurns(this.llm, options);
-    const model = budget.modelName;
-    const emit = (event: TreeWalkEvent) => {
-      try {
-        this.config.onEvent?.(event);
-      } catch {
-        // An observer must not break the loop.
-      }
-    };
+    const walk = this.startWalk(tree, query, budget, options);
+    while (walk.hops < maxHops) {
+      const result = await this.hop(walk);
+      if (result) return result;
+    }
+    return forceDone(walk);
+  }
 
+  private startWalk(tree: DocumentTree, query: string, budget: ContextBudget, options: SelectOptions): Walk {
+    const views = buildView(tree);
+    const paged = pagedViews(views);
+    const maxPage = paged.reduce((m, v) => Math.max(m, v.section.pages!.end), 0);
     const first = [
       `Document: ${tree.title}`,
       maxPage > 0
@@ -139,125 +142,69 @@ export class TreeWalkStrategy implements Strategy {
       "Reply with a JSON action. The tools you may use are:",
       HELP,
     ];
-    const messages: ChatMessage[] = [{ role: "user", content: first.join("\n") }];
-    const pagesRead: PagesRead[] = [];
-    let hops = 0;
+    return {
+      tree,
+      turns: new ModelTurns(this.llm, options),
+      model: budget.modelName,
+      limit: positive(this.config.pageContentLimit, DEFAULT_PAGE_CONTENT_LIMIT),
+      maxCitations: positive(this.config.maxCitations, DEFAULT_MAX_CITATIONS),
+      loader: this.config.pageLoader === undefined ? (s: TreeSection) => s.content : this.config.pageLoader,
+      paged,
+      maxPage,
+      parentOf: new Map(views.map((v) => [v.id, v.parentId])),
+      messages: [{ role: "user", content: first.join("\n") }],
+      pagesRead: [],
+      hops: 0,
+      emit: (event: TreeWalkEvent) => {
+        try {
+          this.config.onEvent?.(event);
+        } catch {
+          // An observer must not break the loop.
+        }
+      },
+    };
+  }
 
-    const finish = (
-      answer: string,
-      cited: [number, number][],
-      confidence: number,
-      stopped?: StrategyResult["stopped"],
-    ) => {
-      const ids = selectedFor(cited, paged, parentOf);
-      const modelUsed = model ?? turns.modelUsed;
-      const result: StrategyResult = {
-        selectedIds: ids,
-        confidences: ids.length > 0 && confidence > 0 ? new Map(ids.map((id) => [id, confidence])) : null,
-        reasoning: answer,
-        modelUsed,
-        usage: turns.usage,
-        hopsTaken: hops,
-        traceToken: pageTraceToken(tree.documentId, modelUsed, cited),
-        pagesRead,
+  /** One model turn: the walk's result when the model is done or stopped, else undefined (go on). */
+  private async hop(walk: Walk): Promise<StrategyResult | undefined> {
+    const response = await walk.turns.chat(turnRequest(walk), `treewalk hop ${walk.hops + 1}`);
+    if (!response) return finishWalk(walk, "", [], 0, walk.turns.stopped() ?? "time");
+    walk.hops++;
+    walk.messages.push({ role: "assistant", content: response.text });
+    const parsed = parseTreeWalkAction(response.text);
+    if (!parsed.ok) {
+      walk.messages.push({ role: "user", content: NUDGE });
+      return undefined;
+    }
+    const action = parsed.action;
+    if (action.tool === "done") {
+      const cited = selectCitedRanges(action.citedPages, walk.maxPage, walk.maxCitations);
+      const confidence = Math.min(1, Math.max(0, action.confidence));
+      walk.emit({
+        hop: walk.hops,
+        type: "done",
+        reasoning: action.reasoning,
+        answer: action.answer,
         citedPages: cited,
         confidence,
-      };
-      if (stopped) result.stopped = stopped;
-      return result;
-    };
+      });
+      return finishWalk(walk, action.answer, cited, confidence);
+    }
+    walk.messages.push({ role: "user", content: await this.observe(walk, action) });
+    return undefined;
+  }
 
-    while (hops < maxHops) {
-      const response = await turns.chat(
-        {
-          system: SYSTEM,
-          messages,
-          maxTokens: TREEWALK_MAX_TOKENS,
-          temperature: 0,
-          ...(model ? { model } : {}),
-        },
-        `treewalk hop ${hops + 1}`,
-      );
-      if (!response) return finish("", [], 0, turns.stopped() ?? "time");
-      hops++;
-      messages.push({ role: "assistant", content: response.text });
-      const parsed = parseTreeWalkAction(response.text);
-      if (!parsed.ok) {
-        messages.push({ role: "user", content: NUDGE });
-        continue;
-      }
-      const action = parsed.action;
-      if (action.tool === "done") {
-        const cited = selectCitedRanges(action.citedPages, maxPage, maxCitations);
-        const confidence = Math.min(1, Math.max(0, action.confidence));
-        emit({
-          hop: hops,
-          type: "done",
-          reasoning: action.reasoning,
-          answer: action.answer,
-          citedPages: cited,
-          confidence,
-        });
-        return finish(action.answer, cited, confidence);
-      }
-      let observation: string;
-      if (action.tool === "get_document_structure") {
-        const toc = await this.structure(tree, limit);
-        emit({ hop: hops, type: action.tool, reasoning: action.reasoning, charCount: toc.length });
-        observation = `Tool result (get_document_structure):\n${toc}\n\nNext JSON tool call?`;
-      } else if (action.tool === "get_pages") {
-        const range = clampRange(action.startPage, action.endPage, maxPage);
-        if (!range) {
-          emit({ hop: hops, type: action.tool, reasoning: action.reasoning, note: "invalid range" });
-          observation = `invalid range start=${action.startPage} end=${action.endPage} (document has ${maxPage} pages). Pages are 1-indexed inclusive.`;
-        } else {
-          const [s, e] = range;
-          const matches = paged.filter((v) => overlaps(v.section.pages!, s, e));
-          const { text, ids } = await readPages(matches, loader, limit);
-          pagesRead.push({ startPage: s, endPage: e, sectionIds: ids, charCount: text.length });
-          emit({
-            hop: hops,
-            type: action.tool,
-            reasoning: action.reasoning,
-            startPage: s,
-            endPage: e,
-            charCount: text.length,
-            sectionIds: ids,
-          });
-          observation = `Tool result (get_pages):\npages ${s}-${e} (${ids.length} sections, ${text.length} chars):\n${text}\n\nNext JSON tool call?`;
-        }
-      } else {
-        emit({ hop: hops, type: action.tool, reasoning: action.reasoning, note: "unsupported tool" });
-        observation = `unsupported tool "${action.tool}". Use one of: get_document_structure, get_pages, done.`;
-      }
-      messages.push({ role: "user", content: observation });
+  /** What a tool call other than done shows the model next. */
+  private async observe(walk: Walk, action: TreeWalkAction): Promise<string> {
+    const { hops, emit } = walk;
+    if (action.tool === "get_document_structure") {
+      const toc = await this.structure(walk.tree, walk.limit);
+      emit({ hop: hops, type: action.tool, reasoning: action.reasoning, charCount: toc.length });
+      return `Tool result (get_document_structure):\n${toc}\n\nNext JSON tool call?`;
     }
-
-    // Forced done: one more call asking for the answer now. Its transport error is swallowed.
-    messages.push({ role: "user", content: FORCE_DONE });
-    let forced: Awaited<ReturnType<ModelTurns["chat"]>>;
-    try {
-      forced = await turns.chat(
-        {
-          system: SYSTEM,
-          messages,
-          maxTokens: TREEWALK_MAX_TOKENS,
-          temperature: 0,
-          ...(model ? { model } : {}),
-        },
-        "treewalk forced done",
-      );
-    } catch {
-      forced = undefined;
-    }
-    if (!forced) return finish("", [], 0, "hops");
-    hops++;
-    const parsed = parseTreeWalkAction(forced.text);
-    if (parsed.ok && parsed.action.tool === "done") {
-      const cited = selectCitedRanges(parsed.action.citedPages, maxPage, maxCitations);
-      return finish(parsed.action.answer, cited, Math.min(1, Math.max(0, parsed.action.confidence)), "hops");
-    }
-    return finish("", [], 0, "hops");
+    if (action.tool === "get_pages") return readPageRange(walk, action);
+    emit({ hop: hops, type: action.tool, reasoning: action.reasoning, note: "unsupported tool" });
+    return `unsupported tool "${action.tool}". Use one of: get_document_structure, get_pages, done.`;
   }
 
   private async structure(tree: DocumentTree, limit: number): Promise<string> {
@@ -330,6 +277,106 @@ export function synthesisedToc(
   };
   const top = tree.root.id === "" ? tree.root.children.map(convert) : [convert(tree.root)];
   return options.compact ? JSON.stringify(top) : JSON.stringify(top, null, 2);
+}
+
+/** The walk's model request: the conversation so far, at temperature 0. */
+function turnRequest(walk: Walk) {
+  return {
+    system: SYSTEM,
+    messages: walk.messages,
+    maxTokens: TREEWALK_MAX_TOKENS,
+    temperature: 0,
+    ...(walk.model ? { model: walk.model } : {}),
+  };
+}
+
+/** Sections with a page range, in page order (ties: document order). */
+function pagedViews(views: readonly SectionView[]): SectionView[] {
+  return views
+    .filter((v) => v.id !== "" && v.section.pages && v.section.pages.start > 0 && v.section.pages.end > 0)
+    .map((v, order) => ({ view: v, order }))
+    .sort(
+      (a, b) =>
+        a.view.section.pages!.start - b.view.section.pages!.start ||
+        a.view.section.pages!.end - b.view.section.pages!.end ||
+        a.order - b.order,
+    )
+    .map((x) => x.view);
+}
+
+/** get_pages: the sections in the (clamped) range, read and recorded, as the model's observation. */
+async function readPageRange(walk: Walk, action: TreeWalkAction): Promise<string> {
+  const { hops, emit } = walk;
+  const range = clampRange(action.startPage, action.endPage, walk.maxPage);
+  if (!range) {
+    emit({ hop: hops, type: action.tool, reasoning: action.reasoning, note: "invalid range" });
+    return `invalid range start=${action.startPage} end=${action.endPage} (document has ${walk.maxPage} pages). Pages are 1-indexed inclusive.`;
+  }
+  const [s, e] = range;
+  const matches = walk.paged.filter((v) => overlaps(v.section.pages!, s, e));
+  const { text, ids } = await readPages(matches, walk.loader, walk.limit);
+  walk.pagesRead.push({ startPage: s, endPage: e, sectionIds: ids, charCount: text.length });
+  emit({
+    hop: hops,
+    type: action.tool,
+    reasoning: action.reasoning,
+    startPage: s,
+    endPage: e,
+    charCount: text.length,
+    sectionIds: ids,
+  });
+  return `Tool result (get_pages):\npages ${s}-${e} (${ids.length} sections, ${text.length} chars):\n${text}\n\nNext JSON tool call?`;
+}
+
+/** Out of hops: one more call asking for the answer now. Its transport error is swallowed. */
+async function forceDone(walk: Walk): Promise<StrategyResult> {
+  walk.messages.push({ role: "user", content: FORCE_DONE });
+  let forced: Awaited<ReturnType<ModelTurns["chat"]>>;
+  try {
+    forced = await walk.turns.chat(turnRequest(walk), "treewalk forced done");
+  } catch {
+    forced = undefined;
+  }
+  if (!forced) return finishWalk(walk, "", [], 0, "hops");
+  walk.hops++;
+  const parsed = parseTreeWalkAction(forced.text);
+  if (parsed.ok && parsed.action.tool === "done") {
+    const cited = selectCitedRanges(parsed.action.citedPages, walk.maxPage, walk.maxCitations);
+    return finishWalk(
+      walk,
+      parsed.action.answer,
+      cited,
+      Math.min(1, Math.max(0, parsed.action.confidence)),
+      "hops",
+    );
+  }
+  return finishWalk(walk, "", [], 0, "hops");
+}
+
+/** The walk's result: the sections behind the cited pages, what was read, and what it cost. */
+function finishWalk(
+  walk: Walk,
+  answer: string,
+  cited: [number, number][],
+  confidence: number,
+  stopped?: StrategyResult["stopped"],
+): StrategyResult {
+  const ids = selectedFor(cited, walk.paged, walk.parentOf);
+  const modelUsed = walk.model ?? walk.turns.modelUsed;
+  const result: StrategyResult = {
+    selectedIds: ids,
+    confidences: ids.length > 0 && confidence > 0 ? new Map(ids.map((id) => [id, confidence])) : null,
+    reasoning: answer,
+    modelUsed,
+    usage: walk.turns.usage,
+    hopsTaken: walk.hops,
+    traceToken: pageTraceToken(walk.tree.documentId, modelUsed, cited),
+    pagesRead: walk.pagesRead,
+    citedPages: cited,
+    confidence,
+  };
+  if (stopped) result.stopped = stopped;
+  return result;
 }
 
 async function readPages(
