@@ -111,7 +111,7 @@ function acquireLease(bot: BotDescription, env: NodeJS.ProcessEnv): Promise<Clie
  * tool hands each call (arguments, structured response, span) to the session's waiting calls,
  * and the hook takes it from there by the call's key, so the pass never reads it off the text.
  */
-function sessionConfigFor(
+export function sessionConfigFor(
   options: CopilotBotRuntimeOptions,
   turn: () => TurnContext | undefined,
   log: Logger,
