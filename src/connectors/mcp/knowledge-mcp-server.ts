@@ -33,6 +33,7 @@ import {
 import { type Logger, logger } from "../../telemetry/logger.js";
 import type { Doc, KnowledgeBackend } from "../../types.js";
 import { assembleBot } from "../assemble-bot.js";
+import type { CorrectFn, CorrectResult } from "../bot-runtime.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
 import { renderCollections } from "./render-collections.js";
@@ -110,27 +111,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
         return failure(message);
       }
       // Read now, not at start-up: the kill-switch and env defaults apply to the next call.
-      const { text } = call;
-      const correct = correctFor();
-      if (!correct) {
-        call.toolSpan?.endAtResult();
-        return success(text);
-      }
-      const corrected = await settleBy(
-        correct({
-          toolName: SEARCH_KNOWLEDGE_TOOL,
-          toolArgs: args,
-          resultText: text,
-          signal: deadline.signal,
-          // The arguments the SDK validated and the response travel with the call, not in its text.
-          searchCall: call,
-        }),
-        deadline.signal,
-        null,
-      ).catch((error: unknown) => {
-        log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
-        return null;
-      });
+      const corrected = await correctWithin(correctFor(), call, args, deadline.signal, log);
       log.debug(
         {
           tool: SEARCH_KNOWLEDGE_TOOL,
@@ -139,7 +120,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
         },
         "mcp: search answered",
       );
-      return success(corrected?.text ?? text);
+      return success(corrected?.text ?? call.text);
     },
   );
 
@@ -195,6 +176,35 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   );
 
   return server;
+}
+
+/**
+ * The corrective pass on one search call, within the call's deadline; null when it is off, fails
+ * or overruns (the search's own text then stands). The arguments the SDK validated and the
+ * structured response travel with the call, not in its text.
+ */
+async function correctWithin(
+  correct: CorrectFn | undefined,
+  call: SearchCall,
+  args: SearchKnowledgeArgs,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<CorrectResult | null> {
+  if (!correct) {
+    call.toolSpan?.endAtResult();
+    return null;
+  }
+  const request = {
+    toolName: SEARCH_KNOWLEDGE_TOOL,
+    toolArgs: args,
+    resultText: call.text,
+    signal,
+    searchCall: call,
+  };
+  return settleBy(correct(request), signal, null).catch((error: unknown) => {
+    log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
+    return null;
+  });
 }
 
 /**
