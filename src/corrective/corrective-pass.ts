@@ -75,24 +75,27 @@ export interface CorrectiveRetrievalInput {
   languages?: CorrectiveLanguages;
 }
 
-/** The input's settings, defaults applied and bounds clamped once. */
-export interface PassSettings {
-  question: string;
-  originalQuery: string;
-  originalCollections?: readonly string[];
-  limit?: number;
-  brief?: boolean;
-  minRelevance?: number;
+/** The input's settings, defaults applied and bounds clamped once (the question bounded too). */
+export interface PassSettings
+  extends Pick<
+    CorrectiveRetrievalInput,
+    | "question"
+    | "originalQuery"
+    | "originalCollections"
+    | "limit"
+    | "brief"
+    | "minRelevance"
+    | "grade"
+    | "signal"
+    | "backend"
+  > {
   /** The bot's allow-list, each name once. */
   allowed: string[];
   budget: number;
   setting: GraderSetting;
-  grade?: GradeFn;
   graderTimeoutMs: number;
   requeryTimeoutMs: number;
-  signal?: AbortSignal;
   now: () => number;
-  backend: KnowledgeBackend;
   log: Logger;
   traceParent: Context;
 }
