@@ -78,15 +78,18 @@ async function searchOn(
 ): Promise<SearchJson> {
   const binding = assembleBot(bot, backend);
   const response = await binding.backend.search(request);
-  const original = binding.renderResult(response, request.brief === true);
+  const call = binding.renderCall(request, response);
+  const original = call.text;
   const result: SearchJson = { query: request.query, original, final: original, response, outcome: null };
   const correctFn = correct ? binding.correctFor() : undefined;
+  if (!correctFn) call.toolSpan?.endAtResult();
   if (correctFn) {
     const corrected = await correctFn({
       toolName: "search_knowledge",
       toolArgs: toolArgsOf(request),
       resultText: original,
       signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
+      searchCall: call,
     });
     if (corrected) {
       result.final = corrected.text;

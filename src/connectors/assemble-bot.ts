@@ -1,8 +1,9 @@
 // The composition root: the one place a bot is assembled from its parts. Its backend is wrapped
 // in the retrieval strategies when the bot has a model and turns one on; each search runs inside
-// an `execute_tool search_knowledge` span, and each rendered text remembers the structured
-// response and span it came from (so the signal grader reads the response, not the text, and the
-// corrective spans become the tool span's children: the span stays open until the pass is done); the corrective pass is resolved from the
+// an `execute_tool search_knowledge` span, and `renderCall` makes a search one value — its
+// arguments, structured response, rendered text and open span — that the corrective pass takes
+// whole (so the signal grader reads the response, not the text, and the corrective spans become
+// the tool span's children: the span stays open until the pass is done); the corrective pass is resolved from the
 // bot's config and the environment each time a session asks for it, with the model grader built
 // on `graderProvider` when the bot sets one, else on the bot's own provider, else through Copilot
 // (the bot's runtime and sign-in, so a Copilot bot needs no second key). Each collection's
@@ -12,16 +13,18 @@
 import { context } from "@opentelemetry/api";
 import type { BotDefinition } from "../bots/discovery.js";
 import { botCollections } from "../bots/discovery.js";
-import { correctToolResult } from "../corrective/correct-tool-result.js";
+import { correctSearchCall } from "../corrective/correct-tool-result.js";
 import { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "../corrective/corrective-config.js";
 import { createKnowledgeGrader } from "../corrective/knowledge-grader.js";
 import type { GradeFn } from "../corrective/llm-grade.js";
 import type { CorrectiveLanguages } from "../corrective/orchestrator.js";
+import { type SearchCall, searchArgsKey, searchArgsOf } from "../corrective/search-call.js";
 import { errorMessage } from "../errors.js";
 import { languageDetector } from "../knowledge/analysis/detect.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { renderSearchResponse } from "../protocol/render.js";
+import { parseSearchArgs } from "../protocol/tool-arguments.js";
 import { Planner } from "../strategies/plan/planner.js";
 import {
   type RetrievalSettings,
@@ -37,21 +40,20 @@ import {
   type SearchRequest,
   type SearchResponse,
 } from "../types.js";
-import type { CorrectFn, RenderResult } from "./bot-runtime.js";
+import type { CorrectCall, CorrectFn, RenderCall, RenderResult } from "./bot-runtime.js";
 import { collectionLanguages } from "./collection-languages.js";
-
-/** Rendered texts remembered for the hook; a hook runs right after its tool, so few are needed. */
-const REMEMBERED_RESULTS = 256;
-
-interface Rendered {
-  response: SearchResponse;
-  toolSpan?: OpenToolSpan;
-}
+import { RememberedCalls } from "./remembered-calls.js";
 
 export interface AssembledBot {
   /** The backend the tools search: the bot's, each search inside an `execute_tool` span. */
   backend: KnowledgeBackend;
+  /**
+   * A search's text, for a caller that then hands the text alone to `correctFor()`'s pass: the
+   * call is remembered by its arguments until that pass takes it (prefer `renderCall`).
+   */
   renderResult: RenderResult;
+  /** A search as the one value the corrective pass takes (`CorrectCall.searchCall`). */
+  renderCall: RenderCall;
   /** The corrective pass for a new session, or undefined when it is off (read from env now). */
   correctFor: () => CorrectFn | undefined;
   /** The resolution `correctFor` last used (for logs and `ask --json`). */
@@ -86,7 +88,9 @@ export function assembleBot(
   // corrective re-queries) goes through the strategies (docs/design.md §7); else the lexical engine.
   const backend = withStrategies(bot, rawBackend, env, warned);
   const spans = new WeakMap<SearchResponse, OpenToolSpan>();
-  const rendered = new Map<string, Rendered>();
+  // The request each response answered, for renderResult (which is handed the response alone).
+  const requests = new WeakMap<SearchResponse, SearchRequest>();
+  const remembered = new RememberedCalls();
   let resolution: ResolvedCorrectiveConfig | undefined;
   const languages = collectionLanguages(bot.config, rawBackend);
   const anyLanguage = Object.values(languages).some((l) => l.tags.length > 0);
@@ -101,23 +105,27 @@ export function assembleBot(
       // children: the span stays open until that pass ends, or ends now when none will run.
       if (resolveCorrectiveConfig(bot.config.correctiveRetrieval, env).enabled) spans.set(response, span);
       else span.endAtResult();
+      if (response !== null && typeof response === "object") requests.set(response, request);
       return response;
     },
   };
   if (backend.getDocument) traced.getDocument = backend.getDocument.bind(backend);
 
-  const renderResult: RenderResult = (response, brief) => {
-    const text = renderSearchResponse(response, { brief });
-    if (rendered.size >= REMEMBERED_RESULTS) {
-      const [oldest, entry] = rendered.entries().next().value!;
-      entry.toolSpan?.endAtResult();
-      rendered.delete(oldest);
-    }
+  const renderCall: RenderCall = (request, response) => {
     const toolSpan = spans.get(response);
     spans.delete(response);
-    // The same text rendered twice: the earlier search's span has no pass coming.
-    rendered.get(text)?.toolSpan?.endAtResult();
-    rendered.set(text, toolSpan ? { response, toolSpan } : { response });
+    const text = renderSearchResponse(response, { brief: request.brief === true });
+    return { args: searchArgsOf(request), text, response, ...(toolSpan ? { toolSpan } : {}) };
+  };
+
+  const renderResult: RenderResult = (response, brief) => {
+    const text = renderSearchResponse(response, { brief });
+    const request = requests.get(response);
+    if (!request) return text;
+    const args = searchArgsOf(request);
+    const toolSpan = spans.get(response);
+    spans.delete(response);
+    remembered.remember(searchArgsKey(args), { args, text, response, ...(toolSpan ? { toolSpan } : {}) });
     return text;
   };
 
@@ -130,25 +138,22 @@ export function assembleBot(
         ? undefined
         : observed(modelGrader(bot, settings, env, warned, observer, languages), observer);
     return async (call) => {
-      // Only a text this process rendered has a structured twin; an external MCP tool's does not.
-      const twin = rendered.get(call.resultText);
-      if (twin) rendered.delete(call.resultText);
+      const searchCall = call.searchCall ?? rememberedOrObserved(call, remembered);
+      if (!searchCall) return null;
       // The grader's `chat` span belongs under this tool call, like the re-query spans.
-      const parent = twin?.toolSpan?.context;
+      const parent = searchCall.toolSpan?.context;
       const grade: GradeFn | undefined =
         modelGrade && parent ? (input) => context.with(parent, () => modelGrade(input)) : modelGrade;
       // The detector loads once per process, on the first search that needs it.
       const corrective: CorrectiveLanguages | undefined = anyLanguage
         ? { collections: languages, guess: await languageDetector() }
         : undefined;
-      const corrected = await correctToolResult(
+      const corrected = await correctSearchCall(
+        searchCall,
         {
           toolName: call.toolName,
-          toolArgs: call.toolArgs,
-          resultText: call.resultText,
           signal: call.signal,
           ...(call.question ? { question: call.question } : {}),
-          ...(twin ? { response: twin.response } : {}),
         },
         {
           // Re-queries go to the raw backend: they are part of this tool call, not new ones.
@@ -161,7 +166,7 @@ export function assembleBot(
           ...(parent ? { traceContext: parent } : {}),
           ...(corrective ? { languages: corrective } : {}),
         },
-      ).finally(() => twin?.toolSpan?.end());
+      ).finally(() => searchCall.toolSpan?.end());
       return (
         corrected && {
           text: corrected.text,
@@ -172,7 +177,27 @@ export function assembleBot(
     };
   };
 
-  return { backend: traced, renderResult, correctFor, lastResolution: () => resolution, languages };
+  return {
+    backend: traced,
+    renderResult,
+    renderCall,
+    correctFor,
+    lastResolution: () => resolution,
+    languages,
+  };
+}
+
+/**
+ * A call handed over as text alone: the one this binding rendered for the same arguments and
+ * text (then its structure and span travel on), else the observed call, read from its text.
+ * Its arguments are read here once unless the connector already read them.
+ */
+function rememberedOrObserved(call: CorrectCall, remembered: RememberedCalls): SearchCall | undefined {
+  const args = call.args ?? parseSearchArgs(call.toolArgs);
+  if (!args || typeof call.resultText !== "string") return undefined;
+  const rendered = remembered.take(searchArgsKey(args), call.resultText);
+  // The arguments as the caller handed them over, as every observed call's are read.
+  return rendered ? { ...rendered, args } : { args, text: call.resultText };
 }
 
 /** The grader, its failures told to the observer (the caller's handling of them unchanged). */

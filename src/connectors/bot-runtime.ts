@@ -2,8 +2,10 @@
 // needs (docs/design.md §8). Nothing here names a concrete backend, renderer or corrective engine, so
 // the connector is testable with fakes and the real orchestrator plugs in without changes.
 
+import type { SearchCall } from "../corrective/search-call.js";
 import { SecondLookError } from "../errors.js";
-import type { CorrectiveMetadata, Doc, SearchResponse } from "../types.js";
+import type { SearchArgs } from "../protocol/tool-arguments.js";
+import type { CorrectiveMetadata, Doc, SearchRequest, SearchResponse } from "../types.js";
 
 export interface ProviderDescription {
   type: "openai" | "anthropic" | "azure";
@@ -42,6 +44,13 @@ export interface CorrectCall {
   signal: AbortSignal;
   /** The user's question this search serves (for a model grader), when the connector knows it. */
   question?: string;
+  /**
+   * The search as one value, when it ran in this process: its arguments as our tool validated
+   * them and its structured response travel with it, and the pass reads neither from the text.
+   */
+  searchCall?: SearchCall;
+  /** An observed call's arguments, already read once (`parseSearchArgs`) by the connector. */
+  args?: SearchArgs;
 }
 
 export interface CorrectResult {
@@ -55,6 +64,9 @@ export type CorrectFn = (call: CorrectCall) => Promise<CorrectResult | null>;
 
 /** The protocol renderer (docs/design.md §4): a search response as the text the model reads. */
 export type RenderResult = (response: SearchResponse, brief: boolean) => string;
+
+/** A search that ran in-process, as the one value the corrective pass takes (its text rendered). */
+export type RenderCall = (request: SearchRequest, response: SearchResponse) => SearchCall;
 
 /** Renders a `get_document` result. */
 export type RenderDocument = (doc: Doc) => string;

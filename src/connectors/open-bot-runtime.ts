@@ -57,6 +57,7 @@ export async function openBotRuntime(
     bot: describeForRuntime(bot),
     backend: binding.backend,
     renderResult: binding.renderResult,
+    renderCall: binding.renderCall,
     collectionLanguages: binding.languages,
     correctFor: binding.correctFor,
     env,

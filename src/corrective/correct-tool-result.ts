@@ -1,5 +1,7 @@
-// The entry point hooks, the MCP tool and the CLI call with one knowledge-search tool result.
-// It reads the model's arguments defensively, peels the trace marker (re-appended unchanged),
+// The entry point hooks, the MCP tool and the CLI call with one knowledge-search tool result
+// (correctSearchCall for a call whose arguments were read where it entered; correctToolResult
+// for one we only observe). It reads an observed call's arguments defensively, once, peels the
+// trace marker once (re-appended unchanged),
 // runs the corrective pass and fails soft: any error, odd input or abort means "nothing to
 // say" (null), and the caller passes the original text through untouched. The caller decides
 // which tools are knowledge searches (isKnowledgeSearchTool in the connector).
@@ -10,6 +12,7 @@ import { peelTraceMarker } from "../protocol/trace-marker.js";
 import { logger } from "../telemetry/logger.js";
 import type { CorrectiveOutcome, SearchResponse } from "../types.js";
 import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "./orchestrator.js";
+import type { SearchCall } from "./search-call.js";
 
 export interface ToolResultCall {
   /** As the runtime reported it; used for logs only. */
@@ -59,7 +62,7 @@ export interface CorrectedToolResult {
  * null when there is nothing to say: unusable input, an abort, an internal error, or an
  * uneventful signal-mode check (the signal graded every pass `correct` and no model was asked;
  * no span either). Otherwise the outcome, with `text` byte-identical to `resultText` when
- * nothing changed.
+ * nothing changed. The edge for a call we only observe: its arguments are read here, once.
  */
 export async function correctToolResult(
   call: ToolResultCall,
@@ -68,32 +71,55 @@ export async function correctToolResult(
   const log = ctx?.log ?? logger();
   try {
     if (call === null || typeof call !== "object") return null;
-    const resultText = call.resultText;
-    if (
-      typeof resultText !== "string" ||
-      resultText === "" ||
-      resultText.length > RESULT_LIMITS.correctableChars
-    )
-      return null;
+    const text = call.resultText;
+    if (!isCorrectableText(text)) return null;
     const args = parseSearchArgs(call.toolArgs);
     if (!args) return null;
-    const signal = combine(call.signal, ctx.signal);
-    if (signal?.aborted) return null;
-
-    const { body, marker } = peelTraceMarker(resultText);
-    if (body.trim() === "") return null;
-    const allowed = ctx.allowedCollections ?? ctx.backend.collections();
     const response = isSearchResponse(call.response) ? call.response : undefined;
+    return await correctSearchCall({ args, text, ...(response ? { response } : {}) }, callOptions(call), ctx);
+  } catch (error) {
+    log.warn({ tool: safeName(call), err: error }, "corrective: pass failed; original result kept");
+    return null;
+  }
+}
+
+/** What a search call's pass takes besides the call: the question, the call's signal, its name. */
+export interface SearchCallOptions {
+  question?: string;
+  signal?: AbortSignal;
+  /** As the runtime reported it; for logs only. */
+  toolName?: string;
+}
+
+/**
+ * correctToolResult for a search call whose arguments were already read where it entered: the
+ * trace marker is peeled once here, and the call's structured response (when it has one) is
+ * what the pass grades.
+ */
+export async function correctSearchCall(
+  call: SearchCall,
+  options: SearchCallOptions,
+  ctx: CorrectiveContext,
+): Promise<CorrectedToolResult | null> {
+  const log = ctx?.log ?? logger();
+  try {
+    if (!isCorrectableText(call.text) || call.args.query.trim() === "") return null;
+    const signal = combine(options.signal, ctx.signal);
+    if (signal?.aborted) return null;
+    const { body, marker } = peelTraceMarker(call.text);
+    if (body.trim() === "") return null;
+    const { args } = call;
+    const allowed = ctx.allowedCollections ?? ctx.backend.collections();
 
     const outcome = await runCorrectiveRetrieval({
-      question: typeof call.question === "string" ? call.question : (ctx.question ?? ""),
+      question: typeof options.question === "string" ? options.question : (ctx.question ?? ""),
       originalQuery: args.query,
       ...(args.collections ? { originalCollections: args.collections } : {}),
       ...(args.limit !== undefined ? { limit: args.limit } : {}),
       ...(args.brief !== undefined ? { brief: args.brief } : {}),
       ...(args.minRelevance !== undefined ? { minRelevance: args.minRelevance } : {}),
       originalText: body,
-      ...(response ? { originalResponse: response } : {}),
+      ...(call.response ? { originalResponse: call.response } : {}),
       allowedCollections: Array.isArray(allowed) ? allowed.filter((c) => typeof c === "string") : [],
       budget: ctx.budget,
       grader: ctx.grader ?? "signal",
@@ -117,12 +143,27 @@ export async function correctToolResult(
     ) {
       return null;
     }
-    const text = outcome.changed ? outcome.text + marker : resultText;
+    const text = outcome.changed ? outcome.text + marker : call.text;
     return { text, outcome: { ...outcome, text } };
   } catch (error) {
-    log.warn({ tool: safeName(call), err: error }, "corrective: pass failed; original result kept");
+    log.warn(
+      { tool: safeToolName(options.toolName), err: error },
+      "corrective: pass failed; original result kept",
+    );
     return null;
   }
+}
+
+/** A result text worth a pass: a non-empty string within the size bound. */
+function isCorrectableText(text: unknown): text is string {
+  return typeof text === "string" && text !== "" && text.length <= RESULT_LIMITS.correctableChars;
+}
+
+function callOptions(call: ToolResultCall): SearchCallOptions {
+  const options: SearchCallOptions = { toolName: safeName(call) };
+  if (typeof call.question === "string") options.question = call.question;
+  if (call.signal) options.signal = call.signal;
+  return options;
 }
 
 function combine(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
@@ -138,8 +179,12 @@ function isSearchResponse(value: unknown): value is SearchResponse {
 
 function safeName(call: ToolResultCall): string {
   try {
-    return typeof call?.toolName === "string" ? call.toolName.slice(0, 100) : "?";
+    return safeToolName(call?.toolName);
   } catch {
     return "?";
   }
+}
+
+function safeToolName(name: unknown): string {
+  return typeof name === "string" ? name.slice(0, 100) : "?";
 }

@@ -3,7 +3,7 @@
 // the rendered text. It never answers "ambiguous" and never proposes a query of its own; the
 // orchestrator takes re-query candidates from the hints.
 import { parseFooterHints } from "../protocol/footer-hints.js";
-import { classifyBody, type TextSignal } from "../protocol/text-signal.js";
+import { classifyBody, type ResultTextScan, type TextSignal } from "../protocol/text-signal.js";
 import { peelTraceMarker } from "../protocol/trace-marker.js";
 import { isWeak } from "../protocol/weakness.js";
 import type { Grade, RetryHints, SearchResponse } from "../types.js";
@@ -23,6 +23,11 @@ export interface TextSignalGrade extends SignalGrade {
   docKeys: string[];
 }
 
+/** A body's grade with the one scan it was read from (the orchestrator's text reader reuses it). */
+export interface BodySignalGrade extends TextSignalGrade {
+  scan: ResultTextScan;
+}
+
 /** Grade of a structured response: empty, else weak (bestScore < WEAK_BEST_SCORE), else correct. */
 export function gradeFromResponse(response: SearchResponse): SignalGrade {
   if (response.results.length === 0) return gradeFor("empty");
@@ -32,9 +37,14 @@ export function gradeFromResponse(response: SearchResponse): SignalGrade {
 
 /** Grade of a tool-result text (see classifyTextSignal for exactly what counts). */
 export function gradeFromText(text: string | null | undefined): TextSignalGrade {
-  const { body } = peelTraceMarker(text ?? "");
+  const { scan: _scan, ...graded } = gradeFromBody(peelTraceMarker(text ?? "").body);
+  return graded;
+}
+
+/** gradeFromText on a body whose trace marker is already peeled, with the scan it used. */
+export function gradeFromBody(body: string): BodySignalGrade {
   const { signal, scan, footer } = classifyBody(body);
-  return { ...gradeFor(signal), hints: parseFooterHints(footer.footer), docKeys: scan.docKeys };
+  return { ...gradeFor(signal), hints: parseFooterHints(footer.footer), docKeys: scan.docKeys, scan };
 }
 
 function gradeFor(signal: TextSignal): SignalGrade {

@@ -113,10 +113,13 @@ export async function evaluateBot(
       const outcomes: QuestionOutcome[] = [];
       for (const [i, question] of questions.entries()) {
         const started = performance.now();
-        const response = await binding.backend.search({ query: question.text });
-        const original = binding.renderResult(response, false);
+        const request = { query: question.text };
+        const response = await binding.backend.search(request);
+        const call = binding.renderCall(request, response);
+        const original = call.text;
         let final = original;
         let metadata: CorrectiveMetadata | undefined;
+        if (!correct) call.toolSpan?.endAtResult();
         if (correct) {
           const corrected = await correct({
             toolName: "search_knowledge",
@@ -124,6 +127,7 @@ export async function evaluateBot(
             resultText: original,
             question: question.text,
             signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
+            searchCall: call,
           });
           if (corrected) {
             final = corrected.text;

@@ -370,7 +370,12 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     expect(out.metadata.newHits).toEqual([0]);
     // Nor is a medium-band re-query: "not weak" is no evidence that it answers the question.
     const medium = stubBackend(() => response("broad", [hit("wiki", "4", "Somewhat related", 0.6)]));
-    const related = await run({ backend: medium, originalText, originalResponse: original, originalQuery: "q" });
+    const related = await run({
+      backend: medium,
+      originalText,
+      originalResponse: original,
+      originalQuery: "q",
+    });
     expect(related.text).not.toContain("Somewhat related");
     expect(related.metadata.notCovered).toEqual({ terms: [], reason: REASON_REQUERY_WEAK });
     expect(related.metadata.newHits).toEqual([0]);

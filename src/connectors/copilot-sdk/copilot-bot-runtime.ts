@@ -1,6 +1,8 @@
 // BotRuntime over the Copilot SDK: the shared runtime client, a session per conversation with
 // the bot's tools, persona and provider, the corrective hook when corrective retrieval is on,
-// and a bounded turn per question.
+// and a bounded turn per question. Each part is a function of its own: the API key and the
+// runtime lease, a session's config (tools and hook sharing the session's search calls), the
+// session pool with its eviction, the bounded wait, and one question's turn.
 
 import type { CopilotSession, MCPServerConfig, SessionConfig } from "@github/copilot-sdk";
 import { runtimeEnvironment, runtimeLocation } from "../../llm/copilot-runtime/runtime-environment.js";
@@ -8,7 +10,7 @@ import { acquireCopilotClient, type ClientLease } from "../../llm/copilot-runtim
 import { providerReachabilityGate, type ReachabilityGate } from "../../llm/provider-reachability.js";
 import { startAgentSpan } from "../../telemetry/agent-spans.js";
 import { type Logger, logger as processLogger } from "../../telemetry/logger.js";
-import type { CollectionLanguage, KnowledgeBackend } from "../../types.js";
+import { type CollectionLanguage, type KnowledgeBackend, SEARCH_KNOWLEDGE_TOOL } from "../../types.js";
 import {
   type AskOptions,
   type AskResult,
@@ -16,9 +18,12 @@ import {
   type BotRuntime,
   BotRuntimeError,
   type CorrectFn,
+  type RenderCall,
   type RenderDocument,
   type RenderResult,
 } from "../bot-runtime.js";
+import { RememberedCalls } from "../remembered-calls.js";
+import { toolCallKey } from "./call-key.js";
 import { createCorrectiveHook } from "./corrective-hook.js";
 import { runGuardedTurn, type TurnContext } from "./guarded-turn.js";
 import { createKnowledgeTools } from "./knowledge-tools.js";
@@ -28,6 +33,8 @@ export interface CopilotBotRuntimeOptions {
   bot: BotDescription;
   backend: KnowledgeBackend;
   renderResult: RenderResult;
+  /** Makes each search one value the corrective hook takes whole (else it reads the text). */
+  renderCall?: RenderCall;
   renderDocument?: RenderDocument;
   /** Each collection's document language, named in the search tool's description. */
   collectionLanguages?: Readonly<Record<string, CollectionLanguage>>;
@@ -66,100 +73,210 @@ interface SessionEntry {
 
 const DEFAULT_MAX_SESSIONS = 64;
 
-export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotRuntime {
-  const { bot } = options;
-  const env = options.env ?? process.env;
-  const log = (options.logger ?? processLogger()).child({ bot: bot.name, connector: "copilot-sdk" });
+type StopCode = "timeout" | "aborted" | "closed";
+
+/** The bot's API key from its `provider.apiKeyEnv`, or undefined when it names none. */
+function readApiKey(bot: BotDescription, env: NodeJS.ProcessEnv): string | undefined {
+  const name = bot.provider?.apiKeyEnv;
+  if (!name) return undefined;
+  const value = env[name];
+  if (value === undefined || value === "") {
+    throw new BotRuntimeError(
+      "config",
+      `Bot '${bot.name}': the environment variable ${name} (provider.apiKeyEnv) is not set.`,
+    );
+  }
+  return value;
+}
+
+/** The shared runtime client for this bot's home and provider. */
+function acquireLease(bot: BotDescription, env: NodeJS.ProcessEnv): Promise<ClientLease> {
   const location = runtimeLocation(bot.dir);
-  const sessions = new Map<string, Promise<SessionEntry>>();
-  /** The sessions already created, for eviction without waiting on ones still starting. */
-  const ready = new Map<string, SessionEntry>();
-  let lease: Promise<ClientLease> | undefined;
-  let closed = false;
-  // Stops questions in flight when the runtime is closed under them.
-  const closing = new AbortController();
-  // The Copilot runtime retries a provider that takes no connection for about half a minute
-  // before the turn fails; one TCP connect before the turn says the same in milliseconds. A
-  // bot without its own provider talks to GitHub Copilot, which is not checked here; one with a
-  // provider but no model gets its config error from the session instead.
-  const reachability: ReachabilityGate | undefined =
-    bot.provider && bot.model ? providerReachabilityGate(bot.provider, env) : undefined;
-
-  const readApiKey = (): string | undefined => {
-    const name = bot.provider?.apiKeyEnv;
-    if (!name) return undefined;
-    const value = env[name];
-    if (value === undefined || value === "") {
-      throw new BotRuntimeError(
-        "config",
-        `Bot '${bot.name}': the environment variable ${name} (provider.apiKeyEnv) is not set.`,
-      );
-    }
-    return value;
-  };
-
-  const getLease = (): Promise<ClientLease> => {
-    lease ??= acquireCopilotClient({
+  return acquireCopilotClient({
+    home: location.home,
+    baseDirectory: location.baseDirectory,
+    env: runtimeEnvironment({
+      hostEnv: env,
       home: location.home,
-      baseDirectory: location.baseDirectory,
-      env: runtimeEnvironment({
-        hostEnv: env,
-        home: location.home,
-        ...(bot.provider && bot.model
-          ? { provider: { type: bot.provider.type, baseUrl: bot.provider.baseUrl, model: bot.model } }
-          : {}),
-      }),
-      useLoggedInUser: bot.provider === undefined,
-    });
-    // A failed start is not cached, so the next question retries it.
-    lease.catch(() => {
-      lease = undefined;
-    });
-    return lease;
-  };
+      ...(bot.provider && bot.model
+        ? { provider: { type: bot.provider.type, baseUrl: bot.provider.baseUrl, model: bot.model } }
+        : {}),
+    }),
+    useLoggedInUser: bot.provider === undefined,
+  });
+}
 
-  const createEntry = async (conversationId: string): Promise<SessionEntry> => {
-    const apiKey = readApiKey();
+/**
+ * A session's config: the bot's tools and, when a pass is on, the corrective hook. Our search
+ * tool hands each call (arguments, structured response, span) to the session's waiting calls,
+ * and the hook takes it from there by the call's key, so the pass never reads it off the text.
+ */
+export function sessionConfigFor(
+  options: CopilotBotRuntimeOptions,
+  turn: () => TurnContext | undefined,
+  log: Logger,
+  apiKey: string | undefined,
+): { config: SessionConfig; corrective: boolean } {
+  const waiting = new RememberedCalls();
+  const tools = createKnowledgeTools({
+    backend: options.backend,
+    renderResult: options.renderResult,
+    ...(options.renderCall
+      ? {
+          renderCall: options.renderCall,
+          onSearchCall: (rawArgs, call) =>
+            waiting.remember(toolCallKey(SEARCH_KNOWLEDGE_TOOL, rawArgs), call),
+        }
+      : {}),
+    ...(options.renderDocument ? { renderDocument: options.renderDocument } : {}),
+    turnSignal: () => turn()?.signal,
+    turnTraceContext: () => turn()?.traceContext,
+    ...(options.collectionLanguages ? { collectionLanguages: options.collectionLanguages } : {}),
+  });
+  const knownServers = Object.keys(options.mcpServers ?? {});
+  const correct = options.correctFor ? options.correctFor() : options.correct;
+  const onPostToolUse = correct
+    ? createCorrectiveHook({
+        correct,
+        ...(options.correctTimeoutMs !== undefined ? { timeoutMs: options.correctTimeoutMs } : {}),
+        knownServers,
+        context: turn,
+        takeSearchCall: (toolName, toolArgs, text) => waiting.take(toolCallKey(toolName, toolArgs), text),
+        log,
+      })
+    : undefined;
+  const config = buildSessionConfig({
+    bot: options.bot,
+    tools,
+    workingDirectory: runtimeLocation(options.bot.dir).home,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(onPostToolUse ? { onPostToolUse } : {}),
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    ...(options.streaming !== undefined ? { streaming: options.streaming } : {}),
+  });
+  return { config, corrective: onPostToolUse !== undefined };
+}
+
+/** Why a question stopped before its turn began, as the error `ask` rejects with. */
+function stoppedError(bot: BotDescription, code: StopCode): BotRuntimeError {
+  const why =
+    code === "timeout"
+      ? `no answer within ${bot.limits.timeoutMs} ms (the Copilot runtime did not start a session in time)`
+      : code === "aborted"
+        ? "the question was cancelled"
+        : "the runtime was closed";
+  return new BotRuntimeError(code, `Bot '${bot.name}' stopped: ${why}.`);
+}
+
+/** Waits for `pending` within the question's deadline, the caller's signal and close(). */
+function startBounded<T>(
+  bot: BotDescription,
+  pending: Promise<T>,
+  deadline: number,
+  closing: AbortSignal,
+  signal?: AbortSignal,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let onStop: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    const fail = (code: StopCode) => reject(stoppedError(bot, code));
+    timer = setTimeout(() => fail("timeout"), Math.max(0, deadline - Date.now()));
+    const onAbort = () => fail("aborted");
+    const onClose = () => fail("closed");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    closing.addEventListener("abort", onClose, { once: true });
+    onStop = () => {
+      signal?.removeEventListener("abort", onAbort);
+      closing.removeEventListener("abort", onClose);
+    };
+    if (signal?.aborted) onAbort();
+  });
+  return Promise.race([pending, stopped]).finally(() => {
+    clearTimeout(timer);
+    onStop?.();
+  });
+}
+
+/** The sessions of one runtime, by conversation: created on first use, the idle ones evicted. */
+class SessionPool {
+  private readonly sessions = new Map<string, Promise<SessionEntry>>();
+  /** The sessions already created, for eviction without waiting on ones still starting. */
+  private readonly ready = new Map<string, SessionEntry>();
+  private lease: Promise<ClientLease> | undefined;
+
+  constructor(
+    private readonly options: CopilotBotRuntimeOptions,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log: Logger,
+  ) {}
+
+  entryFor(conversationId: string): Promise<SessionEntry> {
+    let pending = this.sessions.get(conversationId);
+    if (!pending) {
+      const created = this.createEntry(conversationId);
+      pending = created;
+      this.sessions.set(conversationId, created);
+      // A failed creation is forgotten so a later question can try again.
+      created.catch(() => {
+        if (this.sessions.get(conversationId) === created) this.sessions.delete(conversationId);
+      });
+    }
+    return pending;
+  }
+
+  async evictIdle(keep: string): Promise<void> {
+    const max = this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    if (this.sessions.size <= max) return;
+    const idle = [...this.ready].filter(([id, entry]) => id !== keep && entry.busy === 0);
+    idle.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    for (const [id, entry] of idle.slice(0, this.sessions.size - max)) {
+      this.sessions.delete(id);
+      this.ready.delete(id);
+      await entry.session.disconnect().catch(() => undefined);
+    }
+  }
+
+  /** Disconnects every session and releases the runtime client. */
+  async close(): Promise<void> {
+    const pending = [...this.sessions.values()];
+    this.sessions.clear();
+    this.ready.clear();
+    for (const p of pending) {
+      const entry = await p.catch(() => undefined);
+      await entry?.session.disconnect().catch(() => undefined);
+    }
+    const current = this.lease;
+    this.lease = undefined;
+    if (current) await (await current.catch(() => undefined))?.release();
+  }
+
+  private getLease(): Promise<ClientLease> {
+    if (!this.lease) {
+      const lease = acquireLease(this.options.bot, this.env);
+      this.lease = lease;
+      // A failed start is not cached, so the next question retries it.
+      lease.catch(() => {
+        if (this.lease === lease) this.lease = undefined;
+      });
+    }
+    return this.lease;
+  }
+
+  private async createEntry(conversationId: string): Promise<SessionEntry> {
+    const { bot } = this.options;
+    const apiKey = readApiKey(bot, this.env);
     const holder: { entry?: SessionEntry } = {};
-    const turnSignal = () => holder.entry?.turn?.signal;
-    const tools = createKnowledgeTools({
-      backend: options.backend,
-      renderResult: options.renderResult,
-      ...(options.renderDocument ? { renderDocument: options.renderDocument } : {}),
-      turnSignal,
-      turnTraceContext: () => holder.entry?.turn?.traceContext,
-      ...(options.collectionLanguages ? { collectionLanguages: options.collectionLanguages } : {}),
-    });
-    const knownServers = Object.keys(options.mcpServers ?? {});
-    const correct = options.correctFor ? options.correctFor() : options.correct;
-    const onPostToolUse = correct
-      ? createCorrectiveHook({
-          correct,
-          ...(options.correctTimeoutMs !== undefined ? { timeoutMs: options.correctTimeoutMs } : {}),
-          knownServers,
-          context: () => holder.entry?.turn,
-          log,
-        })
-      : undefined;
-    const config = buildSessionConfig({
-      bot,
-      tools,
-      workingDirectory: location.home,
-      ...(apiKey !== undefined ? { apiKey } : {}),
-      ...(onPostToolUse ? { onPostToolUse } : {}),
-      ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
-      ...(options.streaming !== undefined ? { streaming: options.streaming } : {}),
-    });
-    options.onSessionConfig?.(redactSessionConfig(config));
-    const { client } = await getLease();
+    const { config, corrective } = sessionConfigFor(this.options, () => holder.entry?.turn, this.log, apiKey);
+    this.options.onSessionConfig?.(redactSessionConfig(config));
+    const { client } = await this.getLease();
     const session = await client.createSession(config);
-    log.debug(
+    this.log.debug(
       {
         conversationId,
         sessionId: session.sessionId,
         model: bot.model,
         provider: bot.provider?.type ?? "copilot",
-        corrective: onPostToolUse ? "on" : "off",
+        corrective: corrective ? "on" : "off",
       },
       "session created",
     );
@@ -171,77 +288,26 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       lastUsed: Date.now(),
     };
     holder.entry = entry;
-    ready.set(conversationId, entry);
+    this.ready.set(conversationId, entry);
     return entry;
-  };
+  }
+}
 
-  const evictIdleSessions = async (keep: string): Promise<void> => {
-    const max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-    if (sessions.size <= max) return;
-    const idle = [...ready].filter(([id, entry]) => id !== keep && entry.busy === 0);
-    idle.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
-    for (const [id, entry] of idle.slice(0, sessions.size - max)) {
-      sessions.delete(id);
-      ready.delete(id);
-      await entry.session.disconnect().catch(() => undefined);
-    }
-  };
-
-  const entryFor = (conversationId: string): Promise<SessionEntry> => {
-    let pending = sessions.get(conversationId);
-    if (!pending) {
-      pending = createEntry(conversationId);
-      sessions.set(conversationId, pending);
-      // A failed creation is forgotten so a later question can try again.
-      pending.catch(() => {
-        if (sessions.get(conversationId) === pending) sessions.delete(conversationId);
-      });
-    }
-    return pending;
-  };
-
-  /** Waits for a session within the question's deadline, the caller's signal and close(). */
-  const startBounded = <T>(pending: Promise<T>, deadline: number, signal?: AbortSignal): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    let onStop: (() => void) | undefined;
-    const stopped = new Promise<never>((_, reject) => {
-      const fail = (code: "timeout" | "aborted" | "closed") => {
-        const why =
-          code === "timeout"
-            ? `no answer within ${bot.limits.timeoutMs} ms (the Copilot runtime did not start a session in time)`
-            : code === "aborted"
-              ? "the question was cancelled"
-              : "the runtime was closed";
-        reject(new BotRuntimeError(code, `Bot '${bot.name}' stopped: ${why}.`));
-      };
-      timer = setTimeout(() => fail("timeout"), Math.max(0, deadline - Date.now()));
-      const onAbort = () => fail("aborted");
-      const onClose = () => fail("closed");
-      signal?.addEventListener("abort", onAbort, { once: true });
-      closing.signal.addEventListener("abort", onClose, { once: true });
-      onStop = () => {
-        signal?.removeEventListener("abort", onAbort);
-        closing.signal.removeEventListener("abort", onClose);
-      };
-      if (signal?.aborted) onAbort();
-    });
-    return Promise.race([pending, stopped]).finally(() => {
-      clearTimeout(timer);
-      onStop?.();
-    });
-  };
-
-  /** Rejects with `model_unreachable`, before any session is touched, when the provider is down. */
-  const ensureProviderReachable = async (deadline: number, signal?: AbortSignal): Promise<void> => {
-    if (!reachability) return;
-    const check = await startBounded(reachability.check(), deadline, signal);
-    if (check.reachable !== false) return;
-    throw new BotRuntimeError(
-      "model_unreachable",
-      `Bot '${bot.name}' cannot reach its model server: ${check.reason}; ` +
-        `is it running? check provider.baseUrl in ${bot.dir}/config.json`,
-    );
-  };
+export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotRuntime {
+  const { bot } = options;
+  const env = options.env ?? process.env;
+  const log = (options.logger ?? processLogger()).child({ bot: bot.name, connector: "copilot-sdk" });
+  const pool = new SessionPool(options, env, log);
+  let closed = false;
+  // Stops questions in flight when the runtime is closed under them.
+  const closing = new AbortController();
+  // The Copilot runtime retries a provider that takes no connection for about half a minute
+  // before the turn fails; one TCP connect before the turn says the same in milliseconds. A
+  // bot without its own provider talks to GitHub Copilot, which is not checked here; one with a
+  // provider but no model gets its config error from the session instead.
+  const reachability: ReachabilityGate | undefined =
+    bot.provider && bot.model ? providerReachabilityGate(bot.provider, env) : undefined;
+  const turnOptions = { bot, knownServers: Object.keys(options.mcpServers ?? {}), closing: closing.signal };
 
   return {
     async ask(question: string, askOptions: AskOptions): Promise<AskResult> {
@@ -252,40 +318,17 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       const agent = startAgentSpan(bot.name);
       let entry: SessionEntry;
       try {
-        await ensureProviderReachable(deadline, askOptions.signal);
-        entry = await startBounded(entryFor(askOptions.conversationId), deadline, askOptions.signal);
+        await ensureProviderReachable(bot, reachability, deadline, closing.signal, askOptions.signal);
+        const pending = pool.entryFor(askOptions.conversationId);
+        entry = await startBounded(bot, pending, deadline, closing.signal, askOptions.signal);
       } catch (error) {
         agent.end(error);
         throw error;
       }
-      entry.busy += 1;
-      const run = entry.queue.then(() =>
-        runGuardedTurn(entry.session, question, {
-          botName: bot.name,
-          limits: bot.limits,
-          deadline,
-          traceContext: agent.context,
-          provider: bot.provider?.type ?? "copilot",
-          closing: closing.signal,
-          knownServers: Object.keys(options.mcpServers ?? {}),
-          ...(askOptions.signal ? { signal: askOptions.signal } : {}),
-          setContext: (context) => {
-            entry.turn = context;
-          },
-        }),
-      );
-      entry.queue = run.catch(() => undefined);
       try {
-        const result = await run;
-        agent.end();
-        return result;
-      } catch (error) {
-        agent.end(error);
-        throw error;
+        return await askInSession(entry, question, deadline, agent, askOptions, turnOptions);
       } finally {
-        entry.busy -= 1;
-        entry.lastUsed = Date.now();
-        await evictIdleSessions(askOptions.conversationId).catch(() => undefined);
+        await pool.evictIdle(askOptions.conversationId).catch(() => undefined);
       }
     },
 
@@ -293,16 +336,65 @@ export function createCopilotBotRuntime(options: CopilotBotRuntimeOptions): BotR
       if (closed) return;
       closed = true;
       closing.abort();
-      const pending = [...sessions.values()];
-      sessions.clear();
-      ready.clear();
-      for (const p of pending) {
-        const entry = await p.catch(() => undefined);
-        await entry?.session.disconnect().catch(() => undefined);
-      }
-      const current = lease;
-      lease = undefined;
-      if (current) await (await current.catch(() => undefined))?.release();
+      await pool.close();
     },
   };
+}
+
+/** Rejects with `model_unreachable`, before any session is touched, when the provider is down. */
+async function ensureProviderReachable(
+  bot: BotDescription,
+  reachability: ReachabilityGate | undefined,
+  deadline: number,
+  closing: AbortSignal,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!reachability) return;
+  const check = await startBounded(bot, reachability.check(), deadline, closing, signal);
+  if (check.reachable !== false) return;
+  throw new BotRuntimeError(
+    "model_unreachable",
+    `Bot '${bot.name}' cannot reach its model server: ${check.reason}; ` +
+      `is it running? check provider.baseUrl in ${bot.dir}/config.json`,
+  );
+}
+
+/** One question's turn on its session, after the questions before it on the same conversation. */
+async function askInSession(
+  entry: SessionEntry,
+  question: string,
+  deadline: number,
+  agent: ReturnType<typeof startAgentSpan>,
+  askOptions: AskOptions,
+  turn: { bot: BotDescription; knownServers: string[]; closing: AbortSignal },
+): Promise<AskResult> {
+  const { bot } = turn;
+  entry.busy += 1;
+  const run = entry.queue.then(() =>
+    runGuardedTurn(entry.session, question, {
+      botName: bot.name,
+      limits: bot.limits,
+      deadline,
+      traceContext: agent.context,
+      provider: bot.provider?.type ?? "copilot",
+      closing: turn.closing,
+      knownServers: turn.knownServers,
+      ...(askOptions.signal ? { signal: askOptions.signal } : {}),
+      setContext: (context) => {
+        entry.turn = context;
+      },
+    }),
+  );
+  entry.queue = run.catch(() => undefined);
+  try {
+    const result = await run;
+    agent.end();
+    return result;
+  } catch (error) {
+    agent.end(error);
+    throw error;
+  } finally {
+    entry.busy -= 1;
+    entry.lastUsed = Date.now();
+  }
 }

@@ -5,10 +5,12 @@
 // untouched (return undefined), and it never throws into the SDK (which would swallow the error
 // silently anyway).
 
+import type { SearchCall } from "../../corrective/search-call.js";
 import { DEADLINES, DeadlineError, withDeadline } from "../../deadline.js";
 import { RESULT_LIMITS, SEARCH_LIMITS } from "../../limits.js";
+import { parseSearchArgs, type SearchArgs } from "../../protocol/tool-arguments.js";
 import type { Logger } from "../../telemetry/logger.js";
-import type { CorrectFn, CorrectiveRecord, CorrectResult } from "../bot-runtime.js";
+import type { CorrectCall, CorrectFn, CorrectiveRecord, CorrectResult } from "../bot-runtime.js";
 import type { CallMatcher } from "./call-matcher.js";
 import type {
   PostToolUseHandler,
@@ -38,6 +40,11 @@ export interface CorrectiveHookOptions {
   knownServers?: readonly string[];
   /** The current question's context, read when the hook fires. */
   context?: () => HookTurnContext | undefined;
+  /**
+   * Our own tool's call with these arguments and this text, if it is still waiting for its pass
+   * (the hook input carries no call id: the key is the tool name and arguments, as for the matcher).
+   */
+  takeSearchCall?: (toolName: string, toolArgs: unknown, text: string) => SearchCall | undefined;
   log?: Logger;
 }
 
@@ -50,17 +57,11 @@ type Settled =
   | { kind: "timeout" }
   | { kind: "cancelled" };
 
-/** Why a hook input is not corrected, or undefined when it is fit for the corrective pass. */
-export function skipReason(
+/** Why a hook's tool result is not corrected, or undefined when it is fit for the corrective pass. */
+export function resultSkipReason(
   input: Partial<PostToolUseHookInput>,
-  limits: { maxResultChars: number; maxQueryChars: number },
+  limits: { maxResultChars: number },
 ): string | undefined {
-  const args = input.toolArgs;
-  if (args === null || typeof args !== "object" || Array.isArray(args)) return "toolArgs is not an object";
-  const query = (args as { query?: unknown }).query;
-  if (typeof query !== "string") return "query is not a string";
-  if (query.trim() === "") return "query is blank";
-  if (query.length > limits.maxQueryChars) return `query longer than ${limits.maxQueryChars} characters`;
   const result = input.toolResult as Partial<PostToolUseHookInput["toolResult"]> | undefined;
   if (result === null || typeof result !== "object") return "toolResult is not an object";
   if (result.resultType !== undefined && result.resultType !== "success") {
@@ -73,10 +74,26 @@ export function skipReason(
   return undefined;
 }
 
+/**
+ * What the pass is handed besides the text: our own tool's call whole (its arguments validated
+ * by the tool, its structured response), else an observed call's arguments, read here once.
+ */
+function callOf(
+  input: Partial<PostToolUseHookInput>,
+  own: SearchCall | undefined,
+  maxQueryChars: number,
+): { searchCall: SearchCall } | { args: SearchArgs } | { skip: string } {
+  if (own) return { searchCall: own };
+  const args = parseSearchArgs(input.toolArgs);
+  if (!args) return { skip: "toolArgs carry no usable query" };
+  if (args.query.length > maxQueryChars) return { skip: `query longer than ${maxQueryChars} characters` };
+  return { args };
+}
+
 /** Runs `correct` under its own deadline and the question's signal; never rejects. */
 async function runBounded(
   correct: CorrectFn,
-  call: { toolName: string; toolArgs: unknown; resultText: string; question?: string },
+  call: Omit<CorrectCall, "signal">,
   timeoutMs: number,
   outer: AbortSignal | undefined,
 ): Promise<Settled> {
@@ -113,9 +130,15 @@ export function createCorrectiveHook(options: CorrectiveHookOptions): PostToolUs
       const claim = context?.matcher?.claim(toolName, input.toolArgs);
       let record: CorrectiveRecord | undefined;
       try {
-        const reason = skipReason(input, limits);
-        if (reason !== undefined) {
-          log?.debug({ tool: toolName, reason }, "corrective hook: passing result through");
+        const shown = (input.toolResult as Partial<PostToolUseHookInput["toolResult"]> | undefined)
+          ?.textResultForLlm;
+        const own =
+          typeof shown === "string" ? options.takeSearchCall?.(toolName, input.toolArgs, shown) : undefined;
+        const reason = resultSkipReason(input, limits);
+        const handed = reason === undefined ? callOf(input, own, limits.maxQueryChars) : { skip: reason };
+        if ("skip" in handed) {
+          own?.toolSpan?.endAtResult();
+          log?.debug({ tool: toolName, reason: handed.skip }, "corrective hook: passing result through");
           return undefined;
         }
         const toolResult = input.toolResult!;
@@ -127,6 +150,7 @@ export function createCorrectiveHook(options: CorrectiveHookOptions): PostToolUs
             toolArgs: input.toolArgs,
             resultText: original,
             ...(context?.question ? { question: context.question } : {}),
+            ...handed,
           },
           timeoutMs,
           context?.signal,

@@ -6,6 +6,7 @@
 import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } from "@github/copilot-sdk";
 import { type Context, context } from "@opentelemetry/api";
 import { z } from "zod";
+import type { SearchCall } from "../../corrective/search-call.js";
 import { errorMessage } from "../../errors.js";
 import {
   anyLanguageKnown,
@@ -21,7 +22,7 @@ import {
   toSearchRequest,
 } from "../../protocol/tool-arguments.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../../types.js";
-import type { RenderDocument, RenderResult } from "../bot-runtime.js";
+import type { RenderCall, RenderDocument, RenderResult } from "../bot-runtime.js";
 
 export { GET_DOCUMENT_TOOL, SEARCH_KNOWLEDGE_TOOL };
 
@@ -31,6 +32,13 @@ const getDocumentParameters = z.object(getDocumentShape);
 export interface KnowledgeToolsOptions {
   backend: KnowledgeBackend;
   renderResult: RenderResult;
+  /**
+   * Makes a search one value (arguments, structured response, text, span) instead of a text:
+   * then `renderResult` is not used, and each call is handed to `onSearchCall` with the model's
+   * raw arguments, for the corrective hook to take whole.
+   */
+  renderCall?: RenderCall;
+  onSearchCall?: (rawArgs: unknown, call: SearchCall) => void;
   renderDocument?: RenderDocument;
   /** The current question's signal: a stopped question stops its searches too. */
   turnSignal?: () => AbortSignal | undefined;
@@ -107,7 +115,10 @@ export function createKnowledgeTools(options: KnowledgeToolsOptions): Tool<unkno
         const response = await context.with(options.turnTraceContext?.() ?? context.active(), () =>
           backend.search(request, signal ? { signal } : undefined),
         );
-        return renderResult(response, args.brief ?? false);
+        if (!options.renderCall) return renderResult(response, args.brief ?? false);
+        const call = options.renderCall(request, response);
+        options.onSearchCall?.(rawArgs, call);
+        return call.text;
       } catch (error) {
         return failure(`search_knowledge failed: ${errorText(error)}`);
       }

@@ -2,7 +2,7 @@
 // `list_collections`, with the corrective pass run inside the search tool, so MCP-only clients
 // (Claude Code, Claude Desktop, other agents) get the corrected text a Copilot session gets.
 // The search goes through the same binding as the Copilot connector (assembleBot): the same
-// span, the same remembered structured response for the signal grader, and the corrective
+// span, the same search call (arguments, structured response, text) for the pass, and the corrective
 // settings resolved per call (correctorPerCall), so the kill-switch needs no restart.
 //
 // Every call is independent and bounded (deadlineSignal); every failure becomes a tool error
@@ -13,6 +13,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
+import type { SearchCall } from "../../corrective/search-call.js";
 import { DEADLINES, deadlineSignal, settleBy } from "../../deadline.js";
 import { errorMessage } from "../../errors.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
@@ -33,6 +34,7 @@ import { type Logger, logger } from "../../telemetry/logger.js";
 import { clipText } from "../../text-clip.js";
 import type { Doc, KnowledgeBackend } from "../../types.js";
 import { assembleBot } from "../assemble-bot.js";
+import type { CorrectFn, CorrectResult } from "../bot-runtime.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
 import { renderCollections } from "./render-collections.js";
@@ -97,34 +99,20 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
         return failure(new UnknownCollectionError(args.collection, allowed).message);
       }
       const request = toSearchRequest(args);
-      let text: string;
+      let call: SearchCall;
       try {
         // A backend that ignores the signal still cannot hold the call past its deadline.
         const searching = binding.backend.search(request, { signal: deadline.signal });
         const response = await settleBy(searching, deadline.signal, STOPPED);
         if (response === STOPPED) throw deadline.signal.reason;
-        text = binding.renderResult(response, request.brief === true);
+        call = binding.renderCall(request, response);
       } catch (error) {
         const message = failureText(SEARCH_KNOWLEDGE_TOOL, error, deadline);
         log.warn({ tool: SEARCH_KNOWLEDGE_TOOL, err: message }, "mcp: search failed");
         return failure(message);
       }
       // Read now, not at start-up: the kill-switch and env defaults apply to the next call.
-      const correct = correctFor();
-      if (!correct) return success(text);
-      const corrected = await settleBy(
-        correct({
-          toolName: SEARCH_KNOWLEDGE_TOOL,
-          toolArgs: args,
-          resultText: text,
-          signal: deadline.signal,
-        }),
-        deadline.signal,
-        null,
-      ).catch((error: unknown) => {
-        log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
-        return null;
-      });
+      const corrected = await correctWithin(correctFor(), call, args, deadline.signal, log);
       log.debug(
         {
           tool: SEARCH_KNOWLEDGE_TOOL,
@@ -133,7 +121,7 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
         },
         "mcp: search answered",
       );
-      return success(corrected?.text ?? text);
+      return success(corrected?.text ?? call.text);
     },
   );
 
@@ -189,6 +177,35 @@ export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): Mc
   );
 
   return server;
+}
+
+/**
+ * The corrective pass on one search call, within the call's deadline; null when it is off, fails
+ * or overruns (the search's own text then stands). The arguments the SDK validated and the
+ * structured response travel with the call, not in its text.
+ */
+async function correctWithin(
+  correct: CorrectFn | undefined,
+  call: SearchCall,
+  args: SearchKnowledgeArgs,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<CorrectResult | null> {
+  if (!correct) {
+    call.toolSpan?.endAtResult();
+    return null;
+  }
+  const request = {
+    toolName: SEARCH_KNOWLEDGE_TOOL,
+    toolArgs: args,
+    resultText: call.text,
+    signal,
+    searchCall: call,
+  };
+  return settleBy(correct(request), signal, null).catch((error: unknown) => {
+    log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
+    return null;
+  });
 }
 
 /**

@@ -1,0 +1,154 @@
+// Steps "merge" and the re-reading before "re-grade" of the corrective pass: a round's answers
+// fused into one ranking, the unseen hits judged (does the round convince, is anything new?),
+// and — when it does — appended under a note, after which the result is read again.
+
+import { appendCorrection, renderRequeryNote } from "../protocol/corrective-note.js";
+import { docKey } from "../protocol/doc-id-line.js";
+import { HIGH_BAND_MIN, isWeak } from "../protocol/weakness.js";
+import { clipText } from "../text-clip.js";
+import type { Grade, Hit, SearchResponse } from "../types.js";
+import { type CorrectivePass, sayNotCovered } from "./corrective-pass.js";
+import { type FusedHit, fuseRankings } from "./fusion.js";
+import { renderAddition, selectFreshHits } from "./merge.js";
+import { maxRelevance } from "./shown-result.js";
+import type { RequeryPlan } from "./step-choose-requery.js";
+import type { CandidateResult, RoundSearch } from "./step-search.js";
+
+/** Fused hits appended per round: the best of several rankings, not all of them. */
+export const MAX_FUSED_HITS_APPENDED = 5;
+/**
+ * The signal's rescue also fuses the original query's next page (its hits past those shown): a
+ * weak search's answer often sits just below the cut, and that ranking holds every word the user
+ * wrote. It weighs as much as three candidates agreeing, so the next page leads unless the
+ * candidates concur on something else. Measured on pydocs, Cranfield, CISI and CACM together
+ * (bench/results/rescue-candidates.md); the next page only, since a deeper list dilutes it.
+ * Searched only when the original page was full (a shorter page was all the query matched).
+ */
+export const ORIGINAL_NEXT_PAGE_WEIGHT = 3;
+
+export const REASON_RESCUE_NOT_CONFIDENT = "re-queries without those words found no confident match";
+export const REASON_RESCUE_EMPTY = "re-queries found nothing";
+export const REASON_REQUERY_WEAK = "re-queries found no confident match either";
+
+/** What a round's merge did: the pass stops, goes on unchanged, or re-grades the merged text. */
+export type MergeOutcome = "stop" | "unchanged" | "appended";
+
+/** A round's answers as one ranking (the next page weighted), and the unseen hits of it to append. */
+export function fuseRound(
+  found: Pick<RoundSearch, "answered" | "continuation">,
+  known: ReadonlySet<string>,
+  alreadyShown?: (hit: Hit) => boolean,
+): { fused: FusedHit[]; fresh: Hit[] } {
+  const { answered, continuation } = found;
+  const fused = continuation
+    ? fuseRankings([continuation.response.results, ...answered.map((r) => r.response.results)], {
+        weights: [ORIGINAL_NEXT_PAGE_WEIGHT, ...answered.map(() => 1)],
+      })
+    : fuseRankings(answered.map((r) => r.response.results));
+  const fresh = selectFreshHits(
+    fused.map((f) => f.hit),
+    known,
+    alreadyShown,
+  ).slice(0, MAX_FUSED_HITS_APPENDED);
+  return { fused, fresh };
+}
+
+/**
+ * Whether a signal rescue's answers are too weak to append: only a re-query that reaches the high
+ * band is. A medium-band re-query of a question the documents do not answer found text about its
+ * words, not about the question: on the LibreOffice help in German that appended a median 1,184
+ * characters to every unanswerable question, and over the 11 languages it rescued 7 of 160
+ * flagged misses; the high band rescues 2 and adds nothing (bench/results/signal-noise.md). A
+ * shorter query also scores higher on its own scale, so "not weak" is no evidence. A model's
+ * re-queries are never held to it; `auto` asks the model where the signal cannot tell.
+ */
+export function isUnconvincing(answered: readonly CandidateResult[], fromModel: boolean): boolean {
+  if (fromModel) return false;
+  return !answered.some((r) => r.response.bestScore >= HIGH_BAND_MIN);
+}
+
+export function mergeStep(
+  pass: CorrectivePass,
+  plan: RequeryPlan,
+  found: RoundSearch,
+  grade: Grade,
+): MergeOutcome {
+  const { answered } = found;
+  const { fused, fresh } = fuseRound(found, pass.shown.known, pass.shown.alreadyShown);
+  const unconvincing = isUnconvincing(answered, plan.fromModel);
+  pass.newHits.push(unconvincing ? 0 : fresh.length);
+  found.round.succeeded({
+    queries: answered.map((r) => r.query),
+    newHits: pass.newHits[pass.newHits.length - 1]!,
+  });
+
+  if (unconvincing) {
+    // The model then reads the original result and one line saying what was not found.
+    const reason = pass.unmatchedTerms.length > 0 ? REASON_RESCUE_NOT_CONFIDENT : REASON_REQUERY_WEAK;
+    pass.verdicts.push(grade.verdict);
+    pass.reasons.push(reason);
+    // A later round keeps what an earlier one appended; only a first one says "not covered".
+    if (pass.retries === 1) sayNotCovered(pass, reason, pass.unmatchedTerms);
+    return "stop";
+  }
+  if (fresh.length === 0) {
+    pass.verdicts.push(grade.verdict);
+    if (fused.length === 0 && pass.retries === 1) {
+      // Not one candidate matched anything: nothing in the documents to show.
+      pass.reasons.push(REASON_RESCUE_EMPTY);
+      sayNotCovered(pass, plan.fromModel ? grade.reason : REASON_RESCUE_EMPTY, pass.unmatchedTerms);
+      return "stop";
+    }
+    // Nothing new to show: the text and its grade stand; another round may still help.
+    const searched = answered.map((r) => `"${clipText(r.query, 200)}"`).join(", ");
+    pass.reasons.push(`re-queries ${searched} added no new results`);
+    return "unchanged";
+  }
+  appendFresh(pass, plan, answered, fresh, grade);
+  return "appended";
+}
+
+/** The fresh hits under the round's note, then the merged result read again for the re-grade. */
+function appendFresh(
+  pass: CorrectivePass,
+  plan: RequeryPlan,
+  answered: readonly CandidateResult[],
+  fresh: Hit[],
+  grade: Grade,
+): void {
+  const lead = answered[0]!;
+  const note = renderRequeryNote({
+    n: pass.retries,
+    verdict: grade.verdict,
+    reason: grade.reason,
+    query: lead.query,
+    alsoQueries: answered
+      .slice(1)
+      .filter((r) => r.origin !== "hypothetical_answer")
+      .map((r) => r.query),
+    expanded: answered.some((r) => r.origin === "hypothetical_answer"),
+    collections: plan.collections,
+    added: fresh.length,
+  });
+  const confident = answered.some((r) => !isWeak(r.response));
+  const fusedResponse: SearchResponse = {
+    query: lead.query,
+    results: fresh,
+    bestScore: confident ? Math.max(...answered.map((r) => r.response.bestScore)) : maxRelevance(fresh),
+    reranked: answered.every((r) => r.response.reranked),
+  };
+  pass.body = appendCorrection(
+    pass.body,
+    note,
+    renderAddition(fresh, fusedResponse, { brief: pass.shown.brief, startIndex: pass.hitsShown + 1 }),
+  );
+  pass.changed = true;
+  for (const hit of fresh) pass.shown.known.add(docKey(hit));
+  pass.hitsShown += fresh.length;
+  // The merged text now ends with the fused addition's footer (or none): its hints are the
+  // lead candidate's, when that search was weak and offered any.
+  pass.hints = isWeak(fusedResponse) && isWeak(lead.response) ? (lead.response.retryHints ?? {}) : {};
+  const reread = pass.shown.reread(pass.body, fresh);
+  pass.reading = reread.reading;
+  pass.digestSource = reread.digestSource;
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import {
+  fuseRound,
+  isUnconvincing,
+  mergeStep,
+  REASON_REQUERY_WEAK,
+} from "../../src/corrective/step-merge.js";
+import type { RequerySpan } from "../../src/telemetry/corrective-spans.js";
+import { hit, response, stubBackend } from "./corrective-fixtures.js";
+import { passOver } from "./pass-support.js";
+
+const backend = stubBackend(() => response("x", []));
+const answer = (query: string, ...hits: ReturnType<typeof hit>[]) => ({
+  query,
+  origin: "broader",
+  response: response(query, hits),
+});
+const round = (): RequerySpan & { succeededWith?: unknown } => {
+  const span = {
+    succeededWith: undefined as unknown,
+    succeeded: (result: unknown) => {
+      span.succeededWith = result;
+    },
+    failed: () => undefined,
+    candidateFailed: () => undefined,
+  };
+  return span as unknown as RequerySpan & { succeededWith?: unknown };
+};
+const plan = { candidates: [{ query: "a", origin: "broader" }], collections: ["wiki"], fromModel: false };
+const insufficient = { verdict: "insufficient" as const, reason: "weak" };
+
+describe("fuseRound", () => {
+  it("keeps only hits not already shown", () => {
+    const { fused, fresh } = fuseRound(
+      { answered: [answer("a", hit("wiki", "1", "Old", 0.9), hit("wiki", "2", "New", 0.8))] },
+      new Set(["wiki/1"]),
+    );
+    expect(fused).toHaveLength(2);
+    expect(fresh.map((h) => h.id)).toEqual(["2"]);
+  });
+});
+
+describe("isUnconvincing", () => {
+  it("a signal rescue is unless a re-query reaches the high band; a model's re-query never is", () => {
+    expect(isUnconvincing([answer("a", hit("wiki", "2", "T", 0.2))], false)).toBe(true);
+    expect(isUnconvincing([answer("a", hit("wiki", "2", "T", 0.2))], true)).toBe(false);
+    expect(isUnconvincing([answer("a", hit("wiki", "2", "T", 0.5))], false)).toBe(true);
+    expect(
+      isUnconvincing(
+        [answer("a", hit("wiki", "2", "T", 0.5)), answer("b", hit("wiki", "3", "U", 0.7))],
+        false,
+      ),
+    ).toBe(false);
+  });
+});
+
+describe("mergeStep", () => {
+  it("appends the fresh hits under a note, counts them as shown and re-reads the result", () => {
+    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), { backend });
+    pass.retries = 1;
+    const before = pass.body;
+    const span = round();
+    expect(
+      mergeStep(
+        pass,
+        plan,
+        { round: span, answered: [answer("a", hit("wiki", "2", "Fresh", 0.9))] },
+        insufficient,
+      ),
+    ).toBe("appended");
+    expect(pass.body).not.toBe(before);
+    expect(pass.body).toContain("Old");
+    expect(pass.body).toContain("[corrective retrieval — re-query #1");
+    expect(pass.body).toContain("Fresh");
+    expect(pass).toMatchObject({ changed: true, hitsShown: 2, newHits: [1] });
+    expect(pass.shown.known.has("wiki/2")).toBe(true);
+    expect(pass.reading.signalGrade.verdict).toBe("correct");
+    expect(span.succeededWith).toEqual({ queries: ["a"], newHits: 1 });
+  });
+
+  it("an unconvincing round stops, appends nothing new and records why", () => {
+    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), { backend });
+    pass.retries = 1;
+    const outcome = mergeStep(
+      pass,
+      plan,
+      { round: round(), answered: [answer("a", hit("wiki", "2", "T", 0.2))] },
+      insufficient,
+    );
+    expect(outcome).toBe("stop");
+    expect(pass).toMatchObject({ newHits: [0], verdicts: ["insufficient"], reasons: [REASON_REQUERY_WEAK] });
+  });
+
+  it("nothing new: the text stands and another round may run", () => {
+    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.9)]), { backend });
+    pass.retries = 1;
+    const before = pass.body;
+    expect(
+      mergeStep(
+        pass,
+        plan,
+        { round: round(), answered: [answer("a", hit("wiki", "1", "Old", 0.9))] },
+        insufficient,
+      ),
+    ).toBe("unchanged");
+    expect(pass.body).toBe(before);
+    expect(pass.reasons).toEqual(['re-queries "a" added no new results']);
+  });
+});
