@@ -5,6 +5,7 @@
 
 export type ErrorLayer =
   | "deadline"
+  | "telemetry"
   | "llm"
   | "knowledge"
   | "corrective"

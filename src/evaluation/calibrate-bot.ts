@@ -5,11 +5,11 @@
 // uses now), after held-out (each question scored by a model fitted without it) and after as stored.
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { loadPostgresBackend } from "../knowledge/backends/postgres.js";
 import { type StoredCalibration, writeBotCalibration } from "../knowledge/bot-calibration.js";
 import type { KnowledgeEngine } from "../knowledge/engine.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
 import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
-import { PostgresBackend } from "../knowledge/postgres/postgres-backend.js";
 import { type CalibrationModel, DEFAULT_CALIBRATION } from "../knowledge/relevance.js";
 import { FEATURE_NAMES } from "../knowledge/relevance-features.js";
 import {
@@ -147,6 +147,7 @@ async function openSubject(
     const opened = await openBotBackend(bot);
     try {
       const backend = opened.backend;
+      const { PostgresBackend } = await loadPostgresBackend();
       if (!(backend instanceof PostgresBackend)) throw new Error("a postgres bot opened another backend");
       const previous = (await backend.storedCalibration()) ?? DEFAULT_CALIBRATION;
       const engines: Record<"firstPass" | "reranked", KnowledgeEngine>[] = [];
