@@ -66,10 +66,13 @@ module.exports = {
       name: "root-modules-import-only-each-other",
       comment: "src/types.ts and the small shared rules beside it sit below every layer",
       severity: "error",
-      from: { path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|optional-package)\\.ts$" },
+      from: {
+        path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|optional-package)\\.ts$",
+      },
       to: {
         path: "^src/",
-        pathNot: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|optional-package)\\.ts$",
+        pathNot:
+          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|optional-package)\\.ts$",
       },
     },
     {
