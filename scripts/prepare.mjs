@@ -39,4 +39,10 @@ const vendored = spawnSync(process.execPath, [new URL("vendor-pdfjs.mjs", import
   cwd: root,
   stdio: "inherit",
 });
-process.exit(vendored.status ?? 1);
+if (vendored.status !== 0) process.exit(vendored.status ?? 1);
+// config.schema.json from the compiled zod schema (scripts/write-config-schema.mjs says why).
+const schema = spawnSync(process.execPath, [new URL("write-config-schema.mjs", import.meta.url).pathname], {
+  cwd: root,
+  stdio: "inherit",
+});
+process.exit(schema.status ?? 1);

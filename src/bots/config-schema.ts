@@ -132,6 +132,8 @@ export const DEFAULT_PERSONA_FILE = "persona.md";
 
 export const BotConfigSchema = z
   .strictObject({
+    // Where an editor finds this schema as JSON Schema (config-json-schema.ts); not read otherwise.
+    $schema: z.string().optional(),
     description: z.string().optional(),
     persona: nonEmpty.default(DEFAULT_PERSONA_FILE),
     model: nonEmpty.optional(),
