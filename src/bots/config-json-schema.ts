@@ -23,7 +23,8 @@ export function configJsonSchema(): Record<string, unknown> {
   return {
     ...schema,
     title: "second-look bot config.json",
-    description: "A bot folder's config.json (README: Configuration). Generated from src/bots/config-schema.ts.",
+    description:
+      "A bot folder's config.json (README: Configuration). Generated from src/bots/config-schema.ts.",
   };
 }
 
@@ -44,10 +45,12 @@ function nodeAt(root: JsonSchemaNode, path: readonly string[]): JsonSchemaNode |
   let node: JsonSchemaNode | undefined = root;
   for (const step of path) {
     // An object that may also be something else (a union) has its properties in one branch.
-    const isObject = (n: JsonSchemaNode) => n.properties !== undefined || typeof n.additionalProperties === "object";
+    const isObject = (n: JsonSchemaNode) =>
+      n.properties !== undefined || typeof n.additionalProperties === "object";
     const object: JsonSchemaNode | undefined = node && isObject(node) ? node : node?.anyOf?.find(isObject);
-    const next: JsonSchemaNode | boolean | undefined =
-      step.startsWith("<") ? object?.additionalProperties : object?.properties?.[step];
+    const next: JsonSchemaNode | boolean | undefined = step.startsWith("<")
+      ? object?.additionalProperties
+      : object?.properties?.[step];
     if (next === undefined || typeof next === "boolean") return undefined;
     node = next;
   }
