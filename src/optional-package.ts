@@ -1,8 +1,8 @@
-// Packages only some users need (Slack, Teams, PostgreSQL, the OTLP exporter, the Copilot SDK)
-// are peer dependencies of the package (package.json `peerDependencies`): a library user who
-// wants the corrective hook does not install them. The code that needs one imports it on first
-// use through `loadOptional`, which turns "Cannot find package" into one line naming what to
-// install.
+// Packages only some users need (Slack, Teams, PostgreSQL, the OTLP exporter, the Copilot SDK,
+// the OpenAI and Anthropic clients) are peer dependencies of the package (package.json
+// `peerDependencies`): a library user who wants the corrective hook does not install them. The
+// code that needs one imports it on first use through `loadOptional`, which turns "Cannot find
+// package" into one line naming what to install.
 import { type ErrorLayer, SecondLookError } from "./errors.js";
 
 export interface OptionalPackage {

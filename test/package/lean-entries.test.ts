@@ -33,6 +33,9 @@ function staticPackages(entry: string): Set<string> {
 }
 
 const HOST_DATABASE_EXPORTER = [
+  // The model providers' clients are optional peers too: a provider loads its own on first use.
+  "openai",
+  "@anthropic-ai/sdk",
   "@slack/bolt",
   "@microsoft/teams.apps",
   "pg",

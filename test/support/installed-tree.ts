@@ -61,8 +61,13 @@ export function diskBytes(root: string): number {
 
 export const MB = 1024 * 1024;
 
-/** What a library user leaves out: the hosts, the database driver, the exporter, the Copilot runtime. */
+/**
+ * What a library user leaves out: the hosts, the database driver, the exporter, the model
+ * providers' clients, the Copilot SDK (and its runtime). package.json lists them as peers.
+ */
 export const OPTIONAL_PEERS = [
+  "openai",
+  "@anthropic-ai/sdk",
   "@slack/bolt",
   "@microsoft/teams.apps",
   "pg",
