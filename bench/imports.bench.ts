@@ -34,6 +34,7 @@ import {
   cleanNpmEnv,
   diskBytes,
   installedPackages,
+  installTarball,
   MB,
   NPM,
   OPTIONAL_PEERS,
@@ -136,20 +137,7 @@ async function measureInstall(side: Side, work: string): Promise<InstallFigures>
   const app = join(work, `${side.label}-app`);
   mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "library-user", private: true }));
-  await exec(
-    NPM,
-    [
-      "install",
-      side.tarball,
-      "--omit=dev",
-      "--omit=peer",
-      "--prefer-offline",
-      "--no-audit",
-      "--no-fund",
-      "--silent",
-    ],
-    { cwd: app, env: cleanNpmEnv(), ...big },
-  );
+  await installTarball(side.tarball, app, ["dev", "peer"]);
   const nodeModules = join(app, "node_modules");
   const names = installedPackages(nodeModules).map((p) => p.name);
   return {

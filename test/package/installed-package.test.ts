@@ -26,6 +26,7 @@ import {
   cleanNpmEnv as cleanEnv,
   diskBytes,
   installedPackages,
+  installTarball,
   MB,
   NPM,
   OPTIONAL_PEERS,
@@ -65,19 +66,7 @@ describe("the packed package installed into another project (production dependen
     if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`);
     app = join(work, "app");
     cpSync(join(REPO, "test/fixtures/package-app"), app, { recursive: true });
-    await run(
-      NPM,
-      [
-        "install",
-        join(work, tarball),
-        "--omit=dev",
-        "--prefer-offline",
-        "--no-audit",
-        "--no-fund",
-        "--silent",
-      ],
-      { cwd: app, env, maxBuffer: 16 * 1024 * 1024 },
-    );
+    await installTarball(join(work, tarball), app, ["dev"]);
     bin = join(app, "node_modules/.bin/second-look");
     bot = join(work, "handbook");
     cpSync(join(REPO, "bots/handbook"), bot, { recursive: true });
@@ -85,20 +74,7 @@ describe("the packed package installed into another project (production dependen
     cpSync(join(REPO, "bots/handbook"), join(app, "my-bot"), { recursive: true });
     library = join(work, "library");
     cpSync(join(REPO, "test/fixtures/package-app"), library, { recursive: true });
-    await run(
-      NPM,
-      [
-        "install",
-        join(work, tarball),
-        "--omit=dev",
-        "--omit=peer",
-        "--prefer-offline",
-        "--no-audit",
-        "--no-fund",
-        "--silent",
-      ],
-      { cwd: library, env, ...big },
-    );
+    await installTarball(join(work, tarball), library, ["dev", "peer"]);
   }, 900_000);
 
   afterAll(() => {

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { OPTIONAL_PEERS } from "../support/installed-tree.js";
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
 /** `import … from "x"` / `export … from "x"` / `import "x"`, not `import type` / `export type`. */
@@ -32,17 +33,8 @@ function staticPackages(entry: string): Set<string> {
   return packages;
 }
 
-const HOST_DATABASE_EXPORTER = [
-  // The model providers' clients are optional peers too: a provider loads its own on first use.
-  "openai",
-  "@anthropic-ai/sdk",
-  "@slack/bolt",
-  "@microsoft/teams.apps",
-  "pg",
-  "pg-copy-streams",
-  "@opentelemetry/exporter-trace-otlp-http",
-  "@github/copilot-sdk",
-];
+// The hosts, the database driver, the exporter, the model providers' clients, the Copilot SDK.
+const HOST_DATABASE_EXPORTER: readonly string[] = OPTIONAL_PEERS;
 
 describe("entry points load no host, database or exporter code", () => {
   it.each(["index.ts", "corrective.ts"])("%s", (entry) => {

@@ -1,8 +1,10 @@
 // The packed package as another project installs it: the environment a nested npm runs in,
 // and what an installed node_modules holds (its packages, its size on disk). Shared by the
 // package test (test/package/installed-package.test.ts) and the imports bench.
+import { execFile } from "node:child_process";
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 
 export const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 
@@ -75,3 +77,28 @@ export const OPTIONAL_PEERS = [
   "@opentelemetry/exporter-trace-otlp-http",
   "@github/copilot-sdk",
 ] as const;
+
+/**
+ * `npm install <tarball> --omit=…` in `project` (a folder with a package.json), quietly, reading
+ * the npm cache first: `["dev"]` as a project that uses the command, `["dev", "peer"]` as a
+ * library user who needs none of the peers.
+ */
+export async function installTarball(
+  tarball: string,
+  project: string,
+  omit: readonly string[],
+): Promise<void> {
+  await promisify(execFile)(
+    NPM,
+    [
+      "install",
+      tarball,
+      ...omit.map((o) => `--omit=${o}`),
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--silent",
+    ],
+    { cwd: project, env: cleanNpmEnv(), maxBuffer: 16 * 1024 * 1024 },
+  );
+}
