@@ -87,8 +87,12 @@ describe("the packed package installed into another project (production dependen
     for (const dev of ["typescript", "vitest", "tsx", "@biomejs/biome", "better-sqlite3"]) {
       expect(existsSync(join(installed, dev)), dev).toBe(false);
     }
-    // Sources and tests are not part of the package.
+    // Sources and tests are not part of the package, so neither are source maps pointing at them.
     expect(existsSync(join(installed, "second-look/src"))).toBe(false);
+    const dist = join(installed, "second-look/dist");
+    const maps = (readdirSync(dist, { recursive: true }) as string[]).filter((f) => f.endsWith(".map"));
+    expect(maps).toEqual([]);
+    expect(existsSync(join(installed, "second-look/config.schema.json"))).toBe(true);
     expect(existsSync(join(installed, "second-look/test"))).toBe(false);
   });
 
