@@ -177,34 +177,38 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
     expect(json.response.results.length).toBeGreaterThan(0);
   });
 
-  it("npx second-look mcp <bot path> lists its tools and answers a search over stdio", async () => {
-    const transport = new StdioClientTransport({
-      command: bin,
-      args: ["mcp", bot],
-      cwd: app,
-      env: { ...(cleanEnv() as Record<string, string>), SECOND_LOOK_LOG_LEVEL: "warn" },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "package-test", version: "0.0.0" });
-    await client.connect(transport);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([
-        "get_document",
-        "list_collections",
-        "search_knowledge",
-      ]);
-      const result = await client.callTool({
-        name: "search_knowledge",
-        arguments: { query: "carry over unused PTO" },
+  // An absolute bot path, and the README's layout in a project: `./my-bot` beside package.json.
+  it.each([["<bot path>"], ["./my-bot"]])(
+    "npx second-look mcp %s lists its tools and answers a search over stdio",
+    async (given) => {
+      const transport = new StdioClientTransport({
+        command: bin,
+        args: ["mcp", given === "<bot path>" ? bot : given],
+        cwd: app,
+        env: { ...(cleanEnv() as Record<string, string>), SECOND_LOOK_LOG_LEVEL: "warn" },
+        stderr: "pipe",
       });
-      const text = (result.content as { text?: string }[]).map((c) => c.text ?? "").join("");
-      expect(result.isError).not.toBe(true);
-      expect(text).toMatch(/doc_id: `docs\/time-off\/annual-leave.md`/);
-    } finally {
-      await client.close();
-    }
-  });
+      const client = new Client({ name: "package-test", version: "0.0.0" });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name).sort()).toEqual([
+          "get_document",
+          "list_collections",
+          "search_knowledge",
+        ]);
+        const result = await client.callTool({
+          name: "search_knowledge",
+          arguments: { query: "carry over unused PTO" },
+        });
+        const text = (result.content as { text?: string }[]).map((c) => c.text ?? "").join("");
+        expect(result.isError).not.toBe(true);
+        expect(text).toMatch(/doc_id: `docs\/time-off\/annual-leave.md`/);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   // Issue 23's acceptance, in the project's own folder: a bot given by its path (`./my-bot`).
   it("npx second-look bots lists the bot beside package.json", async () => {
@@ -215,28 +219,6 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
     const listed = JSON.parse(stdout) as { name: string }[] | { bots: { name: string }[] };
     const names = (Array.isArray(listed) ? listed : listed.bots).map((b) => b.name);
     expect(names).toContain("my-bot");
-  });
-
-  it("npx second-look mcp ./my-bot answers a search over stdio", async () => {
-    const transport = new StdioClientTransport({
-      command: bin,
-      args: ["mcp", "./my-bot"],
-      cwd: app,
-      env: { ...(cleanEnv() as Record<string, string>), SECOND_LOOK_LOG_LEVEL: "warn" },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "package-test", version: "0.0.0" });
-    await client.connect(transport);
-    try {
-      const result = await client.callTool({
-        name: "search_knowledge",
-        arguments: { query: "carry over unused PTO" },
-      });
-      const text = (result.content as { text?: string }[]).map((c) => c.text ?? "").join("");
-      expect(text).toMatch(/doc_id: `docs\/time-off\/annual-leave.md`/);
-    } finally {
-      await client.close();
-    }
   });
 
   it("npx second-look eval ./my-bot judges the bot on its questions", async () => {
