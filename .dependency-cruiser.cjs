@@ -38,7 +38,7 @@ module.exports = {
         path: "^src/",
         pathNot: [
           "^src/(protocol|telemetry)/",
-          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request)\\.ts$",
+          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package)\\.ts$",
         ],
       },
     },
@@ -93,12 +93,12 @@ module.exports = {
       comment: "src/types.ts and the small shared rules beside it sit below every layer",
       severity: "error",
       from: {
-        path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request)\\.ts$",
+        path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package)\\.ts$",
       },
       to: {
         path: "^src/",
         pathNot:
-          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request)\\.ts$",
+          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package)\\.ts$",
       },
     },
     {

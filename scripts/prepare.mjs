@@ -5,7 +5,7 @@
 // what happened and how to get a working command, instead of failing the whole install.
 // The packed tarball already contains dist/ (`npm pack` runs this with dev dependencies).
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 
 const root = new URL("..", import.meta.url);
@@ -29,6 +29,8 @@ if (tsc === undefined) {
   process.exit(0);
 }
 
+// A fresh dist/: files of an older build (source maps, modules since removed) would otherwise be packed.
+rmSync(new URL("dist", root), { recursive: true, force: true });
 const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
   cwd: root,
   stdio: "inherit",
@@ -39,4 +41,10 @@ const vendored = spawnSync(process.execPath, [new URL("vendor-pdfjs.mjs", import
   cwd: root,
   stdio: "inherit",
 });
-process.exit(vendored.status ?? 1);
+if (vendored.status !== 0) process.exit(vendored.status ?? 1);
+// config.schema.json from the compiled zod schema (scripts/write-config-schema.mjs says why).
+const schema = spawnSync(process.execPath, [new URL("write-config-schema.mjs", import.meta.url).pathname], {
+  cwd: root,
+  stdio: "inherit",
+});
+process.exit(schema.status ?? 1);

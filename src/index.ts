@@ -3,20 +3,43 @@
 // the Huginn client), `second-look/corrective` (graders and the orchestrator),
 // `second-look/protocol` (the tool-result text and the tools' argument schemas) and
 // `second-look/copilot-sdk` (the Copilot SDK connector; the only entry that loads the SDK).
+//
+// The asynchronous functions here load their modules on first call, so `import "second-look"`
+// costs little (bench/imports.bench.ts measures it): a hook that only corrects tool results never
+// loads bot discovery, the engine or the tracing SDK.
 
-export { type BotDefinition, discoverBots, loadBot } from "./bots/discovery.js";
-export { type OpenedBackend, openBotBackend } from "./connectors/open-bot-backend.js";
-export {
-  type CorrectedToolResult,
-  type CorrectiveContext,
-  correctToolResult,
-  type ToolResultCall,
+import type * as Discovery from "./bots/discovery.js";
+import type * as BackendOpening from "./connectors/open-bot-backend.js";
+import type * as Correction from "./corrective/correct-tool-result.js";
+import type * as Tracing from "./telemetry/capture-spans.js";
+
+export type { BotDefinition } from "./bots/discovery.js";
+export type { OpenedBackend } from "./connectors/open-bot-backend.js";
+export type {
+  CorrectedToolResult,
+  CorrectiveContext,
+  ToolResultCall,
 } from "./corrective/correct-tool-result.js";
 export { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "./corrective/corrective-config.js";
 export { type ErrorLayer, errorMessage, SecondLookError } from "./errors.js";
 export { type CreateLlmClientOptions, createLlmClient } from "./llm/create-llm-client.js";
 export type { LlmClient } from "./llm/llm-client.js";
 export { LlmError } from "./llm/llm-error.js";
-export { type SpanCapture, startTracing } from "./telemetry/capture-spans.js";
+export type { SpanCapture } from "./telemetry/capture-spans.js";
 export { type LogEntry, type LogFunction, setLogFunction, setLogger } from "./telemetry/logger.js";
 export type * from "./types.js";
+
+export const discoverBots: typeof Discovery.discoverBots = async (...args) =>
+  (await import("./bots/discovery.js")).discoverBots(...args);
+
+export const loadBot: typeof Discovery.loadBot = async (...args) =>
+  (await import("./bots/discovery.js")).loadBot(...args);
+
+export const openBotBackend: typeof BackendOpening.openBotBackend = async (...args) =>
+  (await import("./connectors/open-bot-backend.js")).openBotBackend(...args);
+
+export const correctToolResult: typeof Correction.correctToolResult = async (...args) =>
+  (await import("./corrective/correct-tool-result.js")).correctToolResult(...args);
+
+export const startTracing: typeof Tracing.startTracing = async (...args) =>
+  (await import("./telemetry/capture-spans.js")).startTracing(...args);

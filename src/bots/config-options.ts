@@ -13,6 +13,13 @@ export interface ConfigOption {
 
 export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   {
+    key: "$schema",
+    type: "string",
+    default: "—",
+    description:
+      "The JSON Schema editors check this file against: ./node_modules/second-look/config.schema.json in a project that installed the package. Not read otherwise.",
+  },
+  {
     key: "description",
     type: "string",
     default: "—",

@@ -7,6 +7,7 @@ import {
   languageOf,
   SUPPORTED_LANGUAGES,
 } from "../knowledge/analysis/registry.js";
+import { backendEntry, KNOWLEDGE_BACKENDS } from "../knowledge/backends/registry.js";
 import { IngestLimitsSchema } from "../knowledge/index/ingest-limits.js";
 import { DEFAULT_SCHEMA, SCHEMA_NAME } from "../knowledge/postgres/pg-schema.js";
 import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema, timeoutMs } from "../llm/provider-config.js";
@@ -70,7 +71,7 @@ export const PostgresSchema = z.strictObject({
 });
 export type PostgresConfig = z.output<typeof PostgresSchema>;
 
-export const KNOWLEDGE_BACKENDS = ["embedded", "huginn", "postgres"] as const;
+export { KNOWLEDGE_BACKENDS };
 
 export const KnowledgeSchema = z
   .strictObject({
@@ -90,34 +91,14 @@ export const KnowledgeSchema = z
     ingest: IngestLimitsSchema.optional(),
   })
   .superRefine((knowledge, ctx) => {
-    if (knowledge.backend === "huginn" && knowledge.huginn === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["huginn"],
-        input: undefined,
-        message: 'backend "huginn" needs a knowledge.huginn block with url and collections',
-      });
+    // What the chosen backend needs beyond this schema (src/knowledge/backends/).
+    for (const issue of backendEntry(knowledge.backend).settingsIssues(knowledge)) {
+      ctx.addIssue({ code: "custom", path: issue.path, input: undefined, message: issue.message });
     }
-    if (knowledge.backend === "postgres" && knowledge.postgres === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["postgres"],
-        input: undefined,
-        message: 'backend "postgres" needs a knowledge.postgres block with urlEnv',
-      });
-    }
-    if (knowledge.backend === "postgres") {
-      for (const [name, collection] of Object.entries(knowledge.collections)) {
-        if (collection.language !== AUTO_LANGUAGE) continue;
-        ctx.addIssue({
-          code: "custom",
-          path: ["collections", name, "language"],
-          input: collection.language,
-          message: `"${AUTO_LANGUAGE}" needs the embedded backend for now; name the collection's language (e.g. "nb") with backend "postgres"`,
-        });
-      }
-    }
-    if (knowledge.backend !== "huginn" && Object.keys(knowledge.collections).length === 0) {
+    if (
+      backendEntry(knowledge.backend).remoteServer === undefined &&
+      Object.keys(knowledge.collections).length === 0
+    ) {
       ctx.addIssue({
         code: "custom",
         path: ["collections"],
@@ -152,6 +133,8 @@ export const DEFAULT_PERSONA_FILE = "persona.md";
 
 export const BotConfigSchema = z
   .strictObject({
+    // Where an editor finds this schema as JSON Schema (config-json-schema.ts); not read otherwise.
+    $schema: z.string().optional(),
     description: z.string().optional(),
     persona: nonEmpty.default(DEFAULT_PERSONA_FILE),
     model: nonEmpty.optional(),

@@ -6,6 +6,7 @@ import {
   resolveCorrectiveConfig,
 } from "../corrective/corrective-config.js";
 import { errorMessage, SecondLookError } from "../errors.js";
+import { backendEntry } from "../knowledge/backends/registry.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import type { BotConfig } from "./config-schema.js";
 import { readBotConfig } from "./load-config.js";
@@ -101,15 +102,7 @@ export async function listBotNames(root: string): Promise<string[]> {
 
 /** `embedded (1 collection)` or `huginn http://… (2 collections)`. */
 export function describeKnowledge(config: BotConfig): string {
-  const { knowledge } = config;
-  const count = (n: number) => `${n} collection${n === 1 ? "" : "s"}`;
-  if (knowledge.backend === "huginn") {
-    return `huginn ${knowledge.huginn?.url ?? "?"} (${count(knowledge.huginn?.collections.length ?? 0)})`;
-  }
-  if (knowledge.backend === "postgres") {
-    return `postgres via $${knowledge.postgres?.urlEnv ?? "?"} (${count(Object.keys(knowledge.collections).length)})`;
-  }
-  return `embedded (${count(Object.keys(knowledge.collections).length)})`;
+  return backendEntry(config.knowledge.backend).describe(config.knowledge);
 }
 
 /** The discovery log line: `bot handbook: embedded (1 collection) · correctiveRetrieval: on (…)`. */
@@ -119,9 +112,7 @@ export function describeBot(bot: Pick<BotDefinition, "name" | "config" | "correc
 
 /** The collections a bot may search: its embedded collections, or its allowed Huginn ones. */
 export function botCollections(config: BotConfig): string[] {
-  return config.knowledge.backend === "huginn"
-    ? [...(config.knowledge.huginn?.collections ?? [])]
-    : Object.keys(config.knowledge.collections);
+  return backendEntry(config.knowledge.backend).collections(config.knowledge);
 }
 
 function logLoaded(bot: BotDefinition, log: Logger): void {

@@ -1,6 +1,7 @@
 // `second-look index <bot>`: build or refresh a bot's index (embedded, or its PostgreSQL tables).
 import { loadBot } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { backendEntry } from "../knowledge/backends/registry.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
 import { progressReporter } from "./progress.js";
 import { plural, terminalText } from "./terminal-text.js";
@@ -26,12 +27,12 @@ export async function runIndex(
     io.stdout.write(`${JSON.stringify({ bot: bot.name, ms, collections: reports })}\n`);
   } else {
     for (const r of reports) io.stdout.write(terminalText(`${summary(r)}\n`));
-    const huginn = bot.config.knowledge.backend === "huginn" ? bot.config.knowledge.huginn : undefined;
+    const server = backendEntry(bot.config.knowledge.backend).remoteServer?.(bot.config.knowledge);
     // Without this the command would print nothing at all: there is no index of ours to build.
-    if (huginn && reports.length === 0) {
+    if (server && reports.length === 0) {
       io.stdout.write(
         terminalText(
-          `${bot.name} searches the Huginn server at ${huginn.url}, which indexes its own collections: nothing to index here\n`,
+          `${bot.name} searches ${server}, which indexes its own collections: nothing to index here\n`,
         ),
       );
     }

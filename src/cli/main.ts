@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { packageVersion } from "../telemetry/package-version.js";
 import { errorLine } from "./cli-error.js";
 import type { EvalOptions } from "./eval.js";
+import { isUsageError, oneLineUsageErrors, USAGE_EXIT_CODE } from "./usage-errors.js";
 
 type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 /** Wraps a command's body: records its name for the error line and sets the exit code. */
@@ -23,20 +24,20 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .name("second-look")
     .description("Corrective retrieval for chat bots that answer from documents.")
     .version(packageVersion(), "-V, --version", "print the version")
-    .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
   addBotCommands(program, run, io);
   addServingCommands(program, run, io);
   addEvaluationCommands(program, run, io);
+  oneLineUsageErrors(program);
 
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander already printed its message (or the help/version text).
-      process.exitCode = error.exitCode;
+      process.exitCode = isUsageError(error) ? USAGE_EXIT_CODE : error.exitCode;
       return;
     }
     io.stderr.write(errorLine(command || "error", error));

@@ -5,6 +5,7 @@
 import type { BotConfig } from "../bots/config-schema.js";
 import { QUERY_LANGUAGE_MIN_SHARE } from "../knowledge/analysis/collection-analysis.js";
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
+import { backendEntry } from "../knowledge/backends/registry.js";
 import { KnowledgeEngine } from "../knowledge/engine.js";
 import { joinNames } from "../protocol/collection-languages.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../types.js";
@@ -18,7 +19,8 @@ export function collectionLanguages(
   backend?: KnowledgeBackend,
 ): Record<string, CollectionLanguage> {
   const languages: Record<string, CollectionLanguage> = {};
-  if (config.knowledge.backend === "huginn") return languages;
+  // A server that analyses its own collections (Huginn) decides their language itself.
+  if (backendEntry(config.knowledge.backend).remoteServer) return languages;
   for (const [name, collection] of Object.entries(config.knowledge.collections)) {
     const setting = collection.language ?? DEFAULT_LANGUAGE;
     if (setting === AUTO_LANGUAGE) {

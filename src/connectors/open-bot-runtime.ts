@@ -3,10 +3,10 @@
 import type { SessionConfig } from "@github/copilot-sdk";
 import type { BotDefinition } from "../bots/discovery.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
+import { loadOptional } from "../optional-package.js";
 import type { KnowledgeBackend } from "../types.js";
 import { type AssembledBot, assembleBot } from "./assemble-bot.js";
 import type { BotDescription, BotRuntime } from "./bot-runtime.js";
-import { createCopilotBotRuntime } from "./copilot-sdk/copilot-bot-runtime.js";
 import { openBotBackend } from "./open-bot-backend.js";
 
 export interface OpenedBotRuntime {
@@ -35,6 +35,17 @@ export function describeForRuntime(bot: BotDefinition): BotDescription {
   return description;
 }
 
+/**
+ * The Copilot SDK runtime's module. @github/copilot-sdk is a peer dependency (a Copilot SDK app
+ * has it already); loaded here so that `ask` without a model, `search` and `mcp` run without it.
+ */
+function loadCopilotBotRuntime(bot: BotDefinition) {
+  return loadOptional(
+    { packages: ["@github/copilot-sdk"], neededFor: `bot ${bot.name}'s model`, layer: "connectors" },
+    () => import("./copilot-sdk/copilot-bot-runtime.js"),
+  );
+}
+
 export async function openBotRuntime(
   bot: BotDefinition,
   options: {
@@ -46,6 +57,8 @@ export async function openBotRuntime(
   } = {},
 ): Promise<OpenedBotRuntime> {
   const env = options.env ?? process.env;
+  // Before the backend: a missing SDK is said before minutes of indexing.
+  const { createCopilotBotRuntime } = await loadCopilotBotRuntime(bot);
   // A backend opened here is this runtime's to close (a Huginn client's connection pool); one
   // passed in belongs to the caller.
   const opened = options.backend

@@ -6,10 +6,10 @@
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { SecondLookError } from "../errors.js";
+import { loadPostgresBackend } from "../knowledge/backends/postgres.js";
 import { type StoredCalibration, writeBotCalibration } from "../knowledge/bot-calibration.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
 import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
-import { PostgresBackend } from "../knowledge/postgres/postgres-backend.js";
 import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, DEFAULT_CALIBRATION } from "../knowledge/relevance.js";
 import { FEATURE_NAMES } from "../knowledge/relevance-features.js";
@@ -148,6 +148,7 @@ async function openSubject(
     const opened = await openBotBackend(bot);
     try {
       const backend = opened.backend;
+      const { PostgresBackend } = await loadPostgresBackend();
       if (!(backend instanceof PostgresBackend))
         throw new SecondLookError(
           "evaluation",

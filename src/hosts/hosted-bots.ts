@@ -7,10 +7,8 @@ import type { BotRuntime } from "../connectors/bot-runtime.js";
 import type { Logger } from "../telemetry/logger.js";
 import { AnswerQueue } from "./answer-queue.js";
 import { type HostPlan, hasPlatform, hostVariables } from "./host-credentials.js";
-import { createSlackApp, type SlackAppOptions } from "./slack/app.js";
-import { attachSlackHost } from "./slack/host.js";
-import { createTeamsApp } from "./teams/app.js";
-import { attachTeamsHost } from "./teams/host.js";
+import type { PlatformContext } from "./platform.js";
+import { PLATFORMS } from "./platforms.js";
 
 export interface HostedBotsOptions {
   /** Questions each bot answers at the same time. */
@@ -23,7 +21,7 @@ export interface HostedBotsOptions {
   /** The bot's runtime (serve: openBotRuntime). */
   openRuntime: (bot: BotDefinition) => Promise<BotRuntime>;
   /** Tests: extra Slack app options (a receiver, a fake Web API). */
-  slack?: Partial<Pick<SlackAppOptions, "receiver" | "slackApiUrl">>;
+  slack?: PlatformContext["slack"];
 }
 
 export interface ServingBot {
@@ -88,24 +86,19 @@ async function startBot(bot: BotDefinition, plan: HostPlan, options: HostedBotsO
   const platforms: string[] = [];
   const running: Running = { bot: bot.name, runtime, queue, apps: [], platforms };
   try {
-    if (plan.slack.credentials) {
-      const slack = createSlackApp(plan.slack.credentials, {
-        log,
-        ...(options.host ? { host: options.host } : {}),
-        ...options.slack,
-      });
-      attachSlackHost(slack.app, { bot: bot.name, runtime, queue, log });
-      await slack.start();
-      running.apps.push(slack);
-      platforms.push(`Slack (${slack.describe})`);
-    }
-    if (plan.teams.credentials) {
-      const { port, ...auth } = plan.teams.credentials;
-      const teams = createTeamsApp(auth, { log, port, ...(options.host ? { host: options.host } : {}) });
-      attachTeamsHost(teams.app, { bot: bot.name, runtime, queue, log });
-      await teams.start();
-      running.apps.push(teams);
-      platforms.push(teams.describe);
+    const context: PlatformContext = {
+      bot: bot.name,
+      runtime,
+      queue,
+      log,
+      ...(options.host ? { host: options.host } : {}),
+      ...(options.slack ? { slack: options.slack } : {}),
+    };
+    for (const platform of PLATFORMS) {
+      if (!platform.planned(plan)) continue;
+      const started = await platform.start(plan, context);
+      running.apps.push(started);
+      platforms.push(started.describe);
     }
   } catch (error) {
     for (const app of running.apps) await stopQuietly(app, log);

@@ -10,6 +10,7 @@ import type { CopilotSession, SessionConfig, SessionEvent } from "@github/copilo
 import { DEADLINES, settleBy, untilAborted } from "../deadline.js";
 import { errorMessage } from "../errors.js";
 import { countOrZero, positiveOrUndefined } from "../limits.js";
+import { loadOptional } from "../optional-package.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
@@ -62,7 +63,11 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
   const secrets = [options.byok?.apiKey];
 
   const run = async (request: ChatRequest, model: string, signal: AbortSignal): Promise<ChatResponse> => {
-    const sdk = await import("@github/copilot-sdk");
+    // A peer dependency (src/optional-package.ts): a missing one is named in one line.
+    const sdk = await loadOptional(
+      { packages: ["@github/copilot-sdk"], neededFor: "the copilot model provider", layer: "llm" },
+      () => import("@github/copilot-sdk"),
+    );
     const acquire =
       options.acquire ?? (await import("./copilot-runtime/shared-client.js")).acquireCopilotClient;
     // The same spec as the bot's runtime (copilot-bot-runtime.ts), so the lease shares its process.

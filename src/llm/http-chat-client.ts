@@ -4,7 +4,7 @@
 // server sent), and a running usage total. Error messages name the provider, the status and
 // the host and path called, and quote at most a scrubbed, clipped part of the provider's reply.
 
-import { type Dispatcher, request as undiciRequest } from "undici";
+import type { Dispatcher } from "undici";
 import { DEADLINES } from "../deadline.js";
 import { SecondLookError } from "../errors.js";
 import { positiveOrUndefined } from "../limits.js";
@@ -58,6 +58,8 @@ export function createHttpChatClient(options: HttpChatClientOptions): LlmClient 
       const where = endpointOf(built.url);
       let response: Dispatcher.ResponseData;
       try {
+        // Loaded on the first call, not when the library is imported.
+        const { request: undiciRequest } = await import("undici");
         response = await undiciRequest(built.url, {
           method: "POST",
           headers: { "content-type": "application/json", ...built.headers },

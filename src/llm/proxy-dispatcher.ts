@@ -2,7 +2,9 @@
 // unless told, so a grader behind a corporate proxy would fail where the Copilot runtime (which
 // reads them) succeeds. The variables are read from the env the client is built with, NO_PROXY
 // included, and one agent is kept per distinct setting.
-import { type Dispatcher, EnvHttpProxyAgent } from "undici";
+import { createRequire } from "node:module";
+import type * as Undici from "undici";
+import type { Dispatcher } from "undici";
 
 const agents = new Map<string, Dispatcher>();
 
@@ -15,6 +17,8 @@ export function proxyDispatcher(env: NodeJS.ProcessEnv): Dispatcher | undefined 
   const key = JSON.stringify([httpProxy, httpsProxy, noProxy]);
   let agent = agents.get(key);
   if (!agent) {
+    // undici loads only when a proxy is set: `import "second-look"` does not pay for it.
+    const { EnvHttpProxyAgent } = createRequire(import.meta.url)("undici") as typeof Undici;
     agent = new EnvHttpProxyAgent({
       // HTTP_PROXY for http targets; HTTPS_PROXY for https ones, falling back to HTTP_PROXY.
       ...(httpProxy ? { httpProxy } : {}),

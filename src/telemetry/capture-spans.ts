@@ -17,12 +17,16 @@
 import { context, trace } from "@opentelemetry/api";
 import type { ReadableSpan, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { DEADLINES, settleBy } from "../deadline.js";
-import { SecondLookError } from "../errors.js";
+import { errorMessage, SecondLookError } from "../errors.js";
+import { loadOptional } from "../optional-package.js";
 import { AsyncLocalContextManager } from "./async-context.js";
 import { type Logger, logger } from "./logger.js";
 import { packageVersion } from "./package-version.js";
 import { stderrSpanExporter } from "./stderr-span-exporter.js";
 import { endOpenToolSpans } from "./tool-span.js";
+
+/** An optional peer dependency: only a process that exports spans over OTLP needs it. */
+const OTLP_EXPORTER_PACKAGE = "@opentelemetry/exporter-trace-otlp-http";
 
 /**
  * Bound on one OTLP export request and on the final flush: telemetry must never hold up or
@@ -160,13 +164,20 @@ export async function captureSpans(options: CaptureOptions = {}): Promise<SpanCa
   if (plan.otlp) {
     try {
       // The exporter reads the OTEL_EXPORTER_OTLP_* variables itself (endpoint, headers, timeout).
-      const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
+      // An optional peer dependency (src/optional-package.ts): a missing one is named in the warning.
+      const { OTLPTraceExporter } = await loadOptional(
+        { packages: [OTLP_EXPORTER_PACKAGE], neededFor: "OTLP trace export", layer: "telemetry" },
+        () => import("@opentelemetry/exporter-trace-otlp-http"),
+      );
       const ownTimeout = env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT || env.OTEL_EXPORTER_OTLP_TIMEOUT;
       const exporter = new OTLPTraceExporter(ownTimeout ? {} : { timeoutMillis: exportTimeoutMs });
       processors.push(new sdk.BatchSpanProcessor(reportingFailures(exporter, failures), batchOptions));
       otlp = true;
     } catch (error) {
-      log.warn({ err: error }, "OTLP trace export unavailable; spans are not exported");
+      log.warn(
+        { err: error },
+        `OTLP trace export unavailable; spans are not exported: ${errorMessage(error)}`,
+      );
     }
   }
   if (plan.console) {

@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { type Level, type Logger, pino } from "pino";
-import pinoPretty from "pino-pretty";
+import type PinoPretty from "pino-pretty";
 
 export type { Logger };
 
@@ -55,7 +56,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     format === "pretty"
       ? pino(
           base,
-          pinoPretty({
+          loadPinoPretty()({
             destination: options.destination ?? 2,
             sync: true,
             colorize: options.destination === undefined && process.stderr.isTTY === true,
@@ -71,6 +72,15 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       : pino(base, options.destination ?? pino.destination({ fd: 2, sync: true }));
   for (const problem of problems) log.warn(problem);
   return log;
+}
+
+/**
+ * pino-pretty only when readable lines are asked for (a terminal, or SECOND_LOOK_LOG_FORMAT=pretty):
+ * a library that logs JSON, or not at all, does not load it. Synchronous, because a logger is
+ * created synchronously; pino-pretty is a CommonJS package.
+ */
+function loadPinoPretty(): typeof PinoPretty {
+  return createRequire(import.meta.url)("pino-pretty") as typeof PinoPretty;
 }
 
 const ENTRY_KEYS = new Set(["level", "time", "msg", "pid", "hostname"]);

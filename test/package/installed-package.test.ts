@@ -2,11 +2,10 @@
 // production dependencies only in an empty folder, then the installed command — `--version`,
 // `search` on a bot folder, and `mcp` answering an MCP client over stdio. Built once per run
 // (the pack runs `prepare`, which compiles dist/); the install reads the npm cache first.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import {
   cpSync,
   existsSync,
-  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -22,78 +21,38 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_THREE_PHRASE, threePagePdf } from "../fixtures/pdf/three-page-manual.js";
+import { freePort } from "../support/free-port.js";
+import {
+  cleanNpmEnv as cleanEnv,
+  diskBytes,
+  installedPackages,
+  installTarball,
+  MB,
+  NPM,
+  OPTIONAL_PEERS,
+} from "../support/installed-tree.js";
 
 const run = promisify(execFile);
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const VERSION = (JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as { version: string }).version;
-const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 
-/**
- * The environment without what `npm test` itself exported (npm_lifecycle_*, npm_package_*,
- * npm_config_omit, …), so the nested npm behaves as in a user's shell; the cache and registry
- * settings are kept so the install can reuse what `npm ci` fetched.
- */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    const lower = key.toLowerCase();
-    if (lower.startsWith("npm_") && lower !== "npm_config_cache" && lower !== "npm_config_registry") continue;
-    env[key] = value;
-  }
-  return env;
-}
-
-/** Every installed package folder (`node_modules/<name>` or `node_modules/@scope/<name>`) at any depth. */
-function installedPackages(nodeModules: string): { name: string; dir: string }[] {
-  const found: { name: string; dir: string }[] = [];
-  const pending = [nodeModules];
-  while (pending.length > 0) {
-    const folder = pending.pop()!;
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
-      const names = entry.name.startsWith("@")
-        ? readdirSync(join(folder, entry.name)).map((n) => `${entry.name}/${n}`)
-        : [entry.name];
-      for (const name of names) {
-        const dir = join(folder, name);
-        found.push({ name, dir });
-        if (existsSync(join(dir, "node_modules"))) pending.push(join(dir, "node_modules"));
-      }
-    }
-  }
-  return found;
-}
-
-/** Disk space a folder takes, counted as `du` does (allocated blocks, each file once). */
-function diskBytes(root: string): number {
-  let bytes = 0;
-  const seen = new Set<string>();
-  const pending = [root];
-  while (pending.length > 0) {
-    const path = pending.pop()!;
-    const stat = lstatSync(path);
-    const inode = `${stat.dev}:${stat.ino}`;
-    if (seen.has(inode)) continue;
-    seen.add(inode);
-    bytes += stat.blocks * 512;
-    if (stat.isDirectory()) for (const name of readdirSync(path)) pending.push(join(path, name));
-  }
-  return bytes;
-}
-
-const MB = 1024 * 1024;
 /**
  * The installed tree measured 245 MB on linux-x64 (310 MB while pdf.js was a dependency), 113 MB
  * of it the Copilot runtime's platform binary, which `ask` and the Copilot SDK connector run; the
  * canvas build pdf.js brings as a dependency would add 33 MB and take it past this.
  */
 const INSTALLED_MB_BOUND = 260;
+/** Issue 23: what a library user installs (`--omit=peer` too) stays under this. */
+const LIBRARY_ONLY_MB_BOUND = 100;
+const big = { maxBuffer: 16 * 1024 * 1024 };
 
 describe("the packed package installed into another project (production dependencies only)", () => {
   let work = "";
   let app = "";
   let bin = "";
   let bot = "";
+  /** An empty project that installed the tarball with `--omit=dev --omit=peer`: the library alone. */
+  let library = "";
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "second-look-pack-"));
@@ -107,23 +66,16 @@ describe("the packed package installed into another project (production dependen
     if (!tarball) throw new Error(`npm pack wrote no tarball into ${work}`);
     app = join(work, "app");
     cpSync(join(REPO, "test/fixtures/package-app"), app, { recursive: true });
-    await run(
-      NPM,
-      [
-        "install",
-        join(work, tarball),
-        "--omit=dev",
-        "--prefer-offline",
-        "--no-audit",
-        "--no-fund",
-        "--silent",
-      ],
-      { cwd: app, env, maxBuffer: 16 * 1024 * 1024 },
-    );
+    await installTarball(join(work, tarball), app, ["dev"]);
     bin = join(app, "node_modules/.bin/second-look");
     bot = join(work, "handbook");
     cpSync(join(REPO, "bots/handbook"), bot, { recursive: true });
-  }, 600_000);
+    // The README's layout in a project: the bot in a folder of its own beside package.json.
+    cpSync(join(REPO, "bots/handbook"), join(app, "my-bot"), { recursive: true });
+    library = join(work, "library");
+    cpSync(join(REPO, "test/fixtures/package-app"), library, { recursive: true });
+    await installTarball(join(work, tarball), library, ["dev", "peer"]);
+  }, 900_000);
 
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
@@ -135,8 +87,12 @@ describe("the packed package installed into another project (production dependen
     for (const dev of ["typescript", "vitest", "tsx", "@biomejs/biome", "better-sqlite3"]) {
       expect(existsSync(join(installed, dev)), dev).toBe(false);
     }
-    // Sources and tests are not part of the package.
+    // Sources and tests are not part of the package, so neither are source maps pointing at them.
     expect(existsSync(join(installed, "second-look/src"))).toBe(false);
+    const dist = join(installed, "second-look/dist");
+    const maps = (readdirSync(dist, { recursive: true }) as string[]).filter((f) => f.endsWith(".map"));
+    expect(maps).toEqual([]);
+    expect(existsSync(join(installed, "second-look/config.schema.json"))).toBe(true);
     expect(existsSync(join(installed, "second-look/test"))).toBe(false);
   });
 
@@ -155,6 +111,37 @@ describe("the packed package installed into another project (production dependen
     );
     console.info(`installed size (as du counts it):\n  ${sizes.join("\n  ")}`);
     expect(diskBytes(installed) / MB).toBeLessThan(INSTALLED_MB_BOUND);
+  });
+
+  it("leaves the optional peers (Slack, Teams, pg, the OTLP exporter) out of a default install", () => {
+    const names = installedPackages(join(app, "node_modules")).map((p) => p.name);
+    const optional = OPTIONAL_PEERS.filter((p) => p !== "@github/copilot-sdk");
+    expect(names.filter((n) => (optional as readonly string[]).includes(n))).toEqual([]);
+  });
+
+  it("a library-only install (--omit=dev --omit=peer) has no host, database, exporter or Copilot runtime, and is small", () => {
+    const installed = join(library, "node_modules");
+    const names = installedPackages(installed).map((p) => p.name);
+    const mb = diskBytes(installed) / MB;
+    console.info(
+      `library-only install (npm i <tarball> --omit=dev --omit=peer): ${names.length} packages, ${mb.toFixed(1)} MB (as du counts it)`,
+    );
+    expect(names).toContain("second-look");
+    expect(
+      names.filter(
+        (n) => (OPTIONAL_PEERS as readonly string[]).includes(n) || n.startsWith("@github/copilot"),
+      ),
+    ).toEqual([]);
+    expect(mb).toBeLessThan(LIBRARY_ONLY_MB_BOUND);
+  });
+
+  it("a library-only install imports the root entry and /corrective, and grades a result", async () => {
+    const script = `import { correctToolResult, SecondLookError } from "second-look";
+import { gradeFromText } from "second-look/corrective";
+const grade = gradeFromText("a result without any signal footer");
+process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof correctToolResult, error: typeof SecondLookError }));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: library });
+    expect(JSON.parse(stdout)).toEqual({ verdict: "correct", correct: "function", error: "function" });
   });
 
   it("npx second-look search reads a PDF through the shipped pdf.js, without a warning", async () => {
@@ -190,33 +177,113 @@ describe("the packed package installed into another project (production dependen
     expect(json.response.results.length).toBeGreaterThan(0);
   });
 
-  it("npx second-look mcp <bot path> lists its tools and answers a search over stdio", async () => {
-    const transport = new StdioClientTransport({
-      command: bin,
-      args: ["mcp", bot],
-      cwd: app,
-      env: { ...(cleanEnv() as Record<string, string>), SECOND_LOOK_LOG_LEVEL: "warn" },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "package-test", version: "0.0.0" });
-    await client.connect(transport);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([
-        "get_document",
-        "list_collections",
-        "search_knowledge",
-      ]);
-      const result = await client.callTool({
-        name: "search_knowledge",
-        arguments: { query: "carry over unused PTO" },
+  // An absolute bot path, and the README's layout in a project: `./my-bot` beside package.json.
+  it.each([["<bot path>"], ["./my-bot"]])(
+    "npx second-look mcp %s lists its tools and answers a search over stdio",
+    async (given) => {
+      const transport = new StdioClientTransport({
+        command: bin,
+        args: ["mcp", given === "<bot path>" ? bot : given],
+        cwd: app,
+        env: { ...(cleanEnv() as Record<string, string>), SECOND_LOOK_LOG_LEVEL: "warn" },
+        stderr: "pipe",
       });
-      const text = (result.content as { text?: string }[]).map((c) => c.text ?? "").join("");
-      expect(result.isError).not.toBe(true);
-      expect(text).toMatch(/doc_id: `docs\/time-off\/annual-leave.md`/);
+      const client = new Client({ name: "package-test", version: "0.0.0" });
+      await client.connect(transport);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name).sort()).toEqual([
+          "get_document",
+          "list_collections",
+          "search_knowledge",
+        ]);
+        const result = await client.callTool({
+          name: "search_knowledge",
+          arguments: { query: "carry over unused PTO" },
+        });
+        const text = (result.content as { text?: string }[]).map((c) => c.text ?? "").join("");
+        expect(result.isError).not.toBe(true);
+        expect(text).toMatch(/doc_id: `docs\/time-off\/annual-leave.md`/);
+      } finally {
+        await client.close();
+      }
+    },
+  );
+
+  // Issue 23's acceptance, in the project's own folder: a bot given by its path (`./my-bot`).
+  it("npx second-look bots lists the bot beside package.json", async () => {
+    const { stdout } = await run(bin, ["bots", "--json"], {
+      cwd: app,
+      env: { ...cleanEnv(), SECOND_LOOK_LOG_LEVEL: "warn" },
+    });
+    const listed = JSON.parse(stdout) as { name: string }[] | { bots: { name: string }[] };
+    const names = (Array.isArray(listed) ? listed : listed.bots).map((b) => b.name);
+    expect(names).toContain("my-bot");
+  });
+
+  it("npx second-look eval ./my-bot judges the bot on its questions", async () => {
+    const questions = join(app, "questions.jsonl");
+    writeFileSync(
+      questions,
+      `${JSON.stringify({ id: "q1", text: "how many vacation days do I get", kind: "answerable", relevant: ["docs/time-off/annual-leave.md"] })}\n`,
+    );
+    const { stdout } = await run(bin, ["eval", "./my-bot", "--questions", questions, "--json"], {
+      cwd: app,
+      env: { ...cleanEnv(), SECOND_LOOK_LOG_LEVEL: "warn" },
+    });
+    expect(stdout).toMatch(/"questions":1\b/);
+    expect(stdout).toMatch(/"hit5":1\b/);
+  });
+
+  it("npx second-look serve --bots ./my-bot names the Slack package to add, then serves once it is added", async () => {
+    const port = await freePort();
+    const env = {
+      ...cleanEnv(),
+      SECOND_LOOK_LOG_LEVEL: "warn",
+      SLACK_BOT_TOKEN_MY_BOT: "xoxb-package-test",
+      SLACK_SIGNING_SECRET_MY_BOT: "package-test-secret",
+      SLACK_PORT_MY_BOT: String(port),
+    };
+    const args = ["serve", "--bots", "./my-bot", "--host", "127.0.0.1"];
+    // @slack/bolt is an optional peer: not installed, so the bot cannot start, and one line says what to run.
+    const missing = await run(bin, args, { cwd: app, env }).then(
+      () => null,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(missing?.code).toBe(1);
+    const install = /run `(npm i @slack\/bolt)`/.exec(missing?.stderr ?? "");
+    expect(install, missing?.stderr).not.toBeNull();
+    // The command the line names, as the user would run it.
+    await run(
+      NPM,
+      [...install![1]!.split(" ").slice(1), "--prefer-offline", "--no-audit", "--no-fund", "--silent"],
+      {
+        cwd: app,
+        env: cleanEnv(),
+        ...big,
+      },
+    );
+    const serve = spawn(bin, args, { cwd: app, env });
+    let stdout = "";
+    let stderr = "";
+    serve.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    serve.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const exited = new Promise<number | null>((done) => serve.once("exit", (code) => done(code)));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!stdout.includes("serving my-bot") && serve.exitCode === null && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(stdout, stderr).toContain(`serving my-bot: Slack (HTTP events on 127.0.0.1:${port})`);
     } finally {
-      await client.close();
+      serve.kill("SIGTERM");
     }
+    expect(await exited).toBe(0);
+    expect(stdout).toContain("stopped");
   });
 });
 

@@ -1,4 +1,5 @@
-import snowball from "snowball-stemmers";
+import { createRequire } from "node:module";
+import type Snowball from "snowball-stemmers";
 import { stemmer as porter } from "stemmer";
 import { ENGLISH_STOPWORDS, type LanguageProfile } from "./languages.js";
 
@@ -87,7 +88,7 @@ export class LanguageAnalyzer implements Analyzer {
     if (profile.tag === "en") {
       this.stem = (word) => (ENGLISH_STEMMABLE.test(word) ? porter(word) : word);
     } else if (profile.stemmer) {
-      const own = snowball.newStemmer(profile.stemmer);
+      const own = loadSnowball().newStemmer(profile.stemmer);
       this.stem = (word) => own.stem(word);
     } else {
       this.stem = (word) => word;
@@ -238,4 +239,13 @@ function scanAscii(lower: string, emit: (word: string) => void): void {
       start = -1;
     }
   }
+}
+
+/**
+ * The Snowball stemmers, loaded when the first non-English analyzer is built: `import
+ * "second-look"` (which validates config.json's language tags through this module's registry)
+ * does not pay for them. A CommonJS package, so loaded synchronously.
+ */
+function loadSnowball(): typeof Snowball {
+  return createRequire(import.meta.url)("snowball-stemmers") as typeof Snowball;
 }

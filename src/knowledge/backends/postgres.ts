@@ -1,0 +1,86 @@
+// A bot's index in a PostgreSQL database shared by every process serving it
+// (src/knowledge/postgres/). `pg` and `pg-copy-streams` are optional peer dependencies: they are
+// imported here on first open, and a missing one is named in one line.
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import { SecondLookError } from "../../errors.js";
+import { loadOptional } from "../../optional-package.js";
+import { logger } from "../../telemetry/logger.js";
+import { AUTO_LANGUAGE } from "../analysis/registry.js";
+import { calibrationFile } from "../bot-calibration.js";
+import { ingestLimits } from "../index/ingest-limits.js";
+import { type BackendEntry, collectionCount, type SettingsIssue } from "./backend-entry.js";
+
+/** The PostgreSQL backend's module, `pg` and `pg-copy-streams` with it. */
+export function loadPostgresBackend() {
+  return loadOptional(
+    { packages: ["pg", "pg-copy-streams"], neededFor: 'knowledge.backend "postgres"', layer: "knowledge" },
+    () => import("../postgres/postgres-backend.js"),
+  );
+}
+
+export const postgresBackend: BackendEntry = {
+  describe: (knowledge) =>
+    `postgres via $${knowledge.postgres?.urlEnv ?? "?"} (${collectionCount(Object.keys(knowledge.collections).length)})`,
+  collections: (knowledge) => Object.keys(knowledge.collections),
+  settingsIssues(knowledge) {
+    const issues: SettingsIssue[] = [];
+    if (knowledge.postgres === undefined) {
+      issues.push({
+        path: ["postgres"],
+        message: 'backend "postgres" needs a knowledge.postgres block with urlEnv',
+      });
+    }
+    for (const [name, collection] of Object.entries(knowledge.collections)) {
+      if (collection.language !== AUTO_LANGUAGE) continue;
+      issues.push({
+        path: ["collections", name, "language"],
+        message: `"${AUTO_LANGUAGE}" needs the embedded backend for now; name the collection's language (e.g. "nb") with backend "postgres"`,
+      });
+    }
+    return issues;
+  },
+  async open(bot, options) {
+    const knowledge = bot.config.knowledge;
+    const postgres = knowledge.postgres;
+    if (!postgres) {
+      throw new SecondLookError(
+        "knowledge",
+        "backend-settings-missing",
+        'knowledge.backend "postgres" needs a knowledge.postgres block with urlEnv',
+      );
+    }
+    const { PostgresBackend } = await loadPostgresBackend();
+    const leftover = calibrationFile(bot.dir);
+    if (existsSync(leftover)) {
+      // Kept from when the bot was embedded: a postgres bot's calibration lives in its database.
+      logger().warn(
+        { bot: bot.name, file: leftover },
+        `${leftover} is not used: a postgres bot's calibration is stored in its database; run second-look calibrate to store one there, and delete the file`,
+      );
+    }
+    const backend = await PostgresBackend.open({
+      // A configured botId is the key of every copy of the bot; else the folder's name, which only
+      // the folder that indexed under it may use (src/knowledge/postgres/pg-bot-folder.ts).
+      bot: postgres.botId ?? bot.name ?? basename(bot.dir),
+      botIdConfigured: postgres.botId !== undefined,
+      folder: bot.dir,
+      urlEnv: postgres.urlEnv,
+      schema: postgres.schema,
+      collections: knowledge.collections,
+      ...(options.env ? { env: options.env } : {}),
+    });
+    try {
+      const reports = options.index
+        ? await backend.refresh(bot.dir, {
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+            ...(knowledge.ingest ? { limits: ingestLimits(knowledge.ingest) } : {}),
+          })
+        : [];
+      return { backend, reports, close: () => backend.close() };
+    } catch (error) {
+      await backend.close();
+      throw error;
+    }
+  },
+};
