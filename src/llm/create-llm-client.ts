@@ -6,13 +6,11 @@ import type { Dispatcher } from "undici";
 import type { Logger } from "../telemetry/logger.js";
 import { anthropicWire } from "./anthropic-wire.js";
 import { createCopilotChatClient } from "./copilot-chat-client.js";
-import { createHttpChatClient } from "./http-chat-client.js";
 import type { LlmClient } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
 import { openAiWire } from "./openai-wire.js";
 import type { ProviderConfig } from "./provider-config.js";
-import { proxyDispatcher } from "./proxy-dispatcher.js";
-import type { RetryPolicy } from "./retry-policy.js";
+import { createSdkChatClient, type RetryPolicy } from "./sdk-chat-client.js";
 
 /** A bot's provider block, or "copilot" (also what an absent provider means). */
 export type LlmProvider = ProviderConfig | "copilot";
@@ -74,13 +72,14 @@ export function createLlmClient(
           ...(apiKey !== undefined ? { apiKey } : {}),
           ...(provider.headers ? { headers: provider.headers } : {}),
         });
-  return createHttpChatClient({
+  return createSdkChatClient({
     wire,
     model: wireModel,
+    env,
     ...common,
     ...(options.retry ? { retry: options.retry } : {}),
     ...(options.stream !== undefined ? { stream: options.stream } : {}),
-    ...dispatcherFor(options.dispatcher, env),
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.random ? { random: options.random } : {}),
   });
 }
@@ -98,11 +97,6 @@ function readKey(provider: ProviderConfig, env: NodeJS.ProcessEnv): string | und
     );
   }
   return value.trim();
-}
-
-function dispatcherFor(given: Dispatcher | undefined, env: NodeJS.ProcessEnv): { dispatcher?: Dispatcher } {
-  const dispatcher = given ?? proxyDispatcher(env);
-  return dispatcher ? { dispatcher } : {};
 }
 
 function providerName(provider: LlmProvider | undefined): string {
