@@ -44,11 +44,11 @@ export interface WireCall {
 }
 
 /** The reply as the server sent it, whatever was asked: an event stream, else one JSON value. */
-export async function readReply(
+export async function readReply<T>(
   response: Response,
-  fromJson: (json: unknown) => ChatResponse,
-  fromEvents: () => Promise<ChatResponse>,
-): Promise<ChatResponse> {
+  fromJson: (json: unknown) => T,
+  fromEvents: () => Promise<T>,
+): Promise<T> {
   const streamed = response.headers.get("content-type")?.includes("text/event-stream");
   return streamed ? fromEvents() : fromJson(await response.json());
 }

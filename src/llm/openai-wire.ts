@@ -62,18 +62,10 @@ export function openAiWire(options: OpenAiWireOptions): ChatWire {
       });
       const body = requestBody(request, model, stream, adjustments);
       const response = await client.chat.completions.create(body, { signal }).asResponse();
+      const chunks = () => Stream.fromSSEResponse(response, new AbortController(), client).toReadableStream();
+      const whole = async () => ChatCompletionStream.fromReadableStream(chunks()).finalChatCompletion();
       try {
-        return await readReply(
-          response,
-          (json) => fromCompletion(provider, json),
-          async () => {
-            const chunks = Stream.fromSSEResponse(response, new AbortController(), client).toReadableStream();
-            return fromCompletion(
-              provider,
-              await ChatCompletionStream.fromReadableStream(chunks).finalChatCompletion(),
-            );
-          },
-        );
+        return fromCompletion(provider, await readReply(response, (json) => json, whole));
       } catch (error) {
         if (error instanceof APIError)
           throw streamError(provider, secrets, (error.error as { message?: unknown })?.message);
@@ -165,10 +157,6 @@ function fromCompletion(provider: string, json: unknown): ChatResponse {
 /** A content field: a string, or an array of `{type: "text", text}` parts. */
 function contentText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  let text = "";
-  for (const part of content as { text?: unknown }[]) {
-    if (part && typeof part.text === "string") text += part.text;
-  }
-  return text;
+  const parts = Array.isArray(content) ? (content as { text?: unknown }[]) : [];
+  return parts.map((part) => (typeof part?.text === "string" ? part.text : "")).join("");
 }

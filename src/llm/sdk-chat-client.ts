@@ -15,7 +15,7 @@ import { withCallDeadline } from "./call-deadline.js";
 import { withChatSpan } from "./chat-span.js";
 import type { ChatWire, SdkOptions } from "./chat-wire.js";
 import type { ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
-import { LlmError } from "./llm-error.js";
+import { isRetryableStatus, LlmError } from "./llm-error.js";
 import { proxyDispatcher } from "./proxy-dispatcher.js";
 import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
 import { UsageMeter } from "./usage-meter.js";
@@ -39,19 +39,15 @@ export interface RetryPolicy {
   maxRetryAfterMs?: number;
 }
 
-export interface SdkChatClientOptions {
-  wire: ChatWire;
-  /** The default model (a request's `model` overrides it). */
-  model: string;
+export interface SdkClientOptions {
   /** Bound on one call, all attempts included (default 30 s; a request's `timeoutMs` wins). */
   timeoutMs?: number;
   retry?: RetryPolicy;
   /** Ask for an event stream (default false: one JSON reply). Either kind of reply is read. */
   stream?: boolean;
   log?: Logger;
-  /** undici dispatcher; by default a proxy agent when `env` sets HTTP(S)_PROXY, else the global one. */
+  /** undici dispatcher; by default a proxy agent when the env sets HTTP(S)_PROXY, else the global one. */
   dispatcher?: Dispatcher;
-  env?: NodeJS.ProcessEnv;
   /** Jitter source, for tests. */
   random?: () => number;
 }
@@ -60,8 +56,13 @@ type Fetch = SdkOptions["fetch"];
 /** The last HTTP attempt: where it went, and the connection's error or a failed reply's status and text. */
 type Attempt = { where: string; failed?: string; status?: number; text?: string; retryAfterMs?: number };
 
-export function createSdkChatClient(options: SdkChatClientOptions): LlmClient {
-  const { wire } = options;
+/** A client sending `model` (a request's `model` overrides it) through `wire`. */
+export function createSdkChatClient(
+  wire: ChatWire,
+  defaultModel: string,
+  env: NodeJS.ProcessEnv,
+  options: SdkClientOptions,
+): LlmClient {
   const meter = new UsageMeter();
   const adjustments = new Set<string>();
   const log = (options.log ?? processLogger()).child({ llm: wire.provider });
@@ -75,11 +76,12 @@ export function createSdkChatClient(options: SdkChatClientOptions): LlmClient {
     const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
     return Math.round(exponential / 2 + ((options.random ?? Math.random)() * exponential) / 2);
   };
+  const clientTimeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEFAULT_CHAT_TIMEOUT_MS;
   let transport: Promise<Fetch> | undefined;
 
   const call = async (request: ChatRequest, model: string, timeoutMs: number, signal: AbortSignal) => {
     const deadline = Date.now() + timeoutMs;
-    transport ??= undiciFetch(options.dispatcher, options.env ?? process.env);
+    transport ??= undiciFetch(options.dispatcher, env);
     const base = await transport;
     let attempts = 0;
     let last: Attempt | undefined;
@@ -93,17 +95,12 @@ export function createSdkChatClient(options: SdkChatClientOptions): LlmClient {
         if (last) last.failed = scrub(describe(error));
         throw error;
       });
-      const bounded = response.body
-        ? new Response(capped(response.body, wire.provider, last.where), response)
-        : response;
-      if (response.ok) return bounded;
+      const { where } = last;
+      const body = response.body && capped(response.body, wire.provider, where);
+      if (response.ok) return body ? new Response(body, response) : response;
       const headers = new Headers(response.headers);
-      last = {
-        ...last,
-        status: response.status,
-        text: await bounded.text(),
-        retryAfterMs: retryAfterMs(headers),
-      };
+      const text = body ? await new Response(body).text() : "";
+      last = { where, status: response.status, text, retryAfterMs: retryAfterMs(headers) };
       const wait = Math.max(1, last.retryAfterMs ?? 0, backoff(attempts));
       headers.set("retry-after-ms", String(wait));
       if ((last.retryAfterMs ?? 0) > policy.maxRetryAfterMs || Date.now() + wait >= deadline) {
@@ -111,21 +108,15 @@ export function createSdkChatClient(options: SdkChatClientOptions): LlmClient {
       }
       return new Response(last.text, { status: response.status, headers });
     };
-    const sdk: SdkOptions = {
-      fetch,
-      maxRetries: maxAttempts - 1,
-      timeout: Math.ceil(timeoutMs),
-      logLevel: "off",
-    };
+    const timeout = Math.ceil(timeoutMs); // per attempt; the deadline bounds them all
+    const sdk: SdkOptions = { fetch, maxRetries: maxAttempts - 1, timeout, logLevel: "off" };
     for (let adjusted = 0; ; adjusted++) {
       try {
         return await wire.send(request, model, { sdk, signal, stream: options.stream === true, adjustments });
       } catch (error) {
         signal.throwIfAborted();
-        const next =
-          last?.status === 400 && adjusted < MAX_ADJUSTMENTS
-            ? wire.adjustmentFor?.(last.text ?? "", adjustments)
-            : undefined;
+        const rejected = last?.status === 400 && adjusted < MAX_ADJUSTMENTS ? last.text : undefined;
+        const next = rejected === undefined ? undefined : wire.adjustmentFor?.(rejected, adjustments);
         if (next === undefined || adjustments.has(next)) throw failure(error, last);
         adjustments.add(next);
         attempts = 0; // a resend without the parameter is a new request, not a retry
@@ -138,51 +129,36 @@ export function createSdkChatClient(options: SdkChatClientOptions): LlmClient {
   const failure = (error: unknown, last: Attempt | undefined): unknown => {
     if (error instanceof LlmError || !last) return error;
     const { where, failed, status, text, retryAfterMs } = last;
-    if (failed !== undefined) {
-      return new LlmError(wire.provider, "network", `request to ${where} failed: ${failed}`, {
-        retryable: true,
-      });
-    }
+    const network = (what: string) => new LlmError(wire.provider, "network", what, { retryable: true });
+    if (failed !== undefined) return network(`request to ${where} failed: ${failed}`);
     if (status !== undefined && text !== undefined) {
+      // Quoted from the body's start, scrubbed knowing it may end inside a key.
+      const start = errorMessageOf(text.slice(0, MAX_ERROR_CHARS));
       const truncated = text.length > MAX_ERROR_CHARS;
-      const quoted = quoteScrubbed(
-        errorMessageOf(text.slice(0, MAX_ERROR_CHARS)),
-        wire.secrets,
-        MAX_QUOTED_CHARS,
-        {
-          truncated,
-        },
-      );
-      return new LlmError(
-        wire.provider,
-        "http",
-        `HTTP ${status} from ${where}${quoted ? `: ${quoted}` : ""}`,
-        {
-          status,
-          retryable: status === 408 || status === 409 || status === 429 || status >= 500,
-          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-        },
-      );
+      const quoted = quoteScrubbed(start, wire.secrets, MAX_QUOTED_CHARS, { truncated });
+      const message = `HTTP ${status} from ${where}${quoted ? `: ${quoted}` : ""}`;
+      const facts = {
+        status,
+        retryable: isRetryableStatus(status),
+        ...(retryAfterMs ? { retryAfterMs } : {}),
+      };
+      return new LlmError(wire.provider, "http", message, facts);
     }
-    if (error instanceof SyntaxError)
-      return new LlmError(wire.provider, "protocol", `reply from ${where} is not JSON`);
+    const notJson = `reply from ${where} is not JSON`;
+    if (error instanceof SyntaxError) return new LlmError(wire.provider, "protocol", notJson);
     // The connection broke while the reply was read.
-    const broke = `reading the reply from ${where} failed: ${scrub(describe(error))}`;
-    return new LlmError(wire.provider, "network", broke, { retryable: true });
+    return network(`reading the reply from ${where} failed: ${scrub(describe(error))}`);
   };
 
   return {
-    model: options.model,
+    model: defaultModel,
     provider: wire.provider,
     usage: (): UsageTotals => meter.snapshot(),
     chat(request: ChatRequest): Promise<ChatResponse> {
-      const model = typeof request.model === "string" && request.model !== "" ? request.model : options.model;
+      const model = typeof request.model === "string" && request.model !== "" ? request.model : defaultModel;
       meter.call();
       return withChatSpan(model, wire.provider, async () => {
-        const timeoutMs =
-          positiveOrUndefined(request.timeoutMs) ??
-          positiveOrUndefined(options.timeoutMs) ??
-          DEFAULT_CHAT_TIMEOUT_MS;
+        const timeoutMs = positiveOrUndefined(request.timeoutMs) ?? clientTimeoutMs;
         try {
           const response = await withCallDeadline(wire.provider, timeoutMs, request.signal, (signal) =>
             call(request, model, timeoutMs, signal),
