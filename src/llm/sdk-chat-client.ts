@@ -8,6 +8,7 @@
 // needs, and holds the SDK to our bounds with the headers it obeys on a failed reply:
 // `retry-after-ms` (our backoff, or the provider's Retry-After when longer) and, when that wait
 // would pass the deadline or exceed `maxRetryAfterMs`, `x-should-retry: false`.
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
@@ -109,18 +110,29 @@ export function createSdkChatClient(
       return new Response(last.text, { status: response.status, headers });
     };
     const timeout = Math.ceil(timeoutMs); // per attempt; the deadline bounds them all
-    const sdk: SdkOptions = { fetch, maxRetries: maxAttempts - 1, timeout, logLevel: "off" };
-    for (let adjusted = 0; ; adjusted++) {
+    for (let adjusted = 0; ; ) {
+      const sdk: SdkOptions = { fetch, maxRetries: maxAttempts - attempts - 1, timeout, logLevel: "off" };
       try {
         return await wire.send(request, model, { sdk, signal, stream: options.stream === true, adjustments });
       } catch (error) {
         signal.throwIfAborted();
         const rejected = last?.status === 400 && adjusted < MAX_ADJUSTMENTS ? last.text : undefined;
         const next = rejected === undefined ? undefined : wire.adjustmentFor?.(rejected, adjustments);
-        if (next === undefined || adjustments.has(next)) throw failure(error, last);
-        adjustments.add(next);
-        attempts = 0; // a resend without the parameter is a new request, not a retry
-        log.info({ adjustment: next }, "llm: server rejected an optional parameter; resending without it");
+        if (next !== undefined && !adjustments.has(next)) {
+          adjustments.add(next);
+          adjusted++;
+          attempts = 0; // a resend without the parameter is a new request, not a retry
+          log.info({ adjustment: next }, "llm: server rejected an optional parameter; resending without it");
+          continue;
+        }
+        // The SDK retries until a reply begins; one that breaks off (a cut stream, an overload
+        // event) is retried here, within the same attempts and time.
+        const ended = failure(error, last);
+        const began = last?.status === undefined && last?.failed === undefined;
+        const wait = backoff(attempts);
+        const again = ended instanceof LlmError && ended.retryable && began && attempts < maxAttempts;
+        if (!again || Date.now() + wait >= deadline) throw ended;
+        await sleep(wait, undefined, { signal });
       }
     }
   };

@@ -104,6 +104,39 @@ describe.each(["anthropic", "openai"] as const)("%s: retry bounds", (type) => {
 });
 
 describe("event streams as servers write them", () => {
+  it("a stream that breaks off (an overload event) is tried again within the attempts", async () => {
+    const overloaded =
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"busy"}}\n\n';
+    const server = await startScriptedProviderServer([
+      { status: 200, headers: { "content-type": "text/event-stream" }, body: overloaded },
+      text("ok"),
+    ]);
+    servers.push(server);
+    const llm = createLlmClient(
+      { type: "anthropic", baseUrl: server.url },
+      "m",
+      {},
+      { retry: fast, stream: true },
+    );
+    expect((await llm.chat(ask)).text).toBe("ok");
+    expect(server.requests).toHaveLength(2);
+    expect(llm.usage?.()).toMatchObject({ calls: 1, failures: 0, retries: 1 });
+    // With one attempt allowed, the break is the answer.
+    const single = await startScriptedProviderServer([
+      { status: 200, headers: { "content-type": "text/event-stream" }, body: overloaded },
+      text("ok"),
+    ]);
+    servers.push(single);
+    const once = createLlmClient(
+      { type: "anthropic", baseUrl: single.url },
+      "m",
+      {},
+      { retry: { maxAttempts: 1 } },
+    );
+    await expect(once.chat(ask)).rejects.toThrow("stream error: busy");
+    expect(single.requests).toHaveLength(1);
+  });
+
   it("reads CRLF line ends and comment lines", async () => {
     const events = [
       ": keep-alive",
