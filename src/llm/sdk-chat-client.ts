@@ -132,6 +132,7 @@ export function createSdkChatClient(
         const wait = backoff(attempts);
         const again = ended instanceof LlmError && ended.retryable && began && attempts < maxAttempts;
         if (!again || Date.now() + wait >= deadline) throw ended;
+        last = { where: last?.where ?? wire.provider, failed: ended.message }; // what the retry's log line names
         await sleep(wait, undefined, { signal });
       }
     }
