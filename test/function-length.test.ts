@@ -14,10 +14,6 @@ const PENDING: ReadonlyMap<string, string> = new Map([
     "src/connectors/copilot-sdk/guarded-turn.ts",
     "runGuardedTurn: the Copilot runtime's turn, still one function",
   ],
-  [
-    "src/llm/http-chat-client.ts",
-    "createHttpChatClient: replaced by the official openai and Anthropic clients",
-  ],
 ]);
 
 /** `name (n lines)` for each function in `text` longer than `max` lines. */

@@ -2,38 +2,25 @@
 // `openai` / `azure` (any OpenAI-compatible server), or Copilot when there is no provider. The
 // key is read from the environment variable the config names, here and only here; a missing
 // variable is a configuration error that names it (never its value).
-import type { Dispatcher } from "undici";
-import type { Logger } from "../telemetry/logger.js";
 import { anthropicWire } from "./anthropic-wire.js";
 import { createCopilotChatClient } from "./copilot-chat-client.js";
-import { createHttpChatClient } from "./http-chat-client.js";
 import type { LlmClient } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
 import { openAiWire } from "./openai-wire.js";
 import type { ProviderConfig } from "./provider-config.js";
-import { proxyDispatcher } from "./proxy-dispatcher.js";
-import type { RetryPolicy } from "./retry-policy.js";
+import { createSdkChatClient, type SdkClientOptions } from "./sdk-chat-client.js";
 
 /** A bot's provider block, or "copilot" (also what an absent provider means). */
 export type LlmProvider = ProviderConfig | "copilot";
 
-export interface CreateLlmClientOptions {
+export interface CreateLlmClientOptions extends SdkClientOptions {
   /** The bot folder; the copilot provider keeps its runtime state under it. */
   botDir?: string;
-  /** Bound on one call, retries included. */
-  timeoutMs?: number;
-  retry?: RetryPolicy;
-  /** Ask HTTP providers for a streamed (SSE) reply; either kind of reply is read. */
-  stream?: boolean;
   /**
    * Send the provider's `wireModel` instead of `model` (default true). Off when a provider is
    * borrowed for another model than the one its wireModel names (the grader on the bot's provider).
    */
   useWireModel?: boolean;
-  log?: Logger;
-  /** undici dispatcher; by default a proxy agent when the env sets HTTP(S)_PROXY, else the global one. */
-  dispatcher?: Dispatcher;
-  random?: () => number;
 }
 
 export function createLlmClient(
@@ -45,10 +32,6 @@ export function createLlmClient(
   if (typeof model !== "string" || model.trim() === "") {
     throw new LlmError(providerName(provider), "config", "no model name given");
   }
-  const common = {
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.log ? { log: options.log } : {}),
-  };
   if (provider === undefined || provider === "copilot") {
     if (!options.botDir) {
       throw new LlmError(
@@ -57,32 +40,15 @@ export function createLlmClient(
         "the copilot provider needs the bot folder (botDir) for its runtime home",
       );
     }
-    return createCopilotChatClient({ model, botDir: options.botDir, env, ...common });
+    const { botDir, timeoutMs, log } = options;
+    return createCopilotChatClient({ model, botDir, env, timeoutMs, log });
   }
   const apiKey = readKey(provider, env);
   const wireModel = options.useWireModel !== false && provider.wireModel ? provider.wireModel : model;
+  const { type } = provider;
   const wire =
-    provider.type === "anthropic"
-      ? anthropicWire({
-          baseUrl: provider.baseUrl,
-          ...(apiKey !== undefined ? { apiKey } : {}),
-          ...(provider.headers ? { headers: provider.headers } : {}),
-        })
-      : openAiWire({
-          type: provider.type,
-          baseUrl: provider.baseUrl,
-          ...(apiKey !== undefined ? { apiKey } : {}),
-          ...(provider.headers ? { headers: provider.headers } : {}),
-        });
-  return createHttpChatClient({
-    wire,
-    model: wireModel,
-    ...common,
-    ...(options.retry ? { retry: options.retry } : {}),
-    ...(options.stream !== undefined ? { stream: options.stream } : {}),
-    ...dispatcherFor(options.dispatcher, env),
-    ...(options.random ? { random: options.random } : {}),
-  });
+    type === "anthropic" ? anthropicWire({ ...provider, apiKey }) : openAiWire({ ...provider, type, apiKey });
+  return createSdkChatClient(wire, wireModel, env, options);
 }
 
 /** The key from the variable `apiKeyEnv` names; undefined when no variable is named (local servers). */
@@ -98,11 +64,6 @@ function readKey(provider: ProviderConfig, env: NodeJS.ProcessEnv): string | und
     );
   }
   return value.trim();
-}
-
-function dispatcherFor(given: Dispatcher | undefined, env: NodeJS.ProcessEnv): { dispatcher?: Dispatcher } {
-  const dispatcher = given ?? proxyDispatcher(env);
-  return dispatcher ? { dispatcher } : {};
 }
 
 function providerName(provider: LlmProvider | undefined): string {

@@ -1,15 +1,13 @@
 // Outbound proxies for the HTTP providers. Node's fetch stack (undici) ignores HTTP(S)_PROXY
 // unless told, so a grader behind a corporate proxy would fail where the Copilot runtime (which
 // reads them) succeeds. The variables are read from the env the client is built with, NO_PROXY
-// included, and one agent is kept per distinct setting.
-import { createRequire } from "node:module";
-import type * as Undici from "undici";
+// included, and one agent is kept per distinct setting. undici is loaded on the first call.
 import type { Dispatcher } from "undici";
 
 const agents = new Map<string, Dispatcher>();
 
 /** A proxying dispatcher when the env names a proxy, else undefined (the global dispatcher). */
-export function proxyDispatcher(env: NodeJS.ProcessEnv): Dispatcher | undefined {
+export async function proxyDispatcher(env: NodeJS.ProcessEnv): Promise<Dispatcher | undefined> {
   const httpProxy = env.HTTP_PROXY ?? env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy;
   if (!httpProxy && !httpsProxy) return undefined;
@@ -17,14 +15,15 @@ export function proxyDispatcher(env: NodeJS.ProcessEnv): Dispatcher | undefined 
   const key = JSON.stringify([httpProxy, httpsProxy, noProxy]);
   let agent = agents.get(key);
   if (!agent) {
-    // undici loads only when a proxy is set: `import "second-look"` does not pay for it.
-    const { EnvHttpProxyAgent } = createRequire(import.meta.url)("undici") as typeof Undici;
-    agent = new EnvHttpProxyAgent({
-      // HTTP_PROXY for http targets; HTTPS_PROXY for https ones, falling back to HTTP_PROXY.
-      ...(httpProxy ? { httpProxy } : {}),
-      ...(httpsProxy || httpProxy ? { httpsProxy: httpsProxy || httpProxy } : {}),
-      noProxy,
-    });
+    const { EnvHttpProxyAgent } = await import("undici");
+    agent =
+      agents.get(key) ??
+      new EnvHttpProxyAgent({
+        // HTTP_PROXY for http targets; HTTPS_PROXY for https ones, falling back to HTTP_PROXY.
+        ...(httpProxy ? { httpProxy } : {}),
+        ...(httpsProxy || httpProxy ? { httpsProxy: httpsProxy || httpProxy } : {}),
+        noProxy,
+      });
     agents.set(key, agent);
   }
   return agent;

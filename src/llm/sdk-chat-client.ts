@@ -1,0 +1,257 @@
+// An LlmClient over a provider's official SDK, for any ChatWire: one `chat <model>` span per call,
+// a time bound over the whole call (retries included), the caller's AbortSignal, the SDK's retries
+// (408/409/429/5xx and broken connections, honouring Retry-After) held to our RetryPolicy, a
+// bounded read of the reply, and a running usage total. Error messages name the provider, the
+// status and the host and path called, and quote at most a scrubbed, clipped part of the reply.
+//
+// The SDK makes each HTTP attempt through `fetch` below, which counts them, keeps what the error
+// needs, and holds the SDK to our bounds with the headers it obeys on a failed reply:
+// `retry-after-ms` (our backoff, or the provider's Retry-After when longer) and, when that wait
+// would pass the deadline or exceed `maxRetryAfterMs`, `x-should-retry: false`.
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Dispatcher } from "undici";
+import { positiveOrUndefined } from "../limits.js";
+import { type Logger, logger as processLogger } from "../telemetry/logger.js";
+import { withCallDeadline } from "./call-deadline.js";
+import { withChatSpan } from "./chat-span.js";
+import type { ChatWire, SdkOptions } from "./chat-wire.js";
+import type { ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
+import { isRetryableStatus, LlmError } from "./llm-error.js";
+import { proxyDispatcher } from "./proxy-dispatcher.js";
+import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
+import { UsageMeter } from "./usage-meter.js";
+
+const DEFAULT_CHAT_TIMEOUT_MS = 30_000;
+/** A chat reply larger than this is not one we asked for. */
+const MAX_REPLY_BYTES = 4 * 1024 * 1024;
+/** Of an error reply, this much is quoted from (and scrubbed knowing it was cut). */
+const MAX_ERROR_CHARS = 4 * 1024;
+/** Compatibility adjustments per call (each one a distinct parameter left out). */
+const MAX_ADJUSTMENTS = 3;
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included (default 3, at most 10). */
+  maxAttempts?: number;
+  /** The first backoff (default 500 ms); doubled per retry, half of it random. */
+  baseDelayMs?: number;
+  /** Cap on one backoff (default 8 s). */
+  maxDelayMs?: number;
+  /** A Retry-After longer than this is not waited for: the call fails now (default 30 s). */
+  maxRetryAfterMs?: number;
+}
+
+export interface SdkClientOptions {
+  /** Bound on one call, all attempts included (default 30 s; a request's `timeoutMs` wins). */
+  timeoutMs?: number;
+  retry?: RetryPolicy;
+  /** Ask for an event stream (default false: one JSON reply). Either kind of reply is read. */
+  stream?: boolean;
+  log?: Logger;
+  /** undici dispatcher; by default a proxy agent when the env sets HTTP(S)_PROXY, else the global one. */
+  dispatcher?: Dispatcher;
+  /** Jitter source, for tests. */
+  random?: () => number;
+}
+
+type Fetch = SdkOptions["fetch"];
+/** The last HTTP attempt: where it went, and the connection's error or a failed reply's status and text. */
+type Attempt = { where: string; failed?: string; status?: number; text?: string; retryAfterMs?: number };
+
+/** A client sending `model` (a request's `model` overrides it) through `wire`. */
+export function createSdkChatClient(
+  wire: ChatWire,
+  defaultModel: string,
+  env: NodeJS.ProcessEnv,
+  options: SdkClientOptions,
+): LlmClient {
+  const meter = new UsageMeter();
+  const adjustments = new Set<string>();
+  const log = (options.log ?? processLogger()).child({ llm: wire.provider });
+  const scrub = (text: string) => scrubSecrets(text, wire.secrets);
+  const policy = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 30_000 };
+  for (const [key, value] of Object.entries(options.retry ?? {}) as [keyof RetryPolicy, unknown][]) {
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) policy[key] = value;
+  }
+  const maxAttempts = Math.max(1, Math.min(10, Math.floor(policy.maxAttempts)));
+  const backoff = (retry: number) => {
+    const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+    return Math.round(exponential / 2 + ((options.random ?? Math.random)() * exponential) / 2);
+  };
+  const clientTimeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEFAULT_CHAT_TIMEOUT_MS;
+  let transport: Promise<Fetch> | undefined;
+
+  const call = async (request: ChatRequest, model: string, timeoutMs: number, signal: AbortSignal) => {
+    const deadline = Date.now() + timeoutMs;
+    transport ??= undiciFetch(options.dispatcher, env);
+    const base = await transport;
+    let attempts = 0;
+    let last: Attempt | undefined;
+    const fetch: Fetch = async (url, init) => {
+      if (++attempts > 1) {
+        meter.retried();
+        log.debug({ attempt: attempts, after: last?.failed ?? `HTTP ${last?.status}` }, "llm: retrying");
+      }
+      last = { where: endpointOf(url instanceof Request ? url.url : String(url)) };
+      const response = await base(url, init).catch((error: unknown) => {
+        if (last) last.failed = scrub(describe(error));
+        throw error;
+      });
+      const { where } = last;
+      const body = response.body && capped(response.body, wire.provider, where);
+      if (response.ok) return body ? new Response(body, response) : response;
+      const headers = new Headers(response.headers);
+      const text = body ? await new Response(body).text() : "";
+      last = { where, status: response.status, text, retryAfterMs: retryAfterMs(headers) };
+      const wait = Math.max(1, last.retryAfterMs ?? 0, backoff(attempts));
+      headers.set("retry-after-ms", String(wait));
+      if ((last.retryAfterMs ?? 0) > policy.maxRetryAfterMs || Date.now() + wait >= deadline) {
+        headers.set("x-should-retry", "false");
+      }
+      return new Response(last.text, { status: response.status, headers });
+    };
+    const timeout = Math.ceil(timeoutMs); // per attempt; the deadline bounds them all
+    for (let adjusted = 0; ; ) {
+      const sdk: SdkOptions = { fetch, maxRetries: maxAttempts - attempts - 1, timeout, logLevel: "off" };
+      try {
+        return await wire.send(request, model, { sdk, signal, stream: options.stream === true, adjustments });
+      } catch (error) {
+        signal.throwIfAborted();
+        const rejected = last?.status === 400 && adjusted < MAX_ADJUSTMENTS ? last.text : undefined;
+        const next = rejected === undefined ? undefined : wire.adjustmentFor?.(rejected, adjustments);
+        if (next !== undefined && !adjustments.has(next)) {
+          adjustments.add(next);
+          adjusted++;
+          attempts = 0; // a resend without the parameter is a new request, not a retry
+          log.info({ adjustment: next }, "llm: server rejected an optional parameter; resending without it");
+          continue;
+        }
+        // The SDK retries until a reply begins; one that breaks off (a cut stream, an overload
+        // event) is retried here, within the same attempts and time.
+        const ended = failureOf(wire, error, last);
+        const began = last?.status === undefined && last?.failed === undefined;
+        const wait = backoff(attempts);
+        const again = ended instanceof LlmError && ended.retryable && began && attempts < maxAttempts;
+        if (!again || Date.now() + wait >= deadline) throw ended;
+        last = { where: last?.where ?? wire.provider, failed: ended.message }; // what the retry's log line names
+        await sleep(wait, undefined, { signal });
+      }
+    }
+  };
+
+  return {
+    model: defaultModel,
+    provider: wire.provider,
+    usage: (): UsageTotals => meter.snapshot(),
+    chat(request: ChatRequest): Promise<ChatResponse> {
+      const model = typeof request.model === "string" && request.model !== "" ? request.model : defaultModel;
+      meter.call();
+      return withChatSpan(model, wire.provider, async () => {
+        const timeoutMs = positiveOrUndefined(request.timeoutMs) ?? clientTimeoutMs;
+        try {
+          const response = await withCallDeadline(wire.provider, timeoutMs, request.signal, (signal) =>
+            call(request, model, timeoutMs, signal),
+          );
+          meter.add(response.usage);
+          return response;
+        } catch (error) {
+          meter.failed();
+          if (error instanceof LlmError) throw error;
+          throw new LlmError(wire.provider, "protocol", scrub(describe(error)));
+        }
+      });
+    },
+  };
+}
+
+/** What ended a call, told from what its last attempt met. */
+function failureOf(wire: ChatWire, error: unknown, last: Attempt | undefined): unknown {
+  if (error instanceof LlmError || !last) return error;
+  const { where, failed, status, text, retryAfterMs } = last;
+  const network = (what: string) => new LlmError(wire.provider, "network", what, { retryable: true });
+  if (failed !== undefined) return network(`request to ${where} failed: ${failed}`);
+  if (status !== undefined && text !== undefined) {
+    // Quoted from the body's start, scrubbed knowing it may end inside a key.
+    const start = errorMessageOf(text.slice(0, MAX_ERROR_CHARS));
+    const truncated = text.length > MAX_ERROR_CHARS;
+    const quoted = quoteScrubbed(start, wire.secrets, MAX_QUOTED_CHARS, { truncated });
+    const message = `HTTP ${status} from ${where}${quoted ? `: ${quoted}` : ""}`;
+    const facts = {
+      status,
+      retryable: isRetryableStatus(status),
+      ...(retryAfterMs ? { retryAfterMs } : {}),
+    };
+    return new LlmError(wire.provider, "http", message, facts);
+  }
+  const notJson = `reply from ${where} is not JSON`;
+  if (error instanceof SyntaxError) return new LlmError(wire.provider, "protocol", notJson);
+  // The connection broke while the reply was read.
+  return network(`reading the reply from ${where} failed: ${scrubSecrets(describe(error), wire.secrets)}`);
+}
+
+/** undici's fetch (loaded on first use), through the given dispatcher or the proxy `env` names. */
+async function undiciFetch(given: Dispatcher | undefined, env: NodeJS.ProcessEnv): Promise<Fetch> {
+  const [{ fetch }, dispatcher] = await Promise.all([import("undici"), given ?? proxyDispatcher(env)]);
+  type Init = NonNullable<Parameters<typeof fetch>[1]>;
+  return (url, init) =>
+    fetch(url as string, { ...(init as Init), ...(dispatcher ? { dispatcher } : {}) }) as never;
+}
+
+/** `body`, failing its read with a protocol error past MAX_REPLY_BYTES. */
+function capped(
+  body: ReadableStream<Uint8Array>,
+  provider: string,
+  where: string,
+): ReadableStream<Uint8Array> {
+  let bytes = 0;
+  const transform = (chunk: Uint8Array, out: TransformStreamDefaultController<Uint8Array>) => {
+    bytes += chunk.byteLength;
+    if (bytes <= MAX_REPLY_BYTES) out.enqueue(chunk);
+    else
+      out.error(
+        new LlmError(provider, "protocol", `reply from ${where}: larger than ${MAX_REPLY_BYTES} bytes`),
+      );
+  };
+  return body.pipeThrough(new TransformStream({ transform }));
+}
+
+/** How long the provider asked to wait: `retry-after-ms`, else Retry-After in seconds or as an HTTP date. */
+function retryAfterMs(headers: Headers): number | undefined {
+  const ms = Number(headers.get("retry-after-ms") ?? Number.NaN);
+  if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
+  const value = headers.get("retry-after")?.trim() ?? "";
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+  // An HTTP date names its day and month (`Thu, 01 Jan 2026 …`); "-1" or a long value is not one.
+  const at = value.length <= 64 && /[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** The provider's own words from an error body (`error.message`, `message`), else the text. */
+function errorMessageOf(text: string): string {
+  try {
+    const json = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const inner = typeof json.error === "object" && json.error !== null ? json.error.message : json.error;
+    if (typeof inner === "string") return inner;
+    if (typeof json.message === "string") return json.message;
+  } catch {
+    // not JSON: quote the text itself
+  }
+  return text;
+}
+
+/** Host and path only: a query string may carry a key (some gateways take `?key=`). */
+function endpointOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.host}${u.pathname}`;
+  } catch {
+    return "(invalid URL)";
+  }
+}
+
+/** `code: message` of the innermost cause (fetch wraps the socket's error in "fetch failed"). */
+function describe(error: unknown): string {
+  const inner = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  if (!(inner instanceof Error)) return String(inner);
+  const code = (inner as { code?: unknown }).code;
+  return typeof code === "string" ? `${code}: ${inner.message}` : inner.message;
+}
