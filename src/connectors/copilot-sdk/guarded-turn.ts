@@ -65,6 +65,40 @@ function stopMessage(code: BotRuntimeErrorCode, botName: string, limits: BotLimi
   }
 }
 
+type UsageEvent = Extract<SessionEvent, { type: "assistant.usage" }>;
+type ToolCompleteEvent = Extract<SessionEvent, { type: "tool.execution_complete" }>;
+
+/** The turn's model call as a `chat` span under the question's span (when it has one). */
+function emitUsageSpan(event: UsageEvent, options: GuardedTurnOptions): void {
+  if (!options.traceContext) return;
+  const usage = event.data;
+  emitChatSpan(options.traceContext, {
+    model: usage.model,
+    ...(options.provider ? { provider: options.provider } : {}),
+    endTime: new Date(event.timestamp),
+    ...(usage.duration !== undefined ? { durationMs: usage.duration } : {}),
+    ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
+    ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
+    ...(usage.finishReason !== undefined ? { finishReason: usage.finishReason } : {}),
+  });
+}
+
+/** A finished tool call, named and with the arguments its start reported. */
+function completedCall(
+  event: ToolCompleteEvent,
+  started: ReadonlyMap<string, { name: string; args: unknown }>,
+): ToolCallRecord {
+  const { toolCallId, success, result, error } = event.data;
+  const call = started.get(toolCallId);
+  return {
+    id: toolCallId,
+    name: call?.name ?? "",
+    args: call?.args,
+    resultText: result?.content ?? error?.message ?? "",
+    success,
+  };
+}
+
 export async function runGuardedTurn(
   session: CopilotSession,
   prompt: string,
@@ -106,35 +140,15 @@ export async function runGuardedTurn(
         if (toolStarts > limits.maxToolCalls) stop("tool_call_cap");
         break;
       }
-      case "tool.execution_complete": {
-        const { toolCallId, success, result, error } = event.data;
-        const call = started.get(toolCallId);
-        toolCalls.push({
-          id: toolCallId,
-          name: call?.name ?? "",
-          args: call?.args,
-          resultText: result?.content ?? error?.message ?? "",
-          success,
-        });
+      case "tool.execution_complete":
+        toolCalls.push(completedCall(event, started));
         break;
-      }
       case "assistant.message":
         // Sub-agent messages carry an agentId; only the root agent's last message is the answer.
         if (event.agentId === undefined) answer = event.data.content;
         break;
       case "assistant.usage":
-        if (options.traceContext) {
-          const usage = event.data;
-          emitChatSpan(options.traceContext, {
-            model: usage.model,
-            ...(options.provider ? { provider: options.provider } : {}),
-            endTime: new Date(event.timestamp),
-            ...(usage.duration !== undefined ? { durationMs: usage.duration } : {}),
-            ...(usage.inputTokens !== undefined ? { inputTokens: usage.inputTokens } : {}),
-            ...(usage.outputTokens !== undefined ? { outputTokens: usage.outputTokens } : {}),
-            ...(usage.finishReason !== undefined ? { finishReason: usage.finishReason } : {}),
-          });
-        }
+        emitUsageSpan(event, options);
         break;
       case "session.idle":
         endTurn({ kind: "idle" });
