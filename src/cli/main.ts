@@ -27,10 +27,13 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
 
   program
     .command("bots")
-    .description("discovered bots and their resolved state")
+    .description(
+      "bots found under ./bots and the working directory (or those named), with their resolved state",
+    )
+    .argument("[bot...]", "names under ./bots or paths to bot folders (default: every bot found)")
     .option("--json", "machine-readable output")
-    .action((opts: { json?: boolean }) =>
-      run("bots", async () => (await import("./bots.js")).runBots({ json: !!opts.json }, io))(),
+    .action((refs: string[], opts: { json?: boolean }) =>
+      run("bots", async () => (await import("./bots.js")).runBots({ json: !!opts.json, refs }, io))(),
     );
 
   program
@@ -85,7 +88,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   program
     .command("serve")
     .description("answer in Slack and Teams: every bot with platform credentials, until SIGTERM")
-    .option("--bots <names>", "serve only these bots (comma-separated)")
+    .option(
+      "--bots <bots>",
+      "serve only these bots: names under ./bots or paths to bot folders (comma-separated)",
+    )
     .option("--concurrency <n>", "questions each bot answers at once (default 4)")
     .option("--max-queue <n>", "questions each bot lets wait before replying that it is busy (default 100)")
     .option("--shutdown-timeout <seconds>", "time to finish answers in flight on SIGTERM (default 30)")

@@ -1,7 +1,7 @@
 // `second-look mcp <bot>`: the bot's knowledge as an MCP server on stdio, for MCP clients
 // (Claude Code, Claude Desktop, other agents). stdout is the JSON-RPC stream; every log line
 // goes to stderr. Runs until the client closes the connection.
-import { loadBot } from "../bots/discovery.js";
+import { resolveBot } from "../bots/bot-resolver.js";
 import { createKnowledgeMcpServer } from "../connectors/mcp/knowledge-mcp-server.js";
 import { serveStdio } from "../connectors/mcp/serve-stdio.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
@@ -16,7 +16,7 @@ export function runMcp(botRef: string): Promise<number> {
 
 async function serveBot(botRef: string): Promise<number> {
   const log = logger();
-  const bot = await loadBot(botRef);
+  const bot = await resolveBot(botRef);
   // No progress bar: an embedded index refresh reports through the log, not the terminal.
   // Bounded: an MCP client gives up on a server that does not start. A refresh cut short says so
   // in the log and finishes in the background; answers meanwhile come from the index as it stood.
