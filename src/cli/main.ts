@@ -118,9 +118,25 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
 
   program
     .command("mcp")
-    .description("serve a bot's knowledge as an MCP server on stdio (corrective pass inside the search tool)")
-    .argument("<bot>", "a name under ./bots or a path to a bot folder")
-    .action((bot: string) => run("mcp", async () => (await import("./mcp.js")).runMcp(bot))());
+    .description(
+      "serve a bot's knowledge as an MCP server (corrective pass inside the search tool): on stdio, or over Streamable HTTP with --http",
+    )
+    .argument("<bot...>", "names under ./bots or paths to bot folders (several only with --http)")
+    .option(
+      "--http <[host:]port>",
+      "Streamable HTTP at /mcp (/mcp/<bot> for several bots); host default 127.0.0.1",
+    )
+    .option(
+      "--tokens-file <file>",
+      "bearer tokens with what each may use, one per line (README: MCP over HTTP)",
+    )
+    .option("--max-body <bytes>", "largest request body accepted (default 1048576)")
+    .option("--rate <n>", "requests per minute per token (default 600)")
+    .option("--max-calls <n>", "tool calls run at once, the rest wait in turn (default 128)")
+    .option("--shutdown-timeout <seconds>", "time to finish requests in flight on SIGTERM (default 30)")
+    .action((bots: string[], opts: import("./mcp.js").McpOptions) =>
+      run("mcp", async () => (await import("./mcp.js")).runMcp(bots, opts, io))(),
+    );
 
   program
     .command("eval")
