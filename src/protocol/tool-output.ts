@@ -39,8 +39,12 @@ export const listCollectionsOutputShape = {
   ),
 };
 
-export type SearchKnowledgeOutput = z.infer<z.ZodObject<typeof searchKnowledgeOutputShape>>;
-export type ListCollectionsOutput = z.infer<z.ZodObject<typeof listCollectionsOutputShape>>;
+// Built once: a server made per HTTP request would otherwise rebuild them from the shapes.
+export const searchKnowledgeOutputSchema = z.object(searchKnowledgeOutputShape);
+export const listCollectionsOutputSchema = z.object(listCollectionsOutputShape);
+
+export type SearchKnowledgeOutput = z.infer<typeof searchKnowledgeOutputSchema>;
+export type ListCollectionsOutput = z.infer<typeof listCollectionsOutputSchema>;
 
 /** The structured twin of a search's text. */
 export function searchKnowledgeOutput(

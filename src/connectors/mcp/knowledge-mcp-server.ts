@@ -11,6 +11,7 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import { deadlineSignal, settleBy } from "../../deadline.js";
@@ -31,9 +32,9 @@ import {
 } from "../../protocol/tool-arguments.js";
 import {
   type ListCollectionsOutput,
-  listCollectionsOutputShape,
+  listCollectionsOutputSchema,
   searchKnowledgeOutput,
-  searchKnowledgeOutputShape,
+  searchKnowledgeOutputSchema,
 } from "../../protocol/tool-output.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
 import type { Doc, Hit, KnowledgeBackend } from "../../types.js";
@@ -107,6 +108,9 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
   const all = binding.backend.collections();
   const limiter = options.limiter ?? callLimiter();
   const instructions = serverInstructions(bot.config.description);
+  // One for every server made here: a server builds its own (a new Ajv) unless given one, which
+  // costs more than the rest of a server made per HTTP request.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   // Backends that take a signal (Huginn) stop their request with the call; others ignore it.
   const getDocument = binding.backend.getDocument as DocumentFetcher | undefined;
 
@@ -236,7 +240,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
     const allowed = scope.collections ? all.filter((name) => scope.collections!.includes(name)) : all;
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
-      instructions ? { instructions } : {},
+      { jsonSchemaValidator, ...(instructions ? { instructions } : {}) },
     );
     const described = {
       ...(bot.config.description !== undefined ? { description: bot.config.description } : {}),
@@ -250,7 +254,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
         title: "Search the knowledge base",
         description: searchDescription(described),
         inputSchema: searchKnowledgeArguments,
-        outputSchema: searchKnowledgeOutputShape,
+        outputSchema: searchKnowledgeOutputSchema,
         annotations: READ_ONLY,
       },
       (args: SearchKnowledgeArgs, extra) => {
@@ -280,7 +284,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
       {
         title: "List the collections",
         description: listCollectionsDescription(),
-        outputSchema: listCollectionsOutputShape,
+        outputSchema: listCollectionsOutputSchema,
         annotations: READ_ONLY,
       },
       (extra) => {
