@@ -14,6 +14,7 @@ import { type OpenedBackend, openBotBackend } from "../connectors/open-bot-backe
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import { CliError } from "./cli-error.js";
+import { untilSignal, wholeOption } from "./cli-options.js";
 import { withTracing } from "./tracing.js";
 
 export interface McpOptions {
@@ -46,27 +47,6 @@ export function runMcp(
   return withTracing({ keepSpans: false }, () =>
     options.http === undefined ? serveStdioBot(botRefs[0]!) : serveHttpBots(botRefs, options, io, deps),
   );
-}
-
-function whole(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new CliError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off("SIGTERM", on);
-      process.off("SIGINT", on);
-      resolve(signal);
-    };
-    process.once("SIGTERM", on);
-    process.once("SIGINT", on);
-  });
 }
 
 /**
@@ -126,16 +106,22 @@ async function httpTokens(options: McpOptions, env: NodeJS.ProcessEnv): Promise<
 async function serveHttpBots(botRefs: readonly string[], options: McpOptions, io: Io, deps: McpDeps) {
   const log = logger();
   const address = parseListenAddress(options.http!);
-  const maxBodyBytes = whole(
+  const maxBodyBytes = wholeOption(
     options.maxBody,
     "--max-body",
     HTTP_DEFAULTS.maxBodyBytes,
     1_024,
     100 * 1024 * 1024,
   );
-  const requestsPerMinute = whole(options.rate, "--rate", HTTP_DEFAULTS.requestsPerMinute, 1, 1_000_000);
-  const maxCalls = whole(options.maxCalls, "--max-calls", DEFAULT_CONCURRENT_CALLS, 1, 10_000);
-  const shutdownSeconds = whole(
+  const requestsPerMinute = wholeOption(
+    options.rate,
+    "--rate",
+    HTTP_DEFAULTS.requestsPerMinute,
+    1,
+    1_000_000,
+  );
+  const maxCalls = wholeOption(options.maxCalls, "--max-calls", DEFAULT_CONCURRENT_CALLS, 1, 10_000);
+  const shutdownSeconds = wholeOption(
     options.shutdownTimeout,
     "--shutdown-timeout",
     HTTP_DEFAULTS.shutdownMs / 1_000,

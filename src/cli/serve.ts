@@ -10,6 +10,7 @@ import { portConflicts, startHostedBots } from "../hosts/hosted-bots.js";
 import { checkProviderReachable } from "../llm/provider-reachability.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import { CliError } from "./cli-error.js";
+import { untilSignal, wholeOption } from "./cli-options.js";
 import { withTracing } from "./tracing.js";
 
 export interface ServeOptions {
@@ -30,29 +31,8 @@ type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 
 export const SERVE_DEFAULTS = { concurrency: 4, maxQueue: 100, shutdownTimeoutSeconds: 30 } as const;
 
-function whole(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new CliError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
 function withSlash(url: string): string {
   return url.endsWith("/") ? url : `${url}/`;
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off("SIGTERM", on);
-      process.off("SIGINT", on);
-      resolve(signal);
-    };
-    process.once("SIGTERM", on);
-    process.once("SIGINT", on);
-  });
 }
 
 /**
@@ -122,9 +102,9 @@ export async function runServe(
   io: Io,
   deps: ServeDeps = { env: process.env, untilStopped: untilSignal },
 ): Promise<number> {
-  const concurrency = whole(options.concurrency, "--concurrency", SERVE_DEFAULTS.concurrency, 1, 64);
-  const maxQueued = whole(options.maxQueue, "--max-queue", SERVE_DEFAULTS.maxQueue, 0, 10_000);
-  const timeoutSeconds = whole(
+  const concurrency = wholeOption(options.concurrency, "--concurrency", SERVE_DEFAULTS.concurrency, 1, 64);
+  const maxQueued = wholeOption(options.maxQueue, "--max-queue", SERVE_DEFAULTS.maxQueue, 0, 10_000);
+  const timeoutSeconds = wholeOption(
     options.shutdownTimeout,
     "--shutdown-timeout",
     SERVE_DEFAULTS.shutdownTimeoutSeconds,

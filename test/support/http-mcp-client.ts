@@ -2,14 +2,11 @@
 // knowledge server: a bearer token on every request. For tests and the mcp-http bench.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { callAndRead, type ToolReply } from "./mcp-call.js";
 
 export interface HttpMcp {
   client: Client;
-  call: (
-    name: string,
-    args?: Record<string, unknown>,
-    options?: { timeout?: number },
-  ) => Promise<{ text: string; isError: boolean; structured: unknown }>;
+  call: (name: string, args?: Record<string, unknown>, options?: { timeout?: number }) => Promise<ToolReply>;
   close: () => Promise<void>;
 }
 
@@ -21,19 +18,7 @@ export async function connectHttpMcp(url: string, token?: string): Promise<HttpM
   await client.connect(transport);
   return {
     client,
-    call: async (name, args = {}, options = {}) => {
-      const result = await client.callTool(
-        { name, arguments: args },
-        undefined,
-        options.timeout ? { timeout: options.timeout } : undefined,
-      );
-      const content = result.content as { type: string; text?: string }[];
-      return {
-        text: content.map((c) => c.text ?? "").join(""),
-        isError: result.isError === true,
-        structured: result.structuredContent,
-      };
-    },
+    call: (name, args = {}, options = {}) => callAndRead(client, name, args, options),
     close: () => client.close(),
   };
 }
