@@ -16,6 +16,7 @@
  *
  * The machine is shared: the load average before and after each part is recorded with it.
  */
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -109,6 +110,18 @@ async function singleCallMs(call: Call, from: number, count: number): Promise<{ 
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of proc(5), counted after the command name; in clock
+    // ticks of 1/100 s (USER_HZ on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 const load = () => loadavg().map((v) => Math.round(v * 100) / 100);
 
 function summary(b: Batch) {
@@ -158,10 +171,22 @@ async function measureHttp(root: string) {
     await batch(callers, 5_000, CLIENTS);
     const loadBefore = load();
     const single = await singleCallMs(callers[0]!, 6_000, SINGLE_CALLS);
+    const cpuBefore = processCpuMs(cli.child.pid);
+    const benchCpuBefore = process.cpuUsage();
     const concurrent = await batch(callers, 0, CLIENTS * CALLS_PER_CLIENT);
+    const serverCpuMs = processCpuMs(cli.child.pid) - cpuBefore;
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     const loadAfter = load();
     const searches = server.searches().filter((r) => /^load-0[01]\d\d /.test(r.query));
-    return { single, concurrent: summary(concurrent), loadBefore, loadAfter, searches: searches.length };
+    return {
+      single,
+      concurrent: summary(concurrent),
+      serverCpuMs: round(serverCpuMs),
+      clientsCpuMs: round((benchCpu.user + benchCpu.system) / 1000),
+      loadBefore,
+      loadAfter,
+      searches: searches.length,
+    };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
     cli.child.kill("SIGTERM");
@@ -219,6 +244,10 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
       "|---|---|---|---|---|---|---|---|---|---|",
       `| one at a time | ${SINGLE_CALLS} | 0 | 0 | 0 | ${SINGLE_CALLS} | ${round(http.single.min)} | ${round(http.single.p50)} | | |`,
       `| 200 at once | ${h.calls} | ${h.lost} | ${h.crossWired} | ${h.errors} | ${h.corrected} | ${h.firstReplyMs} | ${h.p50Ms} | ${h.p99Ms} | ${h.lastReplyMs} |`,
+      "",
+      `The server process used ${http.serverCpuMs} ms of CPU for the ${h.calls} calls ` +
+        `(${round(http.serverCpuMs / h.calls)} ms a call); the bench's process (the 20 clients and the search server) ` +
+        `${http.clientsCpuMs} ms, on 2 cores shared with other jobs.`,
       "",
       `p50 of 200 concurrent calls / p50 of a single call: **${ratio}×** (target ≤ 2×). ` +
         `Load average (1, 5, 15 min) before ${http.loadBefore.join(", ")}, after ${http.loadAfter.join(", ")} (a machine shared with other jobs).`,
