@@ -21,7 +21,7 @@ export const timeoutMs = 180_000;
 
 const CALLS = 200;
 const id = (n: number) => String(n).padStart(4, "0");
-const originalQuery = (n: number) => `load-${id(n)} widget setup`;
+export const originalQuery = (n: number) => `load-${id(n)} widget setup`;
 const broaderQuery = (n: number) => `load-${id(n)} widget`;
 
 export interface LoadFigures {
@@ -53,15 +53,7 @@ export async function measureMcpLoad(options: { calls?: number } = {}): Promise<
   const root = await mkdtemp(join(tmpdir(), "second-look-mcp-load-"));
   try {
     const botDir = join(root, "huginn-load");
-    await mkdir(botDir);
-    await writeFile(
-      join(botDir, "config.json"),
-      JSON.stringify({
-        description: "Load-test bot on a loopback Huginn.",
-        knowledge: { backend: "huginn", huginn: { url: server.url, collections: ["wiki"] } },
-        correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
-      }),
-    );
+    await writeLoadBot(botDir, server.url);
     const mcp = await spawnStdioMcp(botDir, { SECOND_LOOK_LOG_LEVEL: "warn" });
     try {
       // One call first: module loading and the first connection are not what is measured.
@@ -100,21 +92,12 @@ export async function measureMcpLoad(options: { calls?: number } = {}): Promise<
           if (problems.length < 5) problems.push(`call ${n}: error result: ${text.slice(0, 200)}`);
           return;
         }
-        const own = id(n);
-        const numbers = new Set([...text.matchAll(/load[-/](\d{4})/g)].map((m) => m[1]));
-        const ownHits =
-          text.includes(`collection: \`wiki\` doc_id: \`load/${own}.md\``) &&
-          text.includes(`collection: \`wiki\` doc_id: \`load/${own}-more.md\``);
-        if (numbers.size !== 1 || !numbers.has(own) || !text.includes(`load-${own}`)) {
+        const verdict = checkLoadReply(text, n);
+        if (verdict.crossWired) {
           crossWired++;
-          if (problems.length < 5) problems.push(`call ${n}: answer names ${[...numbers].join(", ")}`);
+          if (problems.length < 5) problems.push(`call ${n}: ${verdict.crossWired}`);
         }
-        if (
-          ownHits &&
-          text.includes(`re-searched "${broaderQuery(n)}" in collection wiki; 1 additional result`)
-        ) {
-          corrected++;
-        }
+        if (verdict.corrected) corrected++;
       });
 
       const searches = server.searches();
@@ -147,8 +130,45 @@ export async function measureMcpLoad(options: { calls?: number } = {}): Promise<
   }
 }
 
-/** Weak first answers with a broader hint; confident answers to the broader query. */
-async function startLoadServer(): Promise<HuginnServer> {
+/**
+ * Whether call n's answer is its own (its number and no other anywhere in it) and corrected (its
+ * original hit, its re-query's hit and the note naming its broader query).
+ */
+export function checkLoadReply(text: string, n: number): { crossWired?: string; corrected: boolean } {
+  const own = id(n);
+  const numbers = new Set([...text.matchAll(/load[-/](\d{4})/g)].map((m) => m[1]));
+  const ownHits =
+    text.includes(`collection: \`wiki\` doc_id: \`load/${own}.md\``) &&
+    text.includes(`collection: \`wiki\` doc_id: \`load/${own}-more.md\``);
+  const crossWired =
+    numbers.size !== 1 || !numbers.has(own) || !text.includes(`load-${own}`)
+      ? `answer names ${[...numbers].join(", ")}`
+      : undefined;
+  const corrected =
+    ownHits && text.includes(`re-searched "${broaderQuery(n)}" in collection wiki; 1 additional result`);
+  return { ...(crossWired ? { crossWired } : {}), corrected };
+}
+
+/** The config of a Huginn bot on the load server, written into `botDir`. */
+export async function writeLoadBot(botDir: string, serverUrl: string): Promise<void> {
+  await mkdir(botDir, { recursive: true });
+  await writeFile(
+    join(botDir, "config.json"),
+    JSON.stringify({
+      description: "Load-test bot on a loopback Huginn.",
+      knowledge: { backend: "huginn", huginn: { url: serverUrl, collections: ["wiki"] } },
+      correctiveRetrieval: { enabled: true, retryBudget: 1, grader: "signal" },
+    }),
+  );
+}
+
+/**
+ * Weak first answers with a broader hint; confident answers to the broader query. Each answer
+ * waits `baseDelayMs` plus a few milliseconds that differ per query, so answers come back out
+ * of order.
+ */
+export async function startLoadServer(options: { baseDelayMs?: number } = {}): Promise<HuginnServer> {
+  const base = options.baseDelayMs ?? 0;
   return startHuginnServer({
     search: (r) => {
       const match = /^load-(\d{4}) widget( setup)?$/.exec(r.query);
@@ -157,7 +177,7 @@ async function startLoadServer(): Promise<HuginnServer> {
       // Different small delays per query: answers return out of order.
       if (match[2]) {
         return {
-          delayMs: (n * 7) % 23,
+          delayMs: base + ((n * 7) % 23),
           json: huginnSearch(
             [huginnHit({ id: `load/${match[1]}.md`, title: `Load ${match[1]}`, relevance: 0.42 })],
             { retryHints: { broaderQuery: broaderQuery(n), broaderQueryStrategy: "drop_last_word" } },
@@ -165,7 +185,7 @@ async function startLoadServer(): Promise<HuginnServer> {
         };
       }
       return {
-        delayMs: (n * 5) % 17,
+        delayMs: base + ((n * 5) % 17),
         json: huginnSearch([
           huginnHit({ id: `load/${match[1]}.md`, relevance: 0.8 }),
           huginnHit({ id: `load/${match[1]}-more.md`, title: `Load ${match[1]} more`, relevance: 0.9 }),

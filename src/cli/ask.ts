@@ -1,7 +1,8 @@
 // `second-look ask <bot> <question> [--trace] [--json]`: a full session with the bot's model; for
 // a bot with no model configured, the corrected search results for the question (the offline
 // main job: no server, no API key).
-import { type BotDefinition, loadBot } from "../bots/discovery.js";
+import { resolveBot } from "../bots/bot-resolver.js";
+import type { BotDefinition } from "../bots/discovery.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
 import type { AskResult } from "../connectors/bot-runtime.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
@@ -35,7 +36,7 @@ export async function runAsk(
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
   if (!question.trim()) throw new CliError("the question is empty");
-  const bot = await loadBot(botRef, { quiet: options.json });
+  const bot = await resolveBot(botRef, { quiet: options.json });
   if (hasModel(bot)) await ensureModelReachable(bot);
   return withTracing({ keepSpans: options.trace }, async (spans) => {
     try {

@@ -1,4 +1,6 @@
-import { botCollections, type DiscoveryResult, discoverBots } from "../bots/discovery.js";
+import { basename, resolve } from "node:path";
+import { findBots, resolveBot } from "../bots/bot-resolver.js";
+import { type BotFailure, botCollections, type DiscoveryResult } from "../bots/discovery.js";
 import { collectionLanguages } from "../connectors/collection-languages.js";
 import { type CorrectiveSource, describeCorrective } from "../corrective/corrective-config.js";
 import { errorMessage } from "../errors.js";
@@ -94,17 +96,27 @@ function align(rows: string[][]): string[] {
 }
 
 /**
- * `second-look bots [--json]`: the discovered bots and their resolved state. Exit 0 when at
- * least one bot loaded or there are none, 1 when every bot failed or the folder is unusable.
+ * `second-look bots [bot…] [--json]`: the bots found from the working directory (./bots and its
+ * own sub-folders, or `botsRoot` alone), or the ones named (names or folder paths), with their
+ * resolved state. Exit 0 when at least one bot loaded or there are none, 1 when every bot failed
+ * or the folder is unusable.
  */
 export async function runBots(
-  opts: { json: boolean; botsRoot?: string },
+  opts: { json: boolean; botsRoot?: string; refs?: readonly string[] },
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; env?: NodeJS.ProcessEnv },
 ): Promise<number> {
-  let result: DiscoveryResult;
+  const env = io.env ?? process.env;
+  let result: DiscoveryResult & { searched: string[] };
   try {
     // Quiet: the listing states the same facts the discovery log lines would.
-    result = await discoverBots(opts.botsRoot, io.env ?? process.env, { quiet: true });
+    result =
+      opts.refs && opts.refs.length > 0
+        ? await namedBots(opts.refs, env)
+        : await findBots({
+            env,
+            quiet: true,
+            ...(opts.botsRoot !== undefined ? { botsRoot: opts.botsRoot } : {}),
+          });
   } catch (error) {
     io.stderr.write(`second-look bots: ${errorMessage(error)}\n`);
     return 1;
@@ -112,9 +124,33 @@ export async function runBots(
   if (opts.json) {
     io.stdout.write(`${JSON.stringify(listingEntries(result), null, 2)}\n`);
   } else if (result.bots.length === 0 && result.failures.length === 0) {
-    io.stdout.write(`no bots under ${result.root} (a bot is a folder with a config.json)\n`);
+    io.stdout.write(
+      `no bots under ${result.searched.join(" or ")} (a bot is a folder with a config.json; name its path to list it)\n`,
+    );
   } else {
     io.stdout.write(`${align(humanRows(result)).join("\n")}\n`);
   }
   return result.bots.length === 0 && result.failures.length > 0 ? 1 : 0;
+}
+
+/** Each named bot, or why it could not be loaded (a listing shows both). */
+async function namedBots(
+  refs: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<DiscoveryResult & { searched: string[] }> {
+  const result: DiscoveryResult & { searched: string[] } = {
+    root: process.cwd(),
+    searched: [],
+    bots: [],
+    failures: [],
+  };
+  for (const ref of refs) {
+    try {
+      result.bots.push(await resolveBot(ref, { env, quiet: true }));
+    } catch (error) {
+      const failure: BotFailure = { name: basename(ref), dir: resolve(ref), error: errorMessage(error) };
+      result.failures.push(failure);
+    }
+  }
+  return result;
 }

@@ -4,7 +4,7 @@
 // engine from then on — only when, held-out, it is an improvement on the model the bot uses now
 // (or with --force, saying what gets worse).
 
-import { loadBot } from "../bots/discovery.js";
+import { resolveBot } from "../bots/bot-resolver.js";
 import {
   type BotCalibrationReport,
   CalibrationDataError,
@@ -47,7 +47,7 @@ export async function runCalibrate(
     throw error;
   }
   if (!questions.length) throw new CliError(`${options.questions}: no questions`);
-  const bot = await loadBot(botRef, { quiet: options.json });
+  const bot = await resolveBot(botRef, { quiet: options.json });
   const indexing = progressReporter(!options.json);
   let report: BotCalibrationReport;
   try {

@@ -4,7 +4,7 @@
 // side). `second-look eval <dir> --format cranfield|beir`: the engine on a classic judged collection.
 
 import { writeFile } from "node:fs/promises";
-import { loadBot } from "../bots/discovery.js";
+import { resolveBot } from "../bots/bot-resolver.js";
 import { readBeir } from "../evaluation/beir.js";
 import { num, ofShare, settingHeading, summaryRows } from "../evaluation/bot-report-rows.js";
 import { readCranfield } from "../evaluation/cranfield.js";
@@ -110,7 +110,7 @@ async function runBotEval(
     }
     if (!questionSets.at(-1)!.length) throw new CliError(`${questionsFile}: no questions`);
   }
-  const bot = await loadBot(botRef, { quiet: options.json });
+  const bot = await resolveBot(botRef, { quiet: options.json });
   const labels = questionFileLabels(files);
   const reports: LabelledReport[] = [];
   for (const [i, questionsFile] of files.entries()) {

@@ -1,5 +1,5 @@
 // `second-look index <bot>`: build or refresh a bot's index (embedded, or its PostgreSQL tables).
-import { loadBot } from "../bots/discovery.js";
+import { resolveBot } from "../bots/bot-resolver.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { backendEntry } from "../knowledge/backends/registry.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
@@ -11,7 +11,7 @@ export async function runIndex(
   options: { json: boolean },
   io: { stdout: NodeJS.WritableStream },
 ): Promise<number> {
-  const bot = await loadBot(botRef, { quiet: options.json });
+  const bot = await resolveBot(botRef, { quiet: options.json });
   const progress = progressReporter(!options.json);
   const started = performance.now();
   let opened: Awaited<ReturnType<typeof openBotBackend>>;

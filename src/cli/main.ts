@@ -49,10 +49,13 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
 function addBotCommands(program: Command, run: Runner, io: Io): void {
   program
     .command("bots")
-    .description("discovered bots and their resolved state")
+    .description(
+      "bots found under ./bots and the working directory (or those named), with their resolved state",
+    )
+    .argument("[bot...]", "names under ./bots or paths to bot folders (default: every bot found)")
     .option("--json", "machine-readable output")
-    .action((opts: { json?: boolean }) =>
-      run("bots", async () => (await import("./bots.js")).runBots({ json: !!opts.json }, io))(),
+    .action((refs: string[], opts: { json?: boolean }) =>
+      run("bots", async () => (await import("./bots.js")).runBots({ json: !!opts.json, refs }, io))(),
     );
 
   program
@@ -110,7 +113,10 @@ function addServingCommands(program: Command, run: Runner, io: Io): void {
   program
     .command("serve")
     .description("answer in Slack and Teams: every bot with platform credentials, until SIGTERM")
-    .option("--bots <names>", "serve only these bots (comma-separated)")
+    .option(
+      "--bots <bots>",
+      "serve only these bots: names under ./bots or paths to bot folders (comma-separated)",
+    )
     .option("--concurrency <n>", "questions each bot answers at once (default 4)")
     .option("--max-queue <n>", "questions each bot lets wait before replying that it is busy (default 100)")
     .option("--shutdown-timeout <seconds>", "time to finish answers in flight on SIGTERM (default 30)")
@@ -137,9 +143,25 @@ function addServingCommands(program: Command, run: Runner, io: Io): void {
 
   program
     .command("mcp")
-    .description("serve a bot's knowledge as an MCP server on stdio (corrective pass inside the search tool)")
-    .argument("<bot>", "a name under ./bots or a path to a bot folder")
-    .action((bot: string) => run("mcp", async () => (await import("./mcp.js")).runMcp(bot))());
+    .description(
+      "serve a bot's knowledge as an MCP server (corrective pass inside the search tool): on stdio, or over Streamable HTTP with --http",
+    )
+    .argument("<bot...>", "names under ./bots or paths to bot folders (several only with --http)")
+    .option(
+      "--http <[host:]port>",
+      "Streamable HTTP at /mcp (/mcp/<bot> for several bots); host default 127.0.0.1",
+    )
+    .option(
+      "--tokens-file <file>",
+      "bearer tokens with what each may use, one per line (README: MCP over HTTP)",
+    )
+    .option("--max-body <bytes>", "largest request body accepted (default 1048576)")
+    .option("--rate <n>", "requests per minute per token (default 600)")
+    .option("--max-calls <n>", "tool calls run at once, the rest wait in turn (default 128)")
+    .option("--shutdown-timeout <seconds>", "time to finish requests in flight on SIGTERM (default 30)")
+    .action((bots: string[], opts: import("./mcp.js").McpOptions) =>
+      run("mcp", async () => (await import("./mcp.js")).runMcp(bots, opts, io))(),
+    );
 }
 
 /** eval, calibrate: measuring a bot or a judged collection, and refitting its calibration. */

@@ -1,7 +1,8 @@
 // `second-look search <bot> <query>`: one knowledge search as a bot's model would run it, with
 // the text the model would see.
+
+import { resolveBot } from "../bots/bot-resolver.js";
 import type { BotDefinition } from "../bots/discovery.js";
-import { loadBot } from "../bots/discovery.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { DEADLINES } from "../deadline.js";
@@ -39,7 +40,7 @@ export async function runSearch(
   if (options.collection?.length) request.collections = options.collection;
   if (options.limit !== undefined) request.limit = parseLimit(options.limit);
   if (options.brief) request.brief = true;
-  const bot = await loadBot(botRef, { quiet: options.json });
+  const bot = await resolveBot(botRef, { quiet: options.json });
   const result = await searchAsTheModelWould(bot, request, {
     correct: options.correct,
     progress: !options.json,

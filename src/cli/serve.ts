@@ -2,13 +2,15 @@
 // Slack and/or Teams until SIGTERM (or SIGINT), then finishes the answers in flight within the
 // shutdown timeout. Bots without credentials are listed with the variables that would enable
 // them; with none enabled at all the command exits non-zero with that list.
-import { type BotDefinition, DEFAULT_BOTS_ROOT, discoverBots } from "../bots/discovery.js";
+import { findBots, resolveBots } from "../bots/bot-resolver.js";
+import { type BotDefinition, BotNotFoundError } from "../bots/discovery.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { type HostPlan, hasPlatform, planHosts } from "../hosts/host-credentials.js";
 import { portConflicts, startHostedBots } from "../hosts/hosted-bots.js";
 import { checkProviderReachable } from "../llm/provider-reachability.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import { CliError } from "./cli-error.js";
+import { untilSignal, wholeOption } from "./cli-options.js";
 import { withTracing } from "./tracing.js";
 
 export interface ServeOptions {
@@ -29,29 +31,8 @@ type Io = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
 
 export const SERVE_DEFAULTS = { concurrency: 4, maxQueue: 100, shutdownTimeoutSeconds: 30 } as const;
 
-function whole(raw: string | undefined, name: string, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new CliError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
 function withSlash(url: string): string {
   return url.endsWith("/") ? url : `${url}/`;
-}
-
-function untilSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const on = (signal: NodeJS.Signals) => {
-      process.off("SIGTERM", on);
-      process.off("SIGINT", on);
-      resolve(signal);
-    };
-    process.once("SIGTERM", on);
-    process.once("SIGINT", on);
-  });
 }
 
 /**
@@ -86,14 +67,44 @@ function skippedLine(plan: HostPlan): string {
   return `  ${plan.bot}: ${parts.join("; ")}`;
 }
 
+/**
+ * The bots named by `--bots` (names or folder paths), else every bot found from the working
+ * directory (./bots and its own sub-folders); a found bot whose config is unusable is skipped
+ * with one line.
+ */
+async function botsToServe(
+  refs: string | undefined,
+  env: NodeJS.ProcessEnv,
+  io: Io,
+): Promise<BotDefinition[]> {
+  if (refs !== undefined) {
+    const wanted = refs
+      .split(",")
+      .map((ref) => ref.trim())
+      .filter(Boolean);
+    try {
+      return await resolveBots(wanted, { env });
+    } catch (error) {
+      if (error instanceof BotNotFoundError) throw new CliError(`--bots names ${error.message}`);
+      throw error;
+    }
+  }
+  const found = await findBots({ env });
+  for (const failure of found.failures) {
+    io.stderr.write(`skipped ${failure.name}: its config cannot be used: ${failure.error.split("\n")[0]}\n`);
+  }
+  if (found.bots.length === 0) throw new CliError(`no bots to serve under ${found.searched.join(" or ")}`);
+  return found.bots;
+}
+
 export async function runServe(
   options: ServeOptions,
   io: Io,
   deps: ServeDeps = { env: process.env, untilStopped: untilSignal },
 ): Promise<number> {
-  const concurrency = whole(options.concurrency, "--concurrency", SERVE_DEFAULTS.concurrency, 1, 64);
-  const maxQueued = whole(options.maxQueue, "--max-queue", SERVE_DEFAULTS.maxQueue, 0, 10_000);
-  const timeoutSeconds = whole(
+  const concurrency = wholeOption(options.concurrency, "--concurrency", SERVE_DEFAULTS.concurrency, 1, 64);
+  const maxQueued = wholeOption(options.maxQueue, "--max-queue", SERVE_DEFAULTS.maxQueue, 0, 10_000);
+  const timeoutSeconds = wholeOption(
     options.shutdownTimeout,
     "--shutdown-timeout",
     SERVE_DEFAULTS.shutdownTimeoutSeconds,
@@ -101,24 +112,7 @@ export async function runServe(
     3_600,
   );
 
-  const discovery = await discoverBots(DEFAULT_BOTS_ROOT, deps.env);
-  for (const failure of discovery.failures) {
-    io.stderr.write(`skipped ${failure.name}: its config cannot be used: ${failure.error.split("\n")[0]}\n`);
-  }
-  let bots = discovery.bots;
-  if (options.bots !== undefined) {
-    const wanted = options.bots
-      .split(",")
-      .map((name) => name.trim())
-      .filter(Boolean);
-    const unknown = wanted.filter((name) => !bots.some((bot) => bot.name === name));
-    if (unknown.length > 0) {
-      const available = bots.map((bot) => bot.name).join(", ") || "none";
-      throw new CliError(`--bots names unknown bot(s): ${unknown.join(", ")} (available: ${available})`);
-    }
-    bots = bots.filter((bot) => wanted.includes(bot.name));
-  }
-  if (bots.length === 0) throw new CliError(`no bots to serve under ${discovery.root}`);
+  const bots = await botsToServe(options.bots, deps.env, io);
 
   const plans = bots.map((bot) => planHosts(bot.name, deps.env));
   const enabled = plans.filter(hasPlatform);

@@ -5,6 +5,7 @@
 // Parameter names are Huginn's adapter's, so an agent prompted for Huginn works unchanged.
 // `null` is accepted for "not set", as the adapter's Python signature allows and models often send.
 import * as z from "zod";
+import { closestKey } from "../edit-distance.js";
 import { SEARCH_LIMITS } from "../limits.js";
 import type { SearchRequest } from "../types.js";
 
@@ -48,7 +49,7 @@ export const searchKnowledgeShape = {
   brief: lenientBoolean(z.boolean())
     .nullish()
     .describe(
-      "Titles, URLs and short snippets only (default false); use for an overview, then get_document.",
+      "true: titles and short snippets only (default false); use for an overview, then get_document.",
     ),
   min_relevance: lenientNumber(z.number().min(0).max(1))
     .nullish()
@@ -71,8 +72,33 @@ export const getDocumentShape = {
     .describe("The doc_id named on the result's doc-id line."),
 };
 
-export type SearchKnowledgeArgs = z.infer<z.ZodObject<typeof searchKnowledgeShape>>;
-export type GetDocumentArgs = z.infer<z.ZodObject<typeof getDocumentShape>>;
+/**
+ * A tool's arguments as a strict object: a key the tool does not take (`collections`,
+ * `minRelevance`) is refused, naming the closest valid key, instead of being silently dropped
+ * (the model would believe its filter applied). This is what both connectors validate with.
+ */
+function strictArguments<Shape extends z.ZodRawShape>(shape: Shape) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? unknownArgumentsMessage(issue.keys, known) : undefined,
+  });
+}
+
+/** `unknown argument "collections" (did you mean "collection"?); this tool takes: query, …`. */
+export function unknownArgumentsMessage(keys: readonly string[], known: readonly string[]): string {
+  const named = keys.map((key) => {
+    const near = closestKey(key, known);
+    return near ? `"${key}" (did you mean "${near}"?)` : `"${key}"`;
+  });
+  return `unknown argument${keys.length === 1 ? "" : "s"} ${named.join(", ")}; this tool takes: ${known.join(", ")}`;
+}
+
+export const searchKnowledgeArguments = strictArguments(searchKnowledgeShape);
+export const getDocumentArguments = strictArguments(getDocumentShape);
+
+export type SearchKnowledgeArgs = z.infer<typeof searchKnowledgeArguments>;
+export type GetDocumentArgs = z.infer<typeof getDocumentArguments>;
 
 /** The model's validated arguments as the backend's request (absent and null mean "not set"). */
 export function toSearchRequest(args: SearchKnowledgeArgs): SearchRequest {

@@ -124,7 +124,9 @@ describe("runBots (human)", () => {
   it("says so when there are no bots", async () => {
     const t = io();
     expect(await runBots({ json: false, botsRoot: join(tmp, "none") }, t.streams)).toBe(0);
-    expect(t.out()).toBe(`no bots under ${join(tmp, "none")} (a bot is a folder with a config.json)\n`);
+    expect(t.out()).toBe(
+      `no bots under ${join(tmp, "none")} (a bot is a folder with a config.json; name its path to list it)\n`,
+    );
   });
 
   it("reports an unusable bots folder on stderr and exits 1", async () => {

@@ -285,6 +285,19 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
     expect(await exited).toBe(0);
     expect(stdout).toContain("stopped");
   });
+
+  it("finds a bot folder in the project: `bots` lists ./my-bot, `serve --bots ./my-bot` resolves it", async () => {
+    cpSync(bot, join(app, "my-bot"), { recursive: true });
+    const env = { ...cleanEnv(), SECOND_LOOK_LOG_LEVEL: "warn" };
+    const listed = await run(bin, ["bots", "--json"], { cwd: app, env });
+    expect((JSON.parse(listed.stdout) as { name: string }[]).map((e) => e.name)).toEqual(["my-bot"]);
+    // No Slack or Teams credentials: exit 1 naming what would enable the bot, not "unknown bot".
+    const served = await run(bin, ["serve", "--bots", "./my-bot"], { cwd: app, env }).then(
+      () => ({ stderr: "exited 0" }),
+      (error: { stderr: string }) => error,
+    );
+    expect(served.stderr).toContain("my-bot: Slack: set SLACK_BOT_TOKEN_MY_BOT");
+  });
 });
 
 describe("a clone installed without dev dependencies", () => {

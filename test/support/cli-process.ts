@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 
 const ENTRY = fileURLToPath(new URL("./cli-entry.ts", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const TSX_LOADER = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
 
 export interface CliProcessRun {
   stdout: string;
@@ -19,8 +20,8 @@ export interface CliProcessRun {
 export function startCli(
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  /** `stdin: true`: a pipe the test writes to (an MCP client's requests), else none. */
-  options: { stdin?: boolean } = {},
+  /** `stdin: true`: a pipe the test writes to (an MCP client's requests), else none; `cwd`: the working directory (default the repository). */
+  options: { stdin?: boolean; cwd?: string } = {},
 ): {
   child: ChildProcess;
   done: Promise<CliProcessRun>;
@@ -28,8 +29,9 @@ export function startCli(
   stdout: () => string;
 } {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", ENTRY, ...args], {
-    cwd: REPO,
+  // tsx named by its file: a working directory outside the repository cannot resolve the package.
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, ENTRY, ...args], {
+    cwd: options.cwd ?? REPO,
     env: { ...process.env, ...env },
     stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"],
   });

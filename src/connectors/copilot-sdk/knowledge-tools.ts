@@ -5,7 +5,7 @@
 
 import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } from "@github/copilot-sdk";
 import { type Context, context } from "@opentelemetry/api";
-import { z } from "zod";
+import type { z } from "zod";
 import type { SearchCall } from "../../corrective/search-call.js";
 import { errorMessage } from "../../errors.js";
 import {
@@ -16,9 +16,9 @@ import {
 import { fetchNamedDocument, renderDocument as renderDocumentText } from "../../protocol/document.js";
 import {
   GET_DOCUMENT_TOOL,
-  getDocumentShape,
+  getDocumentArguments,
   SEARCH_KNOWLEDGE_TOOL,
-  searchKnowledgeShape,
+  searchKnowledgeArguments,
   toSearchRequest,
 } from "../../protocol/tool-arguments.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../../types.js";
@@ -26,8 +26,8 @@ import type { RenderCall, RenderDocument, RenderResult } from "../bot-runtime.js
 
 export { GET_DOCUMENT_TOOL, SEARCH_KNOWLEDGE_TOOL };
 
-const searchKnowledgeParameters = z.object(searchKnowledgeShape);
-const getDocumentParameters = z.object(getDocumentShape);
+const searchKnowledgeParameters = searchKnowledgeArguments;
+const getDocumentParameters = getDocumentArguments;
 
 export interface KnowledgeToolsOptions {
   backend: KnowledgeBackend;

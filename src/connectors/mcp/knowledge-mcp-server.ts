@@ -10,7 +10,8 @@
 // out of a handler; a corrective pass that fails or overruns leaves the search's own text.
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import type { SearchCall } from "../../corrective/search-call.js";
@@ -23,18 +24,24 @@ import { type DocWithMetadata, fetchNamedDocument, renderDocument } from "../../
 import {
   GET_DOCUMENT_TOOL,
   type GetDocumentArgs,
-  getDocumentShape,
+  getDocumentArguments,
   LIST_COLLECTIONS_TOOL,
   SEARCH_KNOWLEDGE_TOOL,
   type SearchKnowledgeArgs,
-  searchKnowledgeShape,
+  searchKnowledgeArguments,
   toSearchRequest,
 } from "../../protocol/tool-arguments.js";
+import {
+  type ListCollectionsOutput,
+  listCollectionsOutputSchema,
+  searchKnowledgeOutput,
+  searchKnowledgeOutputSchema,
+} from "../../protocol/tool-output.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
 import { clipText } from "../../text-clip.js";
-import type { Doc, KnowledgeBackend } from "../../types.js";
+import type { Doc, Hit, KnowledgeBackend } from "../../types.js";
 import { assembleBot } from "../assemble-bot.js";
-import type { CorrectFn, CorrectResult } from "../bot-runtime.js";
+import { type CallLimiter, callLimiter, ServerBusyError } from "./call-limiter.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
 import { renderCollections } from "./render-collections.js";
@@ -66,146 +73,241 @@ export interface KnowledgeMcpServerOptions {
   /** Where the corrective settings and the kill-switch are read, per call (default process.env). */
   env?: NodeJS.ProcessEnv;
   callTimeoutMs?: number;
+  /** Shared with other servers of the same process (default: one of its own). */
+  limiter?: CallLimiter;
   log?: Logger;
 }
 
-export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): McpServer {
+/** A subset of the bot's collections one client may use (an HTTP token's allow-list). */
+export interface ToolScope {
+  collections?: readonly string[];
+}
+
+export interface KnowledgeTools {
+  /** A server over the bot's tools, limited to `scope` (a cheap object: one per HTTP request). */
+  newServer(scope?: ToolScope): McpServer;
+  /** Every collection the bot may search. */
+  collections: readonly string[];
+  /** Shared by every server made here: at most so many calls run at once, the rest wait in turn. */
+  limiter: CallLimiter;
+}
+
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** The bot's tools, assembled once; `newServer` registers them on as many servers as needed. */
+export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeTools {
   const { bot, backend } = options;
   const env = options.env ?? process.env;
   const log = options.log ?? logger();
   const callTimeoutMs = positiveOrUndefined(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
   const binding = assembleBot(bot, backend, env);
   const correctFor = correctorPerCall(bot, binding, env);
-  const allowed = binding.backend.collections();
-  const described = {
-    ...(bot.config.description !== undefined ? { description: bot.config.description } : {}),
-    collections: allowed,
-    languages: binding.languages,
-    corrective: resolveCorrectiveConfig(bot.config.correctiveRetrieval, env).enabled,
-  };
+  const all = binding.backend.collections();
+  const limiter = options.limiter ?? callLimiter();
   const instructions = serverInstructions(bot.config.description);
-  const server = new McpServer(
-    { name: SERVER_NAME, version: SERVER_VERSION },
-    instructions ? { instructions } : {},
-  );
-
-  server.registerTool(
-    SEARCH_KNOWLEDGE_TOOL,
-    { description: searchDescription(described), inputSchema: searchKnowledgeShape },
-    async (args: SearchKnowledgeArgs, extra): Promise<CallToolResult> => {
-      const deadline = deadlineSignal(extra.signal, callTimeoutMs);
-      const started = performance.now();
-      if (args.collection && !allowed.includes(args.collection)) {
-        return failure(new UnknownCollectionError(args.collection, allowed).message);
-      }
-      const request = toSearchRequest(args);
-      let call: SearchCall;
-      try {
-        // A backend that ignores the signal still cannot hold the call past its deadline.
-        const searching = binding.backend.search(request, { signal: deadline.signal });
-        const response = await settleBy(searching, deadline.signal, STOPPED);
-        if (response === STOPPED) throw deadline.signal.reason;
-        call = binding.renderCall(request, response);
-      } catch (error) {
-        const message = failureText(SEARCH_KNOWLEDGE_TOOL, error, deadline);
-        log.warn({ tool: SEARCH_KNOWLEDGE_TOOL, err: message }, "mcp: search failed");
-        return failure(message);
-      }
-      // Read now, not at start-up: the kill-switch and env defaults apply to the next call.
-      const corrected = await correctWithin(correctFor(), call, args, deadline.signal, log);
-      log.debug(
-        {
-          tool: SEARCH_KNOWLEDGE_TOOL,
-          ms: Math.round(performance.now() - started),
-          changed: !!corrected?.changed,
-        },
-        "mcp: search answered",
-      );
-      return success(corrected?.text ?? call.text);
-    },
-  );
-
+  // One for every server made here: a server builds its own (a new Ajv) unless given one, which
+  // costs more than the rest of a server made per HTTP request.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   // Backends that take a signal (Huginn) stop their request with the call; others ignore it.
   const getDocument = binding.backend.getDocument as DocumentFetcher | undefined;
-  if (getDocument) {
+
+  /** Waits for a slot (bounded by the call's deadline), then runs the call's own steps. */
+  const limited = async (
+    tool: string,
+    deadline: ReturnType<typeof deadlineSignal>,
+    call: () => Promise<CallToolResult>,
+  ): Promise<CallToolResult> => {
+    try {
+      return await limiter.run(call, deadline.signal);
+    } catch (error) {
+      const message = failureText(tool, error, deadline);
+      log.warn({ tool, err: message }, `mcp: ${tool} not run`);
+      return failure(message);
+    }
+  };
+
+  const search = async (
+    args: SearchKnowledgeArgs,
+    allowed: readonly string[],
+    deadline: ReturnType<typeof deadlineSignal>,
+  ): Promise<CallToolResult> => {
+    const started = performance.now();
+    if (args.collection && !allowed.includes(args.collection)) {
+      return failure(new UnknownCollectionError(args.collection, [...allowed]).message);
+    }
+    const scoped = allowed.length < all.length;
+    const request = toSearchRequest(args);
+    // A client limited to some collections searches those, never the bot's others.
+    if (!request.collections && scoped) request.collections = [...allowed];
+    const searched = request.collections ?? all;
+    let call: SearchCall;
+    let hits: Hit[];
+    try {
+      // A backend that ignores the signal still cannot hold the call past its deadline.
+      const searching = binding.backend.search(request, { signal: deadline.signal });
+      const response = await settleBy(searching, deadline.signal, STOPPED);
+      if (response === STOPPED) throw deadline.signal.reason;
+      // The pass takes the call whole: arguments (the request, scoped as searched), text and
+      // structured response together, never recovered from the text.
+      call = binding.renderCall(request, response);
+      hits = response.results;
+    } catch (error) {
+      const message = failureText(SEARCH_KNOWLEDGE_TOOL, error, deadline);
+      log.warn({ tool: SEARCH_KNOWLEDGE_TOOL, err: message }, "mcp: search failed");
+      return failure(message);
+    }
+    // Read now, not at start-up: the kill-switch and env defaults apply to the next call.
+    const correct = correctFor();
+    if (!correct) {
+      call.toolSpan?.endAtResult();
+      return success(call.text, searchKnowledgeOutput(args.query, searched, hits, null));
+    }
+    const corrected = await settleBy(
+      correct({
+        toolName: SEARCH_KNOWLEDGE_TOOL,
+        // The re-query stays inside the collections this call searched.
+        toolArgs: scoped && !args.collection ? { ...args, collection: searched } : args,
+        resultText: call.text,
+        signal: deadline.signal,
+        searchCall: call,
+      }),
+      deadline.signal,
+      null,
+    ).catch((error: unknown) => {
+      log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
+      return null;
+    });
+    log.debug(
+      {
+        tool: SEARCH_KNOWLEDGE_TOOL,
+        ms: Math.round(performance.now() - started),
+        changed: !!corrected?.changed,
+      },
+      "mcp: search answered",
+    );
+    const pass = corrected ? { changed: corrected.changed, ...corrected.metadata } : null;
+    return success(corrected?.text ?? call.text, searchKnowledgeOutput(args.query, searched, hits, pass));
+  };
+
+  const fetchDocument = async (
+    fetch: DocumentFetcher,
+    args: GetDocumentArgs,
+    allowed: readonly string[],
+    deadline: ReturnType<typeof deadlineSignal>,
+  ): Promise<CallToolResult> => {
+    const { collection, doc_id } = args;
+    if (!allowed.includes(collection)) {
+      return failure(new UnknownCollectionError(collection, [...allowed]).message);
+    }
+    try {
+      const fetching = fetchNamedDocument((id) => fetch(collection, id, { signal: deadline.signal }), doc_id);
+      const doc = await settleBy(fetching, deadline.signal, STOPPED);
+      if (doc === STOPPED) return failure(failureText(GET_DOCUMENT_TOOL, undefined, deadline));
+      if (!doc) return failure(`Document '${doc_id}' not found in collection '${collection}'.`);
+      return success(renderDocument(doc as DocWithMetadata));
+    } catch (error) {
+      const message = failureText(GET_DOCUMENT_TOOL, error, deadline);
+      log.warn({ tool: GET_DOCUMENT_TOOL, err: message }, "mcp: get_document failed");
+      return failure(message);
+    }
+  };
+
+  const listCollections = async (
+    allowed: readonly string[],
+    deadline: ReturnType<typeof deadlineSignal>,
+  ): Promise<CallToolResult> => {
+    try {
+      const listing = await settleBy(
+        collectionSummaries(backend, deadline.signal, bot.config),
+        deadline.signal,
+        STOPPED,
+      );
+      if (listing === STOPPED) return failure(failureText(LIST_COLLECTIONS_TOOL, undefined, deadline));
+      const summaries = listing.summaries.filter((summary) => allowed.includes(summary.name));
+      const structured: ListCollectionsOutput = {
+        collections: summaries.map((summary) => ({
+          name: summary.name,
+          documents: summary.documents ?? null,
+          language: listing.languages[summary.name]?.name ?? null,
+        })),
+      };
+      return success(renderCollections(summaries, listing.style, listing.languages), structured);
+    } catch (error) {
+      const message = failureText(LIST_COLLECTIONS_TOOL, error, deadline);
+      log.warn({ tool: LIST_COLLECTIONS_TOOL, err: message }, "mcp: list_collections failed");
+      return failure(message);
+    }
+  };
+
+  const newServer = (scope: ToolScope = {}): McpServer => {
+    const allowed = scope.collections ? all.filter((name) => scope.collections!.includes(name)) : all;
+    const server = new McpServer(
+      { name: SERVER_NAME, version: SERVER_VERSION },
+      { jsonSchemaValidator, ...(instructions ? { instructions } : {}) },
+    );
+    const described = {
+      ...(bot.config.description !== undefined ? { description: bot.config.description } : {}),
+      collections: allowed,
+      languages: binding.languages,
+      corrective: resolveCorrectiveConfig(bot.config.correctiveRetrieval, env).enabled,
+    };
     server.registerTool(
-      GET_DOCUMENT_TOOL,
-      { description: getDocumentDescription(), inputSchema: getDocumentShape },
-      async (args: GetDocumentArgs, extra): Promise<CallToolResult> => {
+      SEARCH_KNOWLEDGE_TOOL,
+      {
+        title: "Search the knowledge base",
+        description: searchDescription(described),
+        inputSchema: searchKnowledgeArguments,
+        outputSchema: searchKnowledgeOutputSchema,
+        annotations: READ_ONLY,
+      },
+      (args: SearchKnowledgeArgs, extra) => {
         const deadline = deadlineSignal(extra.signal, callTimeoutMs);
-        const { collection, doc_id } = args;
-        if (!allowed.includes(collection)) {
-          return failure(new UnknownCollectionError(collection, allowed).message);
-        }
-        try {
-          const fetching = fetchNamedDocument(
-            (id) => getDocument(collection, id, { signal: deadline.signal }),
-            doc_id,
-          );
-          const doc = await settleBy(fetching, deadline.signal, STOPPED);
-          if (doc === STOPPED) return failure(failureText(GET_DOCUMENT_TOOL, undefined, deadline));
-          if (!doc) return failure(`Document '${doc_id}' not found in collection '${collection}'.`);
-          return success(renderDocument(doc as DocWithMetadata));
-        } catch (error) {
-          const message = failureText(GET_DOCUMENT_TOOL, error, deadline);
-          log.warn({ tool: GET_DOCUMENT_TOOL, err: message }, "mcp: get_document failed");
-          return failure(message);
-        }
+        return limited(SEARCH_KNOWLEDGE_TOOL, deadline, () => search(args, allowed, deadline));
       },
     );
-  }
+    if (getDocument) {
+      server.registerTool(
+        GET_DOCUMENT_TOOL,
+        {
+          title: "Fetch a document",
+          description: getDocumentDescription(),
+          inputSchema: getDocumentArguments,
+          annotations: READ_ONLY,
+        },
+        (args: GetDocumentArgs, extra) => {
+          const deadline = deadlineSignal(extra.signal, callTimeoutMs);
+          return limited(GET_DOCUMENT_TOOL, deadline, () =>
+            fetchDocument(getDocument, args, allowed, deadline),
+          );
+        },
+      );
+    }
+    server.registerTool(
+      LIST_COLLECTIONS_TOOL,
+      {
+        title: "List the collections",
+        description: listCollectionsDescription(),
+        outputSchema: listCollectionsOutputSchema,
+        annotations: READ_ONLY,
+      },
+      (extra) => {
+        const deadline = deadlineSignal(extra.signal, callTimeoutMs);
+        return limited(LIST_COLLECTIONS_TOOL, deadline, () => listCollections(allowed, deadline));
+      },
+    );
+    return server;
+  };
 
-  server.registerTool(
-    LIST_COLLECTIONS_TOOL,
-    { description: listCollectionsDescription() },
-    async (extra): Promise<CallToolResult> => {
-      const deadline = deadlineSignal(extra.signal, callTimeoutMs);
-      try {
-        const listing = await settleBy(
-          collectionSummaries(backend, deadline.signal, bot.config),
-          deadline.signal,
-          STOPPED,
-        );
-        if (listing === STOPPED) return failure(failureText(LIST_COLLECTIONS_TOOL, undefined, deadline));
-        return success(renderCollections(listing.summaries, listing.style, listing.languages));
-      } catch (error) {
-        const message = failureText(LIST_COLLECTIONS_TOOL, error, deadline);
-        log.warn({ tool: LIST_COLLECTIONS_TOOL, err: message }, "mcp: list_collections failed");
-        return failure(message);
-      }
-    },
-  );
-
-  return server;
+  return { newServer, collections: all, limiter };
 }
 
-/**
- * The corrective pass on one search call, within the call's deadline; null when it is off, fails
- * or overruns (the search's own text then stands). The arguments the SDK validated and the
- * structured response travel with the call, not in its text.
- */
-async function correctWithin(
-  correct: CorrectFn | undefined,
-  call: SearchCall,
-  args: SearchKnowledgeArgs,
-  signal: AbortSignal,
-  log: Logger,
-): Promise<CorrectResult | null> {
-  if (!correct) {
-    call.toolSpan?.endAtResult();
-    return null;
-  }
-  const request = {
-    toolName: SEARCH_KNOWLEDGE_TOOL,
-    toolArgs: args,
-    resultText: call.text,
-    signal,
-    searchCall: call,
-  };
-  return settleBy(correct(request), signal, null).catch((error: unknown) => {
-    log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
-    return null;
-  });
+export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): McpServer {
+  return knowledgeTools(options).newServer();
 }
 
 /**
@@ -215,13 +317,19 @@ async function correctWithin(
 function failureText(tool: string, error: unknown, deadline: ReturnType<typeof deadlineSignal>): string {
   if (deadline.expired()) return `${tool} did not finish within ${deadline.timeoutMs} ms.`;
   if (deadline.signal.aborted) return `${tool} was cancelled.`;
-  if (error instanceof HuginnError || error instanceof UnknownCollectionError) return error.message;
+  if (
+    error instanceof HuginnError ||
+    error instanceof UnknownCollectionError ||
+    error instanceof ServerBusyError
+  ) {
+    return error.message;
+  }
   const message = errorMessage(error);
   return `${tool} failed: ${clipText(message, 500)}`;
 }
 
-function success(text: string): CallToolResult {
-  return { content: [{ type: "text", text }] };
+function success(text: string, structured?: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}) };
 }
 
 function failure(text: string): CallToolResult {

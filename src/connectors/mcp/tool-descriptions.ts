@@ -1,7 +1,9 @@
 // What an MCP client's model reads about the tools. The search description is assembled as
 // Huginn's adapter assembles it (docs/reference/huginn-search-contract.md §4): a first line, "This knowledge base
 // contains: <description>" from the bot's description, then the brief/get_document/citing
-// guidance, so a model prompted for Huginn's server behaves the same here. It adds the
+// guidance, so a model prompted for Huginn's server behaves the same here. The guidance is
+// worded for an MCP client (JSON arguments, not the adapter's Python `brief=True`), and asks
+// for a URL only where a result shows one: embedded documents often have none. It adds the
 // collection names, each with its documents' language and the advice to search in it, and one
 // line on the corrective note a model will see in some results.
 import {
@@ -30,10 +32,10 @@ export function searchDescription(knowledge: DescribedKnowledge): string {
   const description = cleanDescription(knowledge.description);
   if (description) parts.push(`\nThis knowledge base contains: ${description}`);
   parts.push(
-    "\n\nUse brief=True for an initial overview (returns titles, URLs, and short snippets)." +
-      "\nThen use get_document(collection, doc_id) to fetch full content for specific results." +
-      "\n\nEach result includes collection and doc_id fields for use with get_document()." +
-      "\nEach document contains a 'url' field — always include it when citing information.",
+    '\n\nSet "brief": true for an initial overview (titles and short snippets).' +
+      "\nThen call get_document with a result's collection and doc_id to read it in full." +
+      "\n\nEach result names its collection and doc_id on its doc-id line." +
+      "\nWhen citing, name the document's title; include its URL when the result shows one.",
   );
   if (knowledge.collections.length > 0) {
     parts.push(`\n\nCollections: ${collectionsWithLanguages(knowledge.collections, knowledge.languages)}.`);
@@ -53,7 +55,7 @@ export function getDocumentDescription(): string {
   return (
     "Fetch full document content by collection and document ID.\n\n" +
     "Use this after a brief search to get full content for a specific result.\n" +
-    "The collection and doc_id are shown as labeled fields in search results."
+    "The collection and doc_id are shown on each search result's doc-id line."
   );
 }
 

@@ -40,7 +40,7 @@ export class HuginnHttp {
   ) {
     // Its own pool: concurrent tool calls share keep-alive connections, at most `connections`
     // at once (the rest queue), and close() releases them.
-    this.dispatcher = options.dispatcher ?? new Agent({ connections: options.connections ?? 32 });
+    this.dispatcher = options.dispatcher ?? new Agent({ connections: options.connections ?? 128 });
     this.secrets = urlSecrets(baseUrl);
   }
 

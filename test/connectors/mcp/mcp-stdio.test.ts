@@ -49,7 +49,10 @@ describe("second-look mcp <bot> over stdio, with the official MCP client", () =>
     expect(tools.map((t) => t.name).sort()).toEqual(["get_document", "list_collections", "search_knowledge"]);
     const search = tools.find((t) => t.name === "search_knowledge")!;
     expect(search.description).toContain(`This knowledge base contains: ${DESCRIPTION}`);
-    expect(search.description).toContain("get_document(collection, doc_id)");
+    // Worded for an MCP client: JSON arguments, and a URL only where a result shows one.
+    expect(search.description).toContain('Set "brief": true for an initial overview');
+    expect(search.description).not.toContain("brief=True");
+    expect(search.description).not.toContain("'url' field");
     expect(search.description).toContain("Collections: handbook (English).");
     expect(search.description).toContain("Search each collection with words in its language");
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(
@@ -57,6 +60,54 @@ describe("second-look mcp <bot> over stdio, with the official MCP client", () =>
     );
     expect(search.inputSchema.required).toEqual(["query"]);
     expect(mcp.client.getInstructions()).toBe(DESCRIPTION);
+  });
+
+  it("marks every tool read-only, idempotent and closed-world, and refuses unknown arguments", async () => {
+    const { tools } = await mcp.client.listTools();
+    for (const tool of tools) {
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
+    }
+    const search = tools.find((t) => t.name === "search_knowledge")!;
+    expect(search.inputSchema.additionalProperties).toBe(false);
+    expect(Object.keys(search.outputSchema?.properties ?? {}).sort()).toEqual([
+      "collections",
+      "corrective",
+      "hits",
+      "query",
+    ]);
+  });
+
+  it("returns structuredContent beside the text: the search's hits and what the corrective pass did", async () => {
+    const result = await mcp.client.callTool({ name: "search_knowledge", arguments: { query: WEAK_QUERY } });
+    const structured = result.structuredContent as {
+      query: string;
+      collections: string[];
+      hits: { collection: string; doc_id: string; title: string }[];
+      corrective: { changed: boolean; queriesTried: string[]; addedHits: number } | null;
+    };
+    expect(structured.query).toBe(WEAK_QUERY);
+    expect(structured.collections).toEqual(["handbook"]);
+    const text = (result.content as { text: string }[])[0]!.text;
+    for (const hit of structured.hits) expect(text).toContain(`doc_id: \`${hit.doc_id}\``);
+    expect(structured.corrective).toMatchObject({ changed: true });
+    expect(structured.corrective!.queriesTried.length).toBeGreaterThan(0);
+    for (const query of structured.corrective!.queriesTried) expect(text).toContain(query);
+    expect(structured.corrective!.addedHits).toBeGreaterThan(0);
+  });
+
+  it("an unknown argument key is an error naming the closest valid key", async () => {
+    const plural = await mcp.call("search_knowledge", { query: "pay", collections: ["handbook"] });
+    expect(plural.isError).toBe(true);
+    expect(plural.text).toContain('unknown argument "collections" (did you mean "collection"?)');
+    const camel = await mcp.call("search_knowledge", { query: "pay", minRelevance: 0.5 });
+    expect(camel.isError).toBe(true);
+    expect(camel.text).toContain('"minRelevance" (did you mean "min_relevance"?)');
+    expect(camel.text).toContain("this tool takes: query, collection, limit, brief, min_relevance, rerank");
   });
 
   it("a weak query comes back corrected: the same text `second-look search` (the Copilot binding) gives", async () => {

@@ -6,6 +6,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { callAndRead } from "../../support/mcp-call.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const REPO = resolve(here, "../../..");
@@ -47,13 +48,8 @@ export async function spawnStdioMcp(botDir: string, env: Record<string, string> 
     stderr: () => stderr,
     clientErrors,
     call: async (name, args = {}, options = {}) => {
-      const result = await client.callTool(
-        { name, arguments: args },
-        undefined,
-        options.timeout ? { timeout: options.timeout } : undefined,
-      );
-      const content = result.content as { type: string; text?: string }[];
-      return { text: content.map((c) => c.text ?? "").join(""), isError: result.isError === true };
+      const { text, isError } = await callAndRead(client, name, args, options);
+      return { text, isError };
     },
     close: () => client.close(),
   };

@@ -1,0 +1,43 @@
+// Requests each token may make over HTTP: a token bucket per grant, `perMinute` deep and refilled
+// at `perMinute` a minute, so a client may burst up to a minute's worth and then keeps to the
+// rate. A refused request learns when the next one would be allowed (Retry-After, in seconds).
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Whole seconds until a request would be allowed (0 when allowed). */
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  take(key: string, now?: number): RateDecision;
+}
+
+/** Above this many tokens tracked, buckets that have filled up again are forgotten. */
+const SWEEP_ABOVE = 1_000;
+
+export function rateLimiter(perMinute: number): RateLimiter {
+  if (!Number.isFinite(perMinute) || perMinute <= 0)
+    throw new RangeError(`perMinute must be > 0, got ${perMinute}`);
+  const perMs = perMinute / 60_000;
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return {
+    take(key, now = performance.now()) {
+      if (buckets.size > SWEEP_ABOVE) {
+        for (const [k, b] of buckets) if (b.tokens + (now - b.at) * perMs >= perMinute) buckets.delete(k);
+      }
+      const bucket = buckets.get(key) ?? { tokens: perMinute, at: now };
+      bucket.tokens = Math.min(perMinute, bucket.tokens + (now - bucket.at) * perMs);
+      bucket.at = now;
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        buckets.set(key, bucket);
+        return { allowed: true, retryAfterSeconds: 0 };
+      }
+      buckets.set(key, bucket);
+      return {
+        allowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1_000)),
+      };
+    },
+  };
+}
