@@ -99,6 +99,17 @@ const READ_ONLY: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** What every tool call of one bot's server reads: assembled once per bot by knowledgeTools. */
+interface ToolsContext {
+  bot: KnowledgeMcpServerOptions["bot"];
+  backend: KnowledgeBackend;
+  binding: ReturnType<typeof assembleBot>;
+  correctFor: ReturnType<typeof correctorPerCall>;
+  /** Every collection the bot may search. */
+  all: readonly string[];
+  log: Logger;
+}
+
 /** The bot's tools, assembled once; `newServer` registers them on as many servers as needed. */
 export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeTools {
   const { bot, backend } = options;
@@ -115,6 +126,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   // Backends that take a signal (Huginn) stop their request with the call; others ignore it.
   const getDocument = binding.backend.getDocument as DocumentFetcher | undefined;
+  const ctx: ToolsContext = { bot, backend, binding, correctFor, all, log };
 
   /** Waits for a slot (bounded by the call's deadline), then runs the call's own steps. */
   const limited = async (
@@ -127,119 +139,6 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
     } catch (error) {
       const message = failureText(tool, error, deadline);
       log.warn({ tool, err: message }, `mcp: ${tool} not run`);
-      return failure(message);
-    }
-  };
-
-  const search = async (
-    args: SearchKnowledgeArgs,
-    allowed: readonly string[],
-    deadline: ReturnType<typeof deadlineSignal>,
-  ): Promise<CallToolResult> => {
-    const started = performance.now();
-    if (args.collection && !allowed.includes(args.collection)) {
-      return failure(new UnknownCollectionError(args.collection, [...allowed]).message);
-    }
-    const scoped = allowed.length < all.length;
-    const request = toSearchRequest(args);
-    // A client limited to some collections searches those, never the bot's others.
-    if (!request.collections && scoped) request.collections = [...allowed];
-    const searched = request.collections ?? all;
-    let call: SearchCall;
-    let hits: Hit[];
-    try {
-      // A backend that ignores the signal still cannot hold the call past its deadline.
-      const searching = binding.backend.search(request, { signal: deadline.signal });
-      const response = await settleBy(searching, deadline.signal, STOPPED);
-      if (response === STOPPED) throw deadline.signal.reason;
-      // The pass takes the call whole: arguments (the request, scoped as searched), text and
-      // structured response together, never recovered from the text.
-      call = binding.renderCall(request, response);
-      hits = response.results;
-    } catch (error) {
-      const message = failureText(SEARCH_KNOWLEDGE_TOOL, error, deadline);
-      log.warn({ tool: SEARCH_KNOWLEDGE_TOOL, err: message }, "mcp: search failed");
-      return failure(message);
-    }
-    // Read now, not at start-up: the kill-switch and env defaults apply to the next call.
-    const correct = correctFor();
-    if (!correct) {
-      call.toolSpan?.endAtResult();
-      return success(call.text, searchKnowledgeOutput(args.query, searched, hits, null));
-    }
-    const corrected = await settleBy(
-      correct({
-        toolName: SEARCH_KNOWLEDGE_TOOL,
-        // The re-query stays inside the collections this call searched.
-        toolArgs: scoped && !args.collection ? { ...args, collection: searched } : args,
-        resultText: call.text,
-        signal: deadline.signal,
-        searchCall: call,
-      }),
-      deadline.signal,
-      null,
-    ).catch((error: unknown) => {
-      log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
-      return null;
-    });
-    log.debug(
-      {
-        tool: SEARCH_KNOWLEDGE_TOOL,
-        ms: Math.round(performance.now() - started),
-        changed: !!corrected?.changed,
-      },
-      "mcp: search answered",
-    );
-    const pass = corrected ? { changed: corrected.changed, ...corrected.metadata } : null;
-    return success(corrected?.text ?? call.text, searchKnowledgeOutput(args.query, searched, hits, pass));
-  };
-
-  const fetchDocument = async (
-    fetch: DocumentFetcher,
-    args: GetDocumentArgs,
-    allowed: readonly string[],
-    deadline: ReturnType<typeof deadlineSignal>,
-  ): Promise<CallToolResult> => {
-    const { collection, doc_id } = args;
-    if (!allowed.includes(collection)) {
-      return failure(new UnknownCollectionError(collection, [...allowed]).message);
-    }
-    try {
-      const fetching = fetchNamedDocument((id) => fetch(collection, id, { signal: deadline.signal }), doc_id);
-      const doc = await settleBy(fetching, deadline.signal, STOPPED);
-      if (doc === STOPPED) return failure(failureText(GET_DOCUMENT_TOOL, undefined, deadline));
-      if (!doc) return failure(`Document '${doc_id}' not found in collection '${collection}'.`);
-      return success(renderDocument(doc as DocWithMetadata));
-    } catch (error) {
-      const message = failureText(GET_DOCUMENT_TOOL, error, deadline);
-      log.warn({ tool: GET_DOCUMENT_TOOL, err: message }, "mcp: get_document failed");
-      return failure(message);
-    }
-  };
-
-  const listCollections = async (
-    allowed: readonly string[],
-    deadline: ReturnType<typeof deadlineSignal>,
-  ): Promise<CallToolResult> => {
-    try {
-      const listing = await settleBy(
-        collectionSummaries(backend, deadline.signal, bot.config),
-        deadline.signal,
-        STOPPED,
-      );
-      if (listing === STOPPED) return failure(failureText(LIST_COLLECTIONS_TOOL, undefined, deadline));
-      const summaries = listing.summaries.filter((summary) => allowed.includes(summary.name));
-      const structured: ListCollectionsOutput = {
-        collections: summaries.map((summary) => ({
-          name: summary.name,
-          documents: summary.documents ?? null,
-          language: listing.languages[summary.name]?.name ?? null,
-        })),
-      };
-      return success(renderCollections(summaries, listing.style, listing.languages), structured);
-    } catch (error) {
-      const message = failureText(LIST_COLLECTIONS_TOOL, error, deadline);
-      log.warn({ tool: LIST_COLLECTIONS_TOOL, err: message }, "mcp: list_collections failed");
       return failure(message);
     }
   };
@@ -267,7 +166,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
       },
       (args: SearchKnowledgeArgs, extra) => {
         const deadline = deadlineSignal(extra.signal, callTimeoutMs);
-        return limited(SEARCH_KNOWLEDGE_TOOL, deadline, () => search(args, allowed, deadline));
+        return limited(SEARCH_KNOWLEDGE_TOOL, deadline, () => searchTool(ctx, args, allowed, deadline));
       },
     );
     if (getDocument) {
@@ -282,7 +181,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
         (args: GetDocumentArgs, extra) => {
           const deadline = deadlineSignal(extra.signal, callTimeoutMs);
           return limited(GET_DOCUMENT_TOOL, deadline, () =>
-            fetchDocument(getDocument, args, allowed, deadline),
+            getDocumentTool(ctx, getDocument, args, allowed, deadline),
           );
         },
       );
@@ -297,13 +196,132 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
       },
       (extra) => {
         const deadline = deadlineSignal(extra.signal, callTimeoutMs);
-        return limited(LIST_COLLECTIONS_TOOL, deadline, () => listCollections(allowed, deadline));
+        return limited(LIST_COLLECTIONS_TOOL, deadline, () => listCollectionsTool(ctx, allowed, deadline));
       },
     );
     return server;
   };
 
   return { newServer, collections: all, limiter };
+}
+
+async function searchTool(
+  ctx: ToolsContext,
+
+  args: SearchKnowledgeArgs,
+  allowed: readonly string[],
+  deadline: ReturnType<typeof deadlineSignal>,
+): Promise<CallToolResult> {
+  const started = performance.now();
+  if (args.collection && !allowed.includes(args.collection)) {
+    return failure(new UnknownCollectionError(args.collection, [...allowed]).message);
+  }
+  const scoped = allowed.length < ctx.all.length;
+  const request = toSearchRequest(args);
+  // A client limited to some collections searches those, never the bot's others.
+  if (!request.collections && scoped) request.collections = [...allowed];
+  const searched = request.collections ?? ctx.all;
+  let call: SearchCall;
+  let hits: Hit[];
+  try {
+    // A backend that ignores the signal still cannot hold the call past its deadline.
+    const searching = ctx.binding.backend.search(request, { signal: deadline.signal });
+    const response = await settleBy(searching, deadline.signal, STOPPED);
+    if (response === STOPPED) throw deadline.signal.reason;
+    // The pass takes the call whole: arguments (the request, scoped as searched), text and
+    // structured response together, never recovered from the text.
+    call = ctx.binding.renderCall(request, response);
+    hits = response.results;
+  } catch (error) {
+    const message = failureText(SEARCH_KNOWLEDGE_TOOL, error, deadline);
+    ctx.log.warn({ tool: SEARCH_KNOWLEDGE_TOOL, err: message }, "mcp: search failed");
+    return failure(message);
+  }
+  // Read now, not at start-up: the kill-switch and env defaults apply to the next call.
+  const correct = ctx.correctFor();
+  if (!correct) {
+    call.toolSpan?.endAtResult();
+    return success(call.text, searchKnowledgeOutput(args.query, searched, hits, null));
+  }
+  const corrected = await settleBy(
+    correct({
+      toolName: SEARCH_KNOWLEDGE_TOOL,
+      // The re-query stays inside the collections this call searched.
+      toolArgs: scoped && !args.collection ? { ...args, collection: searched } : args,
+      resultText: call.text,
+      signal: deadline.signal,
+      searchCall: call,
+    }),
+    deadline.signal,
+    null,
+  ).catch((error: unknown) => {
+    ctx.log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
+    return null;
+  });
+  ctx.log.debug(
+    {
+      tool: SEARCH_KNOWLEDGE_TOOL,
+      ms: Math.round(performance.now() - started),
+      changed: !!corrected?.changed,
+    },
+    "mcp: search answered",
+  );
+  const pass = corrected ? { changed: corrected.changed, ...corrected.metadata } : null;
+  return success(corrected?.text ?? call.text, searchKnowledgeOutput(args.query, searched, hits, pass));
+}
+
+async function getDocumentTool(
+  ctx: ToolsContext,
+
+  fetch: DocumentFetcher,
+  args: GetDocumentArgs,
+  allowed: readonly string[],
+  deadline: ReturnType<typeof deadlineSignal>,
+): Promise<CallToolResult> {
+  const { collection, doc_id } = args;
+  if (!allowed.includes(collection)) {
+    return failure(new UnknownCollectionError(collection, [...allowed]).message);
+  }
+  try {
+    const fetching = fetchNamedDocument((id) => fetch(collection, id, { signal: deadline.signal }), doc_id);
+    const doc = await settleBy(fetching, deadline.signal, STOPPED);
+    if (doc === STOPPED) return failure(failureText(GET_DOCUMENT_TOOL, undefined, deadline));
+    if (!doc) return failure(`Document '${doc_id}' not found in collection '${collection}'.`);
+    return success(renderDocument(doc as DocWithMetadata));
+  } catch (error) {
+    const message = failureText(GET_DOCUMENT_TOOL, error, deadline);
+    ctx.log.warn({ tool: GET_DOCUMENT_TOOL, err: message }, "mcp: get_document failed");
+    return failure(message);
+  }
+}
+
+async function listCollectionsTool(
+  ctx: ToolsContext,
+
+  allowed: readonly string[],
+  deadline: ReturnType<typeof deadlineSignal>,
+): Promise<CallToolResult> {
+  try {
+    const listing = await settleBy(
+      collectionSummaries(ctx.backend, deadline.signal, ctx.bot.config),
+      deadline.signal,
+      STOPPED,
+    );
+    if (listing === STOPPED) return failure(failureText(LIST_COLLECTIONS_TOOL, undefined, deadline));
+    const summaries = listing.summaries.filter((summary) => allowed.includes(summary.name));
+    const structured: ListCollectionsOutput = {
+      collections: summaries.map((summary) => ({
+        name: summary.name,
+        documents: summary.documents ?? null,
+        language: listing.languages[summary.name]?.name ?? null,
+      })),
+    };
+    return success(renderCollections(summaries, listing.style, listing.languages), structured);
+  } catch (error) {
+    const message = failureText(LIST_COLLECTIONS_TOOL, error, deadline);
+    ctx.log.warn({ tool: LIST_COLLECTIONS_TOOL, err: message }, "mcp: list_collections failed");
+    return failure(message);
+  }
 }
 
 export function createKnowledgeMcpServer(options: KnowledgeMcpServerOptions): McpServer {

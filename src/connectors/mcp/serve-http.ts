@@ -132,30 +132,7 @@ export async function startHttpMcp(options: HttpMcpOptions): Promise<HttpMcpServ
         error: { code: PARSE_ERROR, message: "Parse error" },
       });
     }
-    await answer(bot, granted, grant, req, res, message);
-  };
-
-  const answer = async (
-    bot: HttpBot,
-    granted: "all" | string[],
-    grant: TokenGrant,
-    req: IncomingMessage,
-    res: ServerResponse,
-    message: unknown,
-  ) => {
-    const server = bot.tools.newServer(granted === "all" ? {} : { collections: granted });
-    // Stateless and JSON replies: no session to remember, nothing kept open between requests.
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    transport.onerror = (error) => log.warn({ err: error, token: grant.label }, "mcp http: transport error");
-    res.once("close", () => {
-      void transport.close().catch(() => {});
-      void server.close().catch(() => {});
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, message);
+    await answerMcpRequest(bot, granted, grant, req, res, message, log);
   };
 
   const server: Server = createServer((req, res) => {
@@ -174,15 +151,7 @@ export async function startHttpMcp(options: HttpMcpOptions): Promise<HttpMcpServ
   server.requestTimeout = RECEIVE_TIMEOUT_MS;
 
   const host = options.host ?? DEFAULT_HTTP_HOST;
-  await new Promise<void>((resolve, reject) => {
-    const failed = (error: Error) =>
-      reject(new McpListenError(`cannot listen on ${host}:${options.port}: ${errorMessage(error)}`));
-    server.once("error", failed);
-    server.listen(options.port, host, () => {
-      server.off("error", failed);
-      resolve();
-    });
-  });
+  await listen(server, host, options.port);
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
@@ -209,6 +178,44 @@ export async function startHttpMcp(options: HttpMcpOptions): Promise<HttpMcpServ
       return { unfinished };
     },
   };
+}
+
+/** One JSON-RPC message to a stateless server of the bot, limited to what the token may use. */
+async function answerMcpRequest(
+  bot: HttpBot,
+  granted: "all" | string[],
+  grant: TokenGrant,
+  req: IncomingMessage,
+  res: ServerResponse,
+  message: unknown,
+  log: Logger,
+): Promise<void> {
+  const server = bot.tools.newServer(granted === "all" ? {} : { collections: granted });
+  // Stateless and JSON replies: no session to remember, nothing kept open between requests.
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  transport.onerror = (error) => log.warn({ err: error, token: grant.label }, "mcp http: transport error");
+  res.once("close", () => {
+    void transport.close().catch(() => {});
+    void server.close().catch(() => {});
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, message);
+}
+
+/** Listens on host:port; a port in use or a host not on this machine is one McpListenError. */
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (error: Error) =>
+      reject(new McpListenError(`cannot listen on ${host}:${port}: ${errorMessage(error)}`));
+    server.once("error", failed);
+    server.listen(port, host, () => {
+      server.off("error", failed);
+      resolve();
+    });
+  });
 }
 
 /** The bot a path names: `/mcp` when there is one bot, `/mcp/<bot>` always. */

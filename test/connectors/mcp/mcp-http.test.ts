@@ -21,7 +21,9 @@ import { makeHandbookBot } from "../../support/handbook-bot.js";
 import { connectHttpMcp } from "../../support/http-mcp-client.js";
 import { silent } from "./mcp-harness.js";
 
-const WEAK_QUERY = "company car lease policy";
+// Weak on the handbook (no page has "moving" or "house"); its re-query "day off" finds a page in
+// the high band, the only re-query the signal grader appends (src/corrective/step-merge.ts).
+const WEAK_QUERY = "moving house day off";
 const ALL = "all-access-token-0123456789";
 const HANDBOOK_ONLY = "handbook-only-token-0123456789";
 const KITCHEN_ONLY = "kitchen-only-token-0123456789";
