@@ -2,7 +2,7 @@
 // A folder may import only folders listed before it in LAYERS; `npm test` runs this check, so
 // an import that runs the wrong way fails CI with the rule's name and both files.
 const LAYERS = [
-  "protocol",
+  "knowledge-tool",
   "telemetry",
   "llm",
   "knowledge",
@@ -29,24 +29,24 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
-      name: "protocol-and-telemetry-import-only-types",
+      name: "knowledge-tool-and-telemetry-import-only-types",
       comment:
-        "the text format and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, secret-text, errors, edit-distance, search-request)",
+        "the knowledge tools' contract (arguments, result text, signal rules) and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, secret-text, errors, edit-distance, search-request)",
       severity: "error",
-      from: { path: "^src/(protocol|telemetry)/" },
+      from: { path: "^src/(knowledge-tool|telemetry)/" },
       to: {
         path: "^src/",
         pathNot: [
-          "^src/(protocol|telemetry)/",
+          "^src/(knowledge-tool|telemetry)/",
           "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package)\\.ts$",
         ],
       },
     },
     {
-      name: "telemetry-and-protocol-are-independent",
+      name: "telemetry-and-knowledge-tool-are-independent",
       severity: "error",
       from: { path: "^src/telemetry/" },
-      to: { path: "^src/protocol/" },
+      to: { path: "^src/knowledge-tool/" },
     },
     {
       name: "knowledge-and-llm-are-independent",

@@ -10,7 +10,7 @@
  */
 import { weakFlagFigures } from "../src/evaluation/calibration-fit.js";
 import { percentiles } from "../src/evaluation/percentiles.js";
-import { renderSearchResponse } from "../src/protocol/render.js";
+import { renderSearchResponse } from "../src/knowledge-tool/render.js";
 import { DOCS_COLLECTIONS, type JudgedCollection, loadCollections } from "./docbots/collections.js";
 import { Fts5Peer } from "./peers/fts5.js";
 import { MiniSearchPeer } from "./peers/minisearch.js";

@@ -7,7 +7,7 @@
 
 import { gradeFromText } from "../src/corrective/signal-grader.js";
 import { percentiles } from "../src/evaluation/percentiles.js";
-import { renderHits, renderSearchResponse } from "../src/protocol/render.js";
+import { renderHits, renderSearchResponse } from "../src/knowledge-tool/render.js";
 import { sampleHit } from "./sample-hit.js";
 
 export const name = "grade-speed";

@@ -9,7 +9,7 @@
 import { pino } from "pino";
 import { correctToolResult } from "../src/corrective/correct-tool-result.js";
 import { percentiles } from "../src/evaluation/percentiles.js";
-import { renderSearchResponse } from "../src/protocol/render.js";
+import { renderSearchResponse } from "../src/knowledge-tool/render.js";
 import type { KnowledgeBackend, SearchResponse } from "../src/types.js";
 import { sampleHit } from "./sample-hit.js";
 

@@ -1,7 +1,7 @@
 /**
  * What a library user pays (issue 23, "a lean library"), before and after, in one run:
  *
- * - **import time** of each entry point (`second-look`, `/engine`, `/corrective`, `/protocol`,
+ * - **import time** of each entry point (`second-look`, `/engine`, `/corrective`, `/knowledge-tool`,
  *   `/copilot-sdk`): a fresh `node` process per measurement imports the built entry and reports
  *   the import's wall time and its CPU time (user + system; steadier than wall time on a shared
  *   machine). The two builds take turns (alternating which goes first), ROUNDS rounds; each
@@ -17,6 +17,7 @@
  */
 import { execFile } from "node:child_process";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -50,7 +51,8 @@ const ENTRIES = [
   { entry: "second-look", file: "index.js" },
   { entry: "second-look/engine", file: "engine.js" },
   { entry: "second-look/corrective", file: "corrective.js" },
-  { entry: "second-look/protocol", file: "protocol.js" },
+  // Named second-look/protocol before 0.2 (still exported under that name).
+  { entry: "second-look/knowledge-tool", file: "knowledge-tool.js", formerFile: "protocol.js" },
   { entry: "second-look/copilot-sdk", file: "copilot-sdk.js" },
 ] as const;
 /** The issue's targets: the root import at most this share of before's; the install at most this size. */
@@ -111,11 +113,17 @@ const median = (values: number[]) => percentiles(values, [50])[0]!;
 async function measureImports(sides: readonly Side[]): Promise<Record<Side["label"], ImportFigures[]>> {
   const samples = new Map<string, { wall: number[]; cpu: number[] }>();
   for (let round = 0; round < ROUNDS; round++) {
-    for (const { entry, file } of ENTRIES) {
+    for (const { entry, file, formerFile } of ENTRIES as readonly {
+      entry: string;
+      file: string;
+      formerFile?: string;
+    }[]) {
       // A busy machine slows both alike: they take turns, and which goes first alternates.
       const order = round % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
-        const measured = await importOnce(join(side.dir, "dist", file));
+        const current = join(side.dir, "dist", file);
+        const path = formerFile && !existsSync(current) ? join(side.dir, "dist", formerFile) : current;
+        const measured = await importOnce(path);
         const key = `${side.label} ${entry}`;
         const sample = samples.get(key) ?? { wall: [], cpu: [] };
         sample.wall.push(measured.wallMs);

@@ -20,7 +20,7 @@ import { readJudgedQuestions } from "../src/evaluation/judged-questions.js";
 import { percentiles } from "../src/evaluation/percentiles.js";
 import type { KnowledgeEngine } from "../src/knowledge/engine.js";
 import { indexDirectory } from "../src/knowledge/open-embedded.js";
-import { renderSearchResponse } from "../src/protocol/render.js";
+import { renderSearchResponse } from "../src/knowledge-tool/render.js";
 import { dataDir, fromEngine, type JudgedCollection, MissingData } from "./docbots/collections.js";
 import {
   type LanguageMode,

@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { openEmbeddedEngine } from "../src/knowledge/open-embedded.js";
 import { PostgresBackend } from "../src/knowledge/postgres/postgres-backend.js";
-import { isWeak } from "../src/protocol/weakness.js";
+import { isWeak } from "../src/knowledge-tool/weakness.js";
 import type { SearchResponse } from "../src/types.js";
 import { postgresUnavailableReason, startPostgres } from "../test/support/postgres/postgres-server.js";
 import { lohelpDocsDir } from "./lohelp/bot.js";

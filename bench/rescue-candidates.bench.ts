@@ -8,8 +8,8 @@ import { pino } from "pino";
 import { runCorrectiveRetrieval } from "../src/corrective/orchestrator.js";
 import { docIdsIn } from "../src/evaluation/evaluate-bot.js";
 import { analyzerFor } from "../src/knowledge/analysis/registry.js";
-import { renderSearchResponse } from "../src/protocol/render.js";
-import { isWeak } from "../src/protocol/weakness.js";
+import { renderSearchResponse } from "../src/knowledge-tool/render.js";
+import { isWeak } from "../src/knowledge-tool/weakness.js";
 import type { Hit, SearchResponse } from "../src/types.js";
 import { loadCollections } from "./docbots/collections.js";
 

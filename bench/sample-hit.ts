@@ -1,5 +1,5 @@
 // A realistic full-mode hit for the text-level benchmarks (one ~contentChars section).
-import { bandFor } from "../src/protocol/weakness.js";
+import { bandFor } from "../src/knowledge-tool/weakness.js";
 import type { Hit } from "../src/types.js";
 
 export function sampleHit(i: number, relevance: number, contentChars = 1000): Hit {

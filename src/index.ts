@@ -1,7 +1,7 @@
 // `second-look`: a bot from its folder, its knowledge backend, and the corrective pass over a
 // search tool's result. Narrower entry points: `second-look/engine` (the in-process engine and
 // the Huginn client), `second-look/corrective` (graders and the orchestrator),
-// `second-look/protocol` (the tool-result text and the tools' argument schemas) and
+// `second-look/knowledge-tool` (the tool-result text and the tools' argument schemas) and
 // `second-look/copilot-sdk` (the Copilot SDK connector; the only entry that loads the SDK).
 //
 // The asynchronous functions here load their modules on first call, so `import "second-look"`

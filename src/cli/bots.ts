@@ -4,7 +4,7 @@ import { type BotFailure, botCollections, type DiscoveryResult } from "../bots/d
 import { collectionLanguages } from "../connectors/collection-languages.js";
 import { type CorrectiveSource, describeCorrective } from "../corrective/corrective-config.js";
 import { errorMessage } from "../errors.js";
-import { collectionWithLanguage } from "../protocol/collection-languages.js";
+import { collectionWithLanguage } from "../knowledge-tool/collection-languages.js";
 import type { CollectionLanguage } from "../types.js";
 
 /** One element of `second-look bots --json` (stable: fields are only ever added). */

@@ -50,7 +50,7 @@ export async function runSearch(
 }
 
 /**
- * The search a bot's model would run, through the same tool binding as a live session: the
+ * The search a bot's model would run, through the same assembled tools as a live session: the
  * rendered text, and the text after the bot's corrective pass (kill-switch and env read now).
  */
 export async function searchAsTheModelWould(
@@ -77,12 +77,12 @@ async function searchOn(
   request: SearchRequest,
   correct: boolean,
 ): Promise<SearchJson> {
-  const binding = assembleBot(bot, backend);
-  const response = await binding.backend.search(request);
-  const call = binding.renderCall(request, response);
+  const assembled = assembleBot(bot, backend);
+  const response = await assembled.backend.search(request);
+  const call = assembled.renderCall(request, response);
   const original = call.text;
   const result: SearchJson = { query: request.query, original, final: original, response, outcome: null };
-  const correctFn = correct ? binding.correctFor() : undefined;
+  const correctFn = correct ? assembled.correctFor() : undefined;
   if (!correctFn) call.toolSpan?.endAtResult();
   if (correctFn) {
     const corrected = await correctFn({

@@ -3,8 +3,8 @@
 // title or a file name could rewrite the screen or forge output; so every control character
 // except the newline and the tab is written as a visible escape.
 import { styleText } from "node:util";
-import { parseDocIdLine } from "../protocol/doc-id-line.js";
-import { escapeControlCharacters } from "../protocol/untrusted-text.js";
+import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
+import { escapeControlCharacters } from "../knowledge-tool/untrusted-text.js";
 
 /** `text` with control characters other than \n and \t escaped; lines and tabs kept. */
 export function terminalText(text: string): string {

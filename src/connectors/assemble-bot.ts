@@ -8,7 +8,7 @@
 // on `graderProvider` when the bot sets one, else on the bot's own provider, else through Copilot
 // (the bot's runtime and sign-in, so a Copilot bot needs no second key). Each collection's
 // document language goes to the tools' descriptions, the grader and the corrective pass, which
-// reads a query in another language as a weak search (protocol/weakness.ts isLanguageMismatch).
+// reads a query in another language as a weak search (knowledge-tool/weakness.ts isLanguageMismatch).
 
 import { context } from "@opentelemetry/api";
 import type { BotDefinition } from "../bots/discovery.js";
@@ -21,10 +21,10 @@ import type { CorrectiveLanguages } from "../corrective/orchestrator.js";
 import { type SearchCall, searchArgsKey, searchArgsOf } from "../corrective/search-call.js";
 import { errorMessage } from "../errors.js";
 import { languageDetector } from "../knowledge/analysis/detect.js";
+import { renderSearchResponse } from "../knowledge-tool/render.js";
+import { parseSearchArgs } from "../knowledge-tool/tool-arguments.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import type { LlmClient } from "../llm/llm-client.js";
-import { renderSearchResponse } from "../protocol/render.js";
-import { parseSearchArgs } from "../protocol/tool-arguments.js";
 import { Planner } from "../strategies/plan/planner.js";
 import {
   type RetrievalSettings,
@@ -62,8 +62,8 @@ export interface AssembledBot {
   languages: Readonly<Record<string, CollectionLanguage>>;
 }
 
-/** What the binding needs of a bot: its config, and its folder for a Copilot-backed grader. */
-export type BindableBot = Pick<BotDefinition, "config"> & Partial<Pick<BotDefinition, "dir">>;
+/** What assembling needs of a bot: its config, and its folder for a Copilot-backed grader. */
+export type BotToAssemble = Pick<BotDefinition, "config"> & Partial<Pick<BotDefinition, "dir">>;
 
 /**
  * Told what the model grader could not do, for a caller that must not take the signal's stand-in
@@ -78,7 +78,7 @@ export interface GraderObserver {
 }
 
 export function assembleBot(
-  bot: BindableBot,
+  bot: BotToAssemble,
   rawBackend: KnowledgeBackend,
   env: NodeJS.ProcessEnv = process.env,
   observer: GraderObserver = {},
@@ -188,7 +188,7 @@ export function assembleBot(
 }
 
 /**
- * A call handed over as text alone: the one this binding rendered for the same arguments and
+ * A call handed over as text alone: the one this assembled bot rendered for the same arguments and
  * text (then its structure and span travel on), else the observed call, read from its text.
  * Its arguments are read here once unless the connector already read them.
  */
@@ -216,10 +216,10 @@ function observed(grade: GradeFn | undefined, observer: GraderObserver): GradeFn
 
 /**
  * The model grader for a session, or undefined (the signal then grades) when it cannot be built,
- * e.g. the key variable is unset: said once per binding, naming the variable, never its value.
+ * e.g. the key variable is unset: said once per assembled bot, naming the variable, never its value.
  */
 function modelGrader(
-  bot: BindableBot,
+  bot: BotToAssemble,
   settings: ResolvedCorrectiveConfig,
   env: NodeJS.ProcessEnv,
   warned: Set<string>,
@@ -259,7 +259,7 @@ function modelGrader(
  * with what happens instead, rather than silently ignored.
  */
 function withStrategies(
-  bot: BindableBot,
+  bot: BotToAssemble,
   backend: KnowledgeBackend,
   env: NodeJS.ProcessEnv,
   warned: Set<string>,

@@ -4,7 +4,7 @@
 
 import type { SearchCall } from "../corrective/search-call.js";
 import { SecondLookError } from "../errors.js";
-import type { SearchArgs } from "../protocol/tool-arguments.js";
+import type { SearchArgs } from "../knowledge-tool/tool-arguments.js";
 import type { CorrectiveMetadata, Doc, SearchRequest, SearchResponse } from "../types.js";
 
 export interface ProviderDescription {

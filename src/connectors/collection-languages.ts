@@ -7,7 +7,7 @@ import { QUERY_LANGUAGE_MIN_SHARE } from "../knowledge/analysis/collection-analy
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
 import { backendEntry } from "../knowledge/backends/registry.js";
 import { KnowledgeEngine } from "../knowledge/engine.js";
-import { joinNames } from "../protocol/collection-languages.js";
+import { joinNames } from "../knowledge-tool/collection-languages.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../types.js";
 
 /** What an "auto" collection says of itself before its index can tell. */

@@ -11,7 +11,7 @@ import { openBotBackend } from "./open-bot-backend.js";
 
 export interface OpenedBotRuntime {
   runtime: BotRuntime;
-  binding: AssembledBot;
+  assembled: AssembledBot;
 }
 
 /** Whether the bot names a model to answer with (else `ask` returns corrected results only). */
@@ -65,14 +65,14 @@ export async function openBotRuntime(
     ? undefined
     : await openBotBackend(bot, options.onProgress ? { onProgress: options.onProgress } : {});
   const backend = options.backend ?? opened!.backend;
-  const binding = assembleBot(bot, backend, env);
+  const assembled = assembleBot(bot, backend, env);
   const copilot = createCopilotBotRuntime({
     bot: describeForRuntime(bot),
-    backend: binding.backend,
-    renderResult: binding.renderResult,
-    renderCall: binding.renderCall,
-    collectionLanguages: binding.languages,
-    correctFor: binding.correctFor,
+    backend: assembled.backend,
+    renderResult: assembled.renderResult,
+    renderCall: assembled.renderCall,
+    collectionLanguages: assembled.languages,
+    correctFor: assembled.correctFor,
     env,
     ...(options.onSessionConfig ? { onSessionConfig: options.onSessionConfig } : {}),
   });
@@ -86,5 +86,5 @@ export async function openBotRuntime(
       }
     },
   };
-  return { runtime, binding };
+  return { runtime, assembled };
 }

@@ -14,7 +14,7 @@
 // bench/results/rescue.md and crosslang.md.
 // A query written in another language than the documents it searched is the model's to answer
 // whatever it scored: the signal cannot translate, the model can (bench/results/crosslang.md).
-import { WEAK_BEST_SCORE } from "../protocol/weakness.js";
+import { WEAK_BEST_SCORE } from "../knowledge-tool/weakness.js";
 import type { RetryHints, SearchResponse } from "../types.js";
 import { gradeFromResponse } from "./signal-grader.js";
 
@@ -29,7 +29,7 @@ export interface SignalEvidence {
   hitsWithoutRelevance: number;
   /** Query words no document contains, as the search's index reported them (0 when unknown). */
   unmatchedTerms?: number;
-  /** The query is in another language than the searched documents (protocol/weakness.ts). */
+  /** The query is in another language than the searched documents (knowledge-tool/weakness.ts). */
   languageMismatch?: boolean;
 }
 

@@ -6,9 +6,9 @@
 // say" (null), and the caller passes the original text through untouched. The caller decides
 // which tools are knowledge searches (isKnowledgeSearchTool in the connector).
 
+import { parseSearchArgs } from "../knowledge-tool/tool-arguments.js";
+import { peelTraceMarker } from "../knowledge-tool/trace-marker.js";
 import { RESULT_LIMITS } from "../limits.js";
-import { parseSearchArgs } from "../protocol/tool-arguments.js";
-import { peelTraceMarker } from "../protocol/trace-marker.js";
 import { logger } from "../telemetry/logger.js";
 import type { CorrectiveOutcome, SearchResponse } from "../types.js";
 import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "./orchestrator.js";

@@ -5,8 +5,8 @@
 
 import { type Context, context } from "@opentelemetry/api";
 import { DEADLINES } from "../deadline.js";
+import { appendNote, renderLanguageNote, renderNotCoveredNote } from "../knowledge-tool/corrective-note.js";
 import { positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
-import { appendNote, renderLanguageNote, renderNotCoveredNote } from "../protocol/corrective-note.js";
 import { emitGradeSpan, epochMs } from "../telemetry/corrective-spans.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import type {

@@ -8,10 +8,10 @@
 // turns that into `correct`; an unusable reply is `correct` here already.
 
 import { DEADLINES, withDeadline } from "../deadline.js";
+import { collectionsWithLanguages } from "../knowledge-tool/collection-languages.js";
 import { positiveOrUndefined } from "../limits.js";
 import type { ChatRequest, LlmClient } from "../llm/llm-client.js";
 import { extractJsonObject } from "../llm/tolerant-json.js";
-import { collectionsWithLanguages } from "../protocol/collection-languages.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { fitText } from "../text-clip.js";
 import type { CollectionLanguage, Grade } from "../types.js";

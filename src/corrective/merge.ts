@@ -1,10 +1,10 @@
 // Merging a re-query into the result the model will read (docs/design.md §4/§5): only hits not already
 // shown (the original copy wins), rendered like the hits above, with the re-query's own footer
 // when it was weak itself, so the next grading pass sees the latest search's verdict.
-import { docKey } from "../protocol/doc-id-line.js";
-import { renderFooter } from "../protocol/footer.js";
-import { renderHits } from "../protocol/render.js";
-import { isWeak } from "../protocol/weakness.js";
+import { docKey } from "../knowledge-tool/doc-id-line.js";
+import { renderFooter } from "../knowledge-tool/footer.js";
+import { renderHits } from "../knowledge-tool/render.js";
+import { isWeak } from "../knowledge-tool/weakness.js";
 import type { Hit, SearchResponse } from "../types.js";
 
 /**

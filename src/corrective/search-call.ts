@@ -5,7 +5,7 @@
 // `execute_tool` span. The corrective pass reads it as it is and never recovers one part from
 // another; only a result we see as text alone (an external MCP server's) is read from its text.
 
-import type { SearchArgs } from "../protocol/tool-arguments.js";
+import type { SearchArgs } from "../knowledge-tool/tool-arguments.js";
 import type { OpenToolSpan } from "../telemetry/tool-span.js";
 import type { SearchRequest, SearchResponse } from "../types.js";
 

@@ -4,7 +4,7 @@
 // only see as text (an external MCP server such as Huginn) is read from a bounded view of its
 // text. The orchestrator's steps see only `ShownResult` and never ask which one they hold.
 
-import { docKey, renderDocIdLine } from "../protocol/doc-id-line.js";
+import { docKey, renderDocIdLine } from "../knowledge-tool/doc-id-line.js";
 import type { Grade, Hit, RetryHints, SearchResponse } from "../types.js";
 import { responseEvidence, type SignalEvidence } from "./borderline.js";
 import { boundedView } from "./bounded-view.js";

@@ -2,10 +2,10 @@
 // said about itself, from the structured response when the search ran in-process, else from
 // the rendered text. It never answers "ambiguous" and never proposes a query of its own; the
 // orchestrator takes re-query candidates from the hints.
-import { parseFooterHints } from "../protocol/footer-hints.js";
-import { classifyBody, type ResultTextScan, type TextSignal } from "../protocol/text-signal.js";
-import { peelTraceMarker } from "../protocol/trace-marker.js";
-import { isWeak } from "../protocol/weakness.js";
+import { parseFooterHints } from "../knowledge-tool/footer-hints.js";
+import { classifyBody, type ResultTextScan, type TextSignal } from "../knowledge-tool/text-signal.js";
+import { peelTraceMarker } from "../knowledge-tool/trace-marker.js";
+import { isWeak } from "../knowledge-tool/weakness.js";
 import type { Grade, RetryHints, SearchResponse } from "../types.js";
 
 export type { TextSignal };

@@ -2,9 +2,9 @@
 // fused into one ranking, the unseen hits judged (does the round convince, is anything new?),
 // and — when it does — appended under a note, after which the result is read again.
 
-import { appendCorrection, renderRequeryNote } from "../protocol/corrective-note.js";
-import { docKey } from "../protocol/doc-id-line.js";
-import { HIGH_BAND_MIN, isWeak } from "../protocol/weakness.js";
+import { appendCorrection, renderRequeryNote } from "../knowledge-tool/corrective-note.js";
+import { docKey } from "../knowledge-tool/doc-id-line.js";
+import { HIGH_BAND_MIN, isWeak } from "../knowledge-tool/weakness.js";
 import { clipText } from "../text-clip.js";
 import type { Grade, Hit, SearchResponse } from "../types.js";
 import { type CorrectivePass, sayNotCovered } from "./corrective-pass.js";

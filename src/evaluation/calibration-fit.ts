@@ -11,7 +11,7 @@ import {
   type RelevanceFeatures,
   relevanceFeatures,
 } from "../knowledge/relevance-features.js";
-import { bandFor, WEAK_BEST_SCORE } from "../protocol/weakness.js";
+import { bandFor, WEAK_BEST_SCORE } from "../knowledge-tool/weakness.js";
 import type { Band } from "../types.js";
 import { fitLogistic } from "./logistic.js";
 import { rocAuc } from "./metrics.js";

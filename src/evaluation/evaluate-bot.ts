@@ -1,6 +1,6 @@
-// A bot judged as it runs: its loaders and index (openBotBackend), its search tool binding
+// A bot judged as it runs: its loaders and index (openBotBackend), its search tool as assembled
 // (rendering, strategies, corrective pass and grader settings), one process, on judged
-// questions. Each corrective setting gets its own binding over the same opened backend.
+// questions. Each corrective setting gets its own assembled bot over the same opened backend.
 import type { BotDefinition } from "../bots/discovery.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
@@ -8,8 +8,8 @@ import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../corrective/llm-grade.js";
 import { DEADLINES } from "../deadline.js";
 import { errorMessage, SecondLookError } from "../errors.js";
-import { parseDocIdLine } from "../protocol/doc-id-line.js";
-import { isWeak } from "../protocol/weakness.js";
+import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
+import { isWeak } from "../knowledge-tool/weakness.js";
 import { fitText } from "../text-clip.js";
 import type { CorrectiveMetadata } from "../types.js";
 import { type BotEvalFigures, type QuestionOutcome, summarizeOutcomes } from "./bot-metrics.js";
@@ -99,7 +99,7 @@ export async function evaluateBot(
     const settings: SettingReport[] = [];
     for (const setting of options.settings) {
       const grader = { unavailable: null as string | null, firstError: null as string | null };
-      const binding = assembleBot(withSetting(bot, setting), opened.backend, envFor(setting, env), {
+      const assembled = assembleBot(withSetting(bot, setting), opened.backend, envFor(setting, env), {
         unavailable: (message) => {
           grader.unavailable ??= message;
         },
@@ -107,15 +107,15 @@ export async function evaluateBot(
           grader.firstError ??= errorMessage(error);
         },
       });
-      const correct = binding.correctFor();
-      const resolution = binding.lastResolution();
+      const correct = assembled.correctFor();
+      const resolution = assembled.lastResolution();
       const expectsModel = resolution?.enabled === true && resolution.grader !== "signal";
       const outcomes: QuestionOutcome[] = [];
       for (const [i, question] of questions.entries()) {
         const started = performance.now();
         const request = { query: question.text };
-        const response = await binding.backend.search(request);
-        const call = binding.renderCall(request, response);
+        const response = await assembled.backend.search(request);
+        const call = assembled.renderCall(request, response);
         const original = call.text;
         let final = original;
         let metadata: CorrectiveMetadata | undefined;

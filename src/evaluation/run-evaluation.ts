@@ -1,6 +1,6 @@
 import { isBorderline, responseEvidence } from "../corrective/borderline.js";
 import { KnowledgeEngine } from "../knowledge/engine.js";
-import { isWeak } from "../protocol/weakness.js";
+import { isWeak } from "../knowledge-tool/weakness.js";
 import type { Band, SearchResponse } from "../types.js";
 import type { EvalDataset } from "./dataset.js";
 import { toIndexableDocuments } from "./eval-documents.js";

@@ -1,4 +1,4 @@
-import { bandFor, isWeak } from "../protocol/weakness.js";
+import { bandFor, isWeak } from "../knowledge-tool/weakness.js";
 import type { Band } from "../types.js";
 import { CALIBRATION } from "./calibration-model.js";
 import { FEATURE_NAMES, type FeatureName, type RelevanceFeatures } from "./relevance-features.js";

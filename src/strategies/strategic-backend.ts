@@ -13,8 +13,8 @@
 
 import { DEADLINES } from "../deadline.js";
 import { SecondLookError } from "../errors.js";
+import { isWeak } from "../knowledge-tool/weakness.js";
 import type { LlmClient } from "../llm/llm-client.js";
-import { isWeak } from "../protocol/weakness.js";
 import type { Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { attachAnswerSpans } from "./answer/attach-answer-spans.js";
 import type { Planner } from "./plan/planner.js";

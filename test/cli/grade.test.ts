@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runGrade } from "../../src/cli/grade.js";
-import { muninnTextB, muninnTextC, textA, textE } from "../protocol/huginn-fixtures.js";
+import { muninnTextB, muninnTextC, textA, textE } from "../knowledge-tool/huginn-fixtures.js";
 
 function sink(): { stream: PassThrough; text: () => string } {
   const stream = new PassThrough();

@@ -8,7 +8,7 @@ import { createKnowledgeTools } from "../../src/connectors/copilot-sdk/knowledge
 import { renderCollections } from "../../src/connectors/mcp/render-collections.js";
 import { searchDescription } from "../../src/connectors/mcp/tool-descriptions.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import { SEARCH_IN_DOCUMENT_LANGUAGE } from "../../src/protocol/collection-languages.js";
+import { SEARCH_IN_DOCUMENT_LANGUAGE } from "../../src/knowledge-tool/collection-languages.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../../src/types.js";
 
 const languages: Record<string, CollectionLanguage> = {

@@ -48,14 +48,14 @@ async function setup(grader: "haiku" | "auto") {
       ]),
     ["docs"],
   );
-  const binding = assembleBot({ config }, backend, { [KEY_VARIABLE]: "test-key" });
-  const correct = binding.correctFor()!;
+  const assembled = assembleBot({ config }, backend, { [KEY_VARIABLE]: "test-key" });
+  const correct = assembled.correctFor()!;
   const search = async (query: string) => {
-    const found = await binding.backend.search({ query });
+    const found = await assembled.backend.search({ query });
     return correct({
       toolName: "search_knowledge",
       toolArgs: { query },
-      resultText: binding.renderResult(found, false),
+      resultText: assembled.renderResult(found, false),
       question: query,
       signal: AbortSignal.timeout(20_000),
     });

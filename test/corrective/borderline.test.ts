@@ -5,7 +5,7 @@ import {
   responseEvidence,
   unmatchedTermsOf,
 } from "../../src/corrective/borderline.js";
-import { WEAK_BEST_SCORE } from "../../src/protocol/weakness.js";
+import { WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
 
 const clear = { weak: false, hitCount: 3, hitsWithoutRelevance: 0 };
 

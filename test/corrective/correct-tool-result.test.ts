@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { type CorrectiveContext, correctToolResult } from "../../src/corrective/correct-tool-result.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import { renderHits, renderSearchResponse } from "../../src/protocol/render.js";
+import { renderHits, renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { Hit } from "../../src/types.js";
 import {
   fenceD,

@@ -12,7 +12,7 @@ import type {
   SearchRequest,
   SearchResponse,
 } from "../../src/types.js";
-import { muninnBodyD, muninnMergedB } from "../protocol/huginn-fixtures.js";
+import { muninnBodyD, muninnMergedB } from "../knowledge-tool/huginn-fixtures.js";
 
 export const silent: Logger = pino({ level: "silent" });
 
@@ -82,7 +82,7 @@ export {
   muninnTextC as textC,
   muninnTextD as textD,
   muninnWiderHit as widerHit,
-} from "../protocol/huginn-fixtures.js";
+} from "../knowledge-tool/huginn-fixtures.js";
 
 export const oldDocDuplicate = hit("wiki", "1", "Old doc", 0.7, "weak body again");
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { finishPass, passSettings, sayNotCovered } from "../../src/corrective/corrective-pass.js";
 import { documentLanguageOf, languageMismatch } from "../../src/corrective/language-mismatch.js";
-import { NOT_COVERED_NOTE_START } from "../../src/protocol/corrective-note.js";
+import { NOT_COVERED_NOTE_START } from "../../src/knowledge-tool/corrective-note.js";
 import { hit, response, silent, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";
 

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { correctToolResult } from "../../src/corrective/correct-tool-result.js";
 import { createKnowledgeGrader } from "../../src/corrective/knowledge-grader.js";
 import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../../src/corrective/llm-grade.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
 import type { Logger } from "../../src/telemetry/logger.js";
 import { captureLog } from "../llm/log-capture.js";
 import {

@@ -12,8 +12,8 @@ import {
   parseGraderReply,
 } from "../../src/corrective/knowledge-grader.js";
 import { REASON_GRADER_UNPARSEABLE } from "../../src/corrective/llm-grade.js";
+import { renderHits, renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { ChatRequest, LlmClient } from "../../src/llm/llm-client.js";
-import { renderHits, renderSearchResponse } from "../../src/protocol/render.js";
 import { hit, response } from "./corrective-fixtures.js";
 
 const WEAK_FOOTER = '*Weak match — try: narrower query: "leave carryover" · broader query: "leave"*';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { REASON_REQUERY_WEAK } from "../../src/corrective/orchestrator.js";
 import { REASON_CONFIDENT, REASON_EMPTY, REASON_WEAK } from "../../src/corrective/signal-grader.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import {
   hit,
   oldDocDuplicate,

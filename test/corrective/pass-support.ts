@@ -3,7 +3,7 @@
 import { type CorrectivePass, passSettings, startPass } from "../../src/corrective/corrective-pass.js";
 import type { CorrectiveRetrievalInput } from "../../src/corrective/orchestrator.js";
 import { structuredResult, textResult } from "../../src/corrective/shown-result.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { KnowledgeBackend, SearchResponse } from "../../src/types.js";
 import { silent } from "./corrective-fixtures.js";
 

@@ -11,7 +11,7 @@ import { analyzerFor } from "../../src/knowledge/analysis/registry.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { rescueCandidates } from "../../src/knowledge/hints/rescue-candidates.js";
 import { retryHints } from "../../src/knowledge/hints/retry-hints.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { Grade, KnowledgeBackend, SearchResponse } from "../../src/types.js";
 import {
   hit,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countDocIdLines, detectBriefMode } from "../../src/corrective/result-shape.js";
-import { renderHits } from "../../src/protocol/render.js";
+import { renderHits } from "../../src/knowledge-tool/render.js";
 import { hit } from "./corrective-fixtures.js";
 
 describe("result shape", () => {

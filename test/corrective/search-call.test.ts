@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { searchArgsKey, searchArgsOf } from "../../src/corrective/search-call.js";
-import { parseSearchArgs, toSearchRequest } from "../../src/protocol/tool-arguments.js";
+import { parseSearchArgs, toSearchRequest } from "../../src/knowledge-tool/tool-arguments.js";
 
 describe("searchArgsOf", () => {
   it("reads a validated call's request as parseSearchArgs reads the same arguments observed", () => {

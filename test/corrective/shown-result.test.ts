@@ -2,7 +2,7 @@
 // reads a bounded view once per reading.
 import { describe, expect, it } from "vitest";
 import { structuredResult, textResult } from "../../src/corrective/shown-result.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import { hit, response } from "./corrective-fixtures.js";
 
 const weak = response("vacation", [hit("wiki", "1", "Old doc", 0.2), hit("wiki", "2", "Other", 0.1)], {

@@ -6,7 +6,7 @@ import {
   REASON_EMPTY,
   REASON_WEAK,
 } from "../../src/corrective/signal-grader.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { Hit, SearchResponse } from "../../src/types.js";
 import {
   muninnTextB,
@@ -20,7 +20,7 @@ import {
   textC2,
   textD,
   textE,
-} from "../protocol/huginn-fixtures.js";
+} from "../knowledge-tool/huginn-fixtures.js";
 
 const hit: Hit = { collection: "wiki", id: "1", title: "t", relevance: 0.8, band: "high" };
 

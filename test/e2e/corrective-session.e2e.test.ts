@@ -11,7 +11,7 @@ import { loadBot } from "../../src/bots/discovery.js";
 import type { SearchJson } from "../../src/cli/search.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { openBotRuntime } from "../../src/connectors/open-bot-runtime.js";
-import { NOT_COVERED_NOTE_START } from "../../src/protocol/corrective-note.js";
+import { NOT_COVERED_NOTE_START } from "../../src/knowledge-tool/corrective-note.js";
 import type { KnowledgeBackend } from "../../src/types.js";
 import { e2eSession } from "../support/e2e-session.js";
 import { cliOutput, runCli } from "../support/run-cli.js";

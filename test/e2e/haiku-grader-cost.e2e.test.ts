@@ -11,7 +11,7 @@ import { readCranfield } from "../../src/evaluation/cranfield.js";
 import { toIndexableDocuments } from "../../src/evaluation/eval-documents.js";
 import type { EvaluationReport } from "../../src/evaluation/run-evaluation.js";
 import { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { Grade } from "../../src/types.js";
 import { silent } from "../corrective/corrective-fixtures.js";
 import { cliOutput } from "../support/run-cli.js";

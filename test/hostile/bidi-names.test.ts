@@ -4,10 +4,10 @@
 // text as a visible escape, and the escaped id a model copies still opens the document.
 import { describe, expect, it } from "vitest";
 import { terminalText } from "../../src/cli/terminal-text.js";
-import { extractDocKeys, renderDocIdLine } from "../../src/protocol/doc-id-line.js";
-import { fetchNamedDocument, renderDocument } from "../../src/protocol/document.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
-import { hit, response } from "../protocol/builders.js";
+import { extractDocKeys, renderDocIdLine } from "../../src/knowledge-tool/doc-id-line.js";
+import { fetchNamedDocument, renderDocument } from "../../src/knowledge-tool/document.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
+import { hit, response } from "../knowledge-tool/builders.js";
 
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;
 const SPOOFED_ID = "docs/Invoice \u202Efdp.exe";

@@ -7,8 +7,8 @@
 
 import type { SearchCall } from "../../corrective/search-call.js";
 import { DEADLINES, DeadlineError, withDeadline } from "../../deadline.js";
+import { parseSearchArgs, type SearchArgs } from "../../knowledge-tool/tool-arguments.js";
 import { RESULT_LIMITS, SEARCH_LIMITS } from "../../limits.js";
-import { parseSearchArgs, type SearchArgs } from "../../protocol/tool-arguments.js";
 import type { Logger } from "../../telemetry/logger.js";
 import type { CorrectCall, CorrectFn, CorrectiveRecord, CorrectResult } from "../bot-runtime.js";
 import type { CallMatcher } from "./call-matcher.js";

@@ -12,15 +12,15 @@ import {
   anyLanguageKnown,
   collectionsWithLanguages,
   SEARCH_IN_DOCUMENT_LANGUAGE,
-} from "../../protocol/collection-languages.js";
-import { fetchNamedDocument, renderDocument as renderDocumentText } from "../../protocol/document.js";
+} from "../../knowledge-tool/collection-languages.js";
+import { fetchNamedDocument, renderDocument as renderDocumentText } from "../../knowledge-tool/document.js";
 import {
   GET_DOCUMENT_TOOL,
   getDocumentArguments,
   SEARCH_KNOWLEDGE_TOOL,
   searchKnowledgeArguments,
   toSearchRequest,
-} from "../../protocol/tool-arguments.js";
+} from "../../knowledge-tool/tool-arguments.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../../types.js";
 import type { RenderCall, RenderDocument, RenderResult } from "../bot-runtime.js";
 

@@ -1,6 +1,6 @@
 // The corrective pass for one MCP tool call. An MCP server lives as long as its client, so the
 // corrective settings are resolved again on every call (CORRECTIVE_RETRIEVAL_DISABLED=1 and the
-// env defaults apply to the next call, without a restart), but the binding's CorrectFn (which
+// env defaults apply to the next call, without a restart), but the assembled bot's CorrectFn (which
 // may hold a model grader's client) is rebuilt only when that resolution changes.
 
 import type { BotDefinition } from "../../bots/discovery.js";
@@ -10,7 +10,7 @@ import type { CorrectFn } from "../bot-runtime.js";
 
 export function correctorPerCall(
   bot: Pick<BotDefinition, "config">,
-  binding: Pick<AssembledBot, "correctFor">,
+  assembled: Pick<AssembledBot, "correctFor">,
   env: NodeJS.ProcessEnv,
 ): () => CorrectFn | undefined {
   let settingsKey: string | undefined;
@@ -24,7 +24,7 @@ export function correctorPerCall(
     }
     const key = JSON.stringify(settings);
     if (key !== settingsKey || current === undefined) {
-      current = binding.correctFor();
+      current = assembled.correctFor();
       settingsKey = current ? key : undefined;
     }
     return current;

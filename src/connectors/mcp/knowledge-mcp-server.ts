@@ -1,7 +1,7 @@
 // A bot's knowledge as an MCP server (docs/design.md §8): `search_knowledge`, `get_document` and
 // `list_collections`, with the corrective pass run inside the search tool, so MCP-only clients
 // (Claude Code, Claude Desktop, other agents) get the corrected text a Copilot session gets.
-// The search goes through the same binding as the Copilot connector (assembleBot): the same
+// The search goes through the same assembled bot as the Copilot connector (assembleBot): the same
 // span, the same search call (arguments, structured response, text) for the pass, and the corrective
 // settings resolved per call (correctorPerCall), so the kill-switch needs no restart.
 //
@@ -19,8 +19,7 @@ import { DEADLINES, deadlineSignal, settleBy } from "../../deadline.js";
 import { errorMessage } from "../../errors.js";
 import { UnknownCollectionError } from "../../knowledge/engine.js";
 import { HuginnError } from "../../knowledge/huginn.js";
-import { positiveOrUndefined } from "../../limits.js";
-import { type DocWithMetadata, fetchNamedDocument, renderDocument } from "../../protocol/document.js";
+import { type DocWithMetadata, fetchNamedDocument, renderDocument } from "../../knowledge-tool/document.js";
 import {
   GET_DOCUMENT_TOOL,
   type GetDocumentArgs,
@@ -30,13 +29,14 @@ import {
   type SearchKnowledgeArgs,
   searchKnowledgeArguments,
   toSearchRequest,
-} from "../../protocol/tool-arguments.js";
+} from "../../knowledge-tool/tool-arguments.js";
 import {
   type ListCollectionsOutput,
   listCollectionsOutputSchema,
   searchKnowledgeOutput,
   searchKnowledgeOutputSchema,
-} from "../../protocol/tool-output.js";
+} from "../../knowledge-tool/tool-output.js";
+import { positiveOrUndefined } from "../../limits.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
 import { clipText } from "../../text-clip.js";
 import type { Doc, Hit, KnowledgeBackend } from "../../types.js";
@@ -103,7 +103,7 @@ const READ_ONLY: ToolAnnotations = {
 interface ToolsContext {
   bot: KnowledgeMcpServerOptions["bot"];
   backend: KnowledgeBackend;
-  binding: ReturnType<typeof assembleBot>;
+  assembled: ReturnType<typeof assembleBot>;
   correctFor: ReturnType<typeof correctorPerCall>;
   /** Every collection the bot may search. */
   all: readonly string[];
@@ -116,17 +116,17 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
   const env = options.env ?? process.env;
   const log = options.log ?? logger();
   const callTimeoutMs = positiveOrUndefined(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
-  const binding = assembleBot(bot, backend, env);
-  const correctFor = correctorPerCall(bot, binding, env);
-  const all = binding.backend.collections();
+  const assembled = assembleBot(bot, backend, env);
+  const correctFor = correctorPerCall(bot, assembled, env);
+  const all = assembled.backend.collections();
   const limiter = options.limiter ?? callLimiter();
   const instructions = serverInstructions(bot.config.description);
   // One for every server made here: a server builds its own (a new Ajv) unless given one, which
   // costs more than the rest of a server made per HTTP request.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   // Backends that take a signal (Huginn) stop their request with the call; others ignore it.
-  const getDocument = binding.backend.getDocument as DocumentFetcher | undefined;
-  const ctx: ToolsContext = { bot, backend, binding, correctFor, all, log };
+  const getDocument = assembled.backend.getDocument as DocumentFetcher | undefined;
+  const ctx: ToolsContext = { bot, backend, assembled, correctFor, all, log };
 
   /** Waits for a slot (bounded by the call's deadline), then runs the call's own steps. */
   const limited = async (
@@ -152,7 +152,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
     const described = {
       ...(bot.config.description !== undefined ? { description: bot.config.description } : {}),
       collections: allowed,
-      languages: binding.languages,
+      languages: assembled.languages,
       corrective: resolveCorrectiveConfig(bot.config.correctiveRetrieval, env).enabled,
     };
     server.registerTool(
@@ -225,12 +225,12 @@ async function searchTool(
   let hits: Hit[];
   try {
     // A backend that ignores the signal still cannot hold the call past its deadline.
-    const searching = ctx.binding.backend.search(request, { signal: deadline.signal });
+    const searching = ctx.assembled.backend.search(request, { signal: deadline.signal });
     const response = await settleBy(searching, deadline.signal, STOPPED);
     if (response === STOPPED) throw deadline.signal.reason;
     // The pass takes the call whole: arguments (the request, scoped as searched), text and
     // structured response together, never recovered from the text.
-    call = ctx.binding.renderCall(request, response);
+    call = ctx.assembled.renderCall(request, response);
     hits = response.results;
   } catch (error) {
     const message = failureText(SEARCH_KNOWLEDGE_TOOL, error, deadline);

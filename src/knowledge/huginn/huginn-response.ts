@@ -4,8 +4,9 @@
 // cannot be cited (no collection or id) or graded (no relevance), every string and list is
 // bounded, and hits from collections outside the bot's allow-list are dropped, so a server that
 // ignores the `collection` parameter cannot widen the bot's scope.
+
+import { bandFor } from "../../knowledge-tool/weakness.js";
 import { SEARCH_LIMITS } from "../../limits.js";
-import { bandFor } from "../../protocol/weakness.js";
 import type { Band, Chunk, Hit, RetryHints, SearchResponse, ServerRescue } from "../../types.js";
 import { boundedMetadata, boundedString, boundedStrings, isObject, unitNumber } from "./json-fields.js";
 

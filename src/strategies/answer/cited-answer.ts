@@ -2,8 +2,9 @@
 // Search → for the leading documents, a deep read when they are paged (treewalk finds the
 // pages) → a verbatim quote per source → one synthesis call that may use only those sources
 // and cites them as [n]. Without sources there is no synthesis call: the refusal is fixed text.
+
+import { renderPageRange } from "../../knowledge-tool/page-range.js";
 import type { LlmClient } from "../../llm/llm-client.js";
-import { renderPageRange } from "../../protocol/page-range.js";
 import type { AnswerSpan, Hit, KnowledgeBackend } from "../../types.js";
 import { ModelTurns, type RunLimits, type StopReason } from "../select/model-turns.js";
 import { TreeWalkStrategy } from "../select/treewalk.js";

@@ -12,7 +12,7 @@ const bot = {
   }),
 };
 
-function countingBinding() {
+function countingAssembledBot() {
   const built: CorrectFn[] = [];
   return {
     built,
@@ -26,35 +26,35 @@ function countingBinding() {
 
 describe("correctorPerCall", () => {
   it("builds the pass once while the settings stay the same", () => {
-    const binding = countingBinding();
-    const next = correctorPerCall(bot, binding, {});
+    const assembled = countingAssembledBot();
+    const next = correctorPerCall(bot, assembled, {});
     const first = next();
     expect(next()).toBe(first);
     expect(next()).toBe(first);
-    expect(binding.built).toHaveLength(1);
+    expect(assembled.built).toHaveLength(1);
   });
 
   it("the kill-switch turns it off on the next call and back on without a restart", () => {
-    const binding = countingBinding();
+    const assembled = countingAssembledBot();
     const env: NodeJS.ProcessEnv = {};
-    const next = correctorPerCall(bot, binding, env);
+    const next = correctorPerCall(bot, assembled, env);
     expect(next()).toBeDefined();
     env.CORRECTIVE_RETRIEVAL_DISABLED = "1";
     expect(next()).toBeUndefined();
     delete env.CORRECTIVE_RETRIEVAL_DISABLED;
     expect(next()).toBeDefined();
-    expect(binding.built).toHaveLength(2);
+    expect(assembled.built).toHaveLength(2);
   });
 
   it("a changed env default rebuilds it", () => {
-    const binding = countingBinding();
+    const assembled = countingAssembledBot();
     const env: NodeJS.ProcessEnv = {};
     const unset = { config: { ...bot.config, correctiveRetrieval: { enabled: true } } };
-    const next = correctorPerCall(unset, binding, env);
+    const next = correctorPerCall(unset, assembled, env);
     next();
     env.CORRECTIVE_RETRIEVAL_BUDGET = "2";
     next();
     next();
-    expect(binding.built).toHaveLength(2);
+    expect(assembled.built).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 // An MCP client connected in memory to createKnowledgeMcpServer, for tests that need the real
-// tool handlers (binding, corrective pass, rendering) without a child process.
+// tool handlers (the assembled bot, corrective pass, rendering) without a child process.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { pino } from "pino";

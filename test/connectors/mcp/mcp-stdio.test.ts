@@ -1,7 +1,7 @@
 // `second-look mcp <bot>` as an MCP client runs it: spawned (from source), spoken to by the
 // official TypeScript client over stdio. The tools are listed with descriptions built from the
 // bot's description; a weak query comes back corrected, exactly as `second-look search` (the
-// Copilot session's binding) corrects it; stdout carries nothing but JSON-RPC; logs go to stderr;
+// Copilot session's assembled bot) corrects it; stdout carries nothing but JSON-RPC; logs go to stderr;
 // the server exits by itself when the client closes the connection.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -110,7 +110,7 @@ describe("second-look mcp <bot> over stdio, with the official MCP client", () =>
     expect(camel.text).toContain("this tool takes: query, collection, limit, brief, min_relevance, rerank");
   });
 
-  it("a weak query comes back corrected: the same text `second-look search` (the Copilot binding) gives", async () => {
+  it("a weak query comes back corrected: the same text `second-look search` (the Copilot assembled bot) gives", async () => {
     const { text, isError } = await mcp.call("search_knowledge", { query: WEAK_QUERY });
     expect(isError).toBe(false);
     expect(text).toContain("[corrective retrieval — re-query #1");

@@ -3,7 +3,7 @@
 // not follow the contract is bounded, dropped or refused, never trusted.
 import { describe, expect, it } from "vitest";
 import { normalizeSearchResponse, RESPONSE_LIMITS } from "../../../src/knowledge/huginn/huginn-response.js";
-import { renderSearchResponse } from "../../../src/protocol/render.js";
+import { renderSearchResponse } from "../../../src/knowledge-tool/render.js";
 import {
   bodyE,
   responseA,
@@ -17,7 +17,7 @@ import {
   textC1,
   textC2,
   textD,
-} from "../../protocol/huginn-fixtures.js";
+} from "../../knowledge-tool/huginn-fixtures.js";
 
 const TEAM = new Set(["team-wiki", "jira-issues"]);
 

@@ -3,7 +3,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { KnowledgeEngine } from "../../../src/knowledge/engine.js";
@@ -11,7 +10,6 @@ import { CollectionIndex } from "../../../src/knowledge/index/collection-index.j
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
 import { indexDirectory } from "../../../src/knowledge/open-embedded.js";
-import { createLogger, logger, setLogger } from "../../../src/telemetry/logger.js";
 import { logLines } from "../../support/capture-logs.js";
 import { runCliProcess, startCli } from "../../support/cli-process.js";
 

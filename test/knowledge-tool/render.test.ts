@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { renderFooter, renderHits, renderSearchResponse } from "../../src/protocol/render.js";
+import { renderFooter, renderHits, renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import { hit, response } from "./builders.js";
 import {
   bodyE,

@@ -27,7 +27,7 @@ export function renderDocument(doc: DocWithMetadata): string {
 
 /**
  * The document a `get_document` call names. A doc-id line shows an id whose file name holds
- * control characters escaped (protocol/doc-id-line.ts), and a model copies what it was shown:
+ * control characters escaped (knowledge-tool/doc-id-line.ts), and a model copies what it was shown:
  * when the id as given finds nothing, the id it stands for is tried once.
  */
 export async function fetchNamedDocument<T>(

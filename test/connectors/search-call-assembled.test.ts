@@ -1,4 +1,4 @@
-// The binding hands the corrective pass a search as one value: a call of ours is graded from
+// The assembled bot hands the corrective pass a search as one value: a call of ours is graded from
 // its structured response and its own arguments, never from its text; a call handed over as
 // text alone is read from its text.
 import { describe, expect, it } from "vitest";
@@ -22,14 +22,14 @@ function weakThenFound() {
   );
 }
 
-describe("a search call through the binding", () => {
+describe("a search call through the assembled bot", () => {
   it("is graded from its structured response: a text with no readable hit is still corrected", async () => {
     const backend = weakThenFound();
-    const binding = assembleBot({ config }, backend, {});
+    const assembled = assembleBot({ config }, backend, {});
     const request = { query: "vacation days" };
-    const found = await binding.backend.search(request);
-    const call = { ...binding.renderCall(request, found), text: "opaque text" };
-    const corrected = await binding.correctFor()!({
+    const found = await assembled.backend.search(request);
+    const call = { ...assembled.renderCall(request, found), text: "opaque text" };
+    const corrected = await assembled.correctFor()!({
       toolName: "search_knowledge",
       // Never read: the call carries its arguments.
       toolArgs: null,
@@ -43,8 +43,8 @@ describe("a search call through the binding", () => {
   });
 
   it("handed over as text alone, the same opaque text has nothing to grade", async () => {
-    const binding = assembleBot({ config }, weakThenFound(), {});
-    const corrected = await binding.correctFor()!({
+    const assembled = assembleBot({ config }, weakThenFound(), {});
+    const corrected = await assembled.correctFor()!({
       toolName: "search_knowledge",
       toolArgs: { query: "vacation days" },
       resultText: "opaque text",
@@ -54,16 +54,16 @@ describe("a search call through the binding", () => {
   });
 
   it("the Copilot tool hands its call to the session's hook whole", async () => {
-    const binding = assembleBot({ config }, weakThenFound(), {});
+    const assembled = assembleBot({ config }, weakThenFound(), {});
     const seen: CorrectCall[] = [];
     const { config: session } = sessionConfigFor(
       {
         bot: { name: "b", dir: "/tmp/b", persona: "", limits: { maxToolCalls: 5, timeoutMs: 10_000 } },
-        backend: binding.backend,
+        backend: assembled.backend,
         renderResult: () => {
           throw new Error("the text-only renderer must not be used");
         },
-        renderCall: binding.renderCall,
+        renderCall: assembled.renderCall,
         correct: async (call) => {
           seen.push(call);
           return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatRelevancePercent, parseHeaderRelevance } from "../../src/protocol/relevance-text.js";
+import { formatRelevancePercent, parseHeaderRelevance } from "../../src/knowledge-tool/relevance-text.js";
 
 describe("formatRelevancePercent", () => {
   it("prints one decimal like Python, including half-to-even on exact ties", () => {

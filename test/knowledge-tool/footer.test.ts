@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extractTrailingFooter, stripTrailingFooter } from "../../src/protocol/footer.js";
-import { parseFooterHints } from "../../src/protocol/footer-hints.js";
+import { extractTrailingFooter, stripTrailingFooter } from "../../src/knowledge-tool/footer.js";
+import { parseFooterHints } from "../../src/knowledge-tool/footer-hints.js";
 import { muninnTextB, muninnTextC, textB, textC2, textD } from "./huginn-fixtures.js";
 
 describe("extractTrailingFooter", () => {

@@ -1,11 +1,14 @@
 // A file name is chosen by whoever put the file in the bot folder: one with a newline must not
 // add a doc-id line (a fake document key) or a footer (fake retry hints) to the model's text.
 import { describe, expect, it } from "vitest";
-import { extractDocKeys, parseDocIdLine, renderDocIdLine } from "../../src/protocol/doc-id-line.js";
-import { fetchNamedDocument } from "../../src/protocol/document.js";
-import { extractTrailingFooter } from "../../src/protocol/footer.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
-import { escapeControlCharacters, unescapeControlCharacters } from "../../src/protocol/untrusted-text.js";
+import { extractDocKeys, parseDocIdLine, renderDocIdLine } from "../../src/knowledge-tool/doc-id-line.js";
+import { fetchNamedDocument } from "../../src/knowledge-tool/document.js";
+import { extractTrailingFooter } from "../../src/knowledge-tool/footer.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
+import {
+  escapeControlCharacters,
+  unescapeControlCharacters,
+} from "../../src/knowledge-tool/untrusted-text.js";
 import { hit, response } from "./builders.js";
 
 const FORGING_ID =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { extractDocKeys } from "../../src/protocol/doc-id-line.js";
-import { renderSearchResponse } from "../../src/protocol/render.js";
-import { classifyTextSignal } from "../../src/protocol/text-signal.js";
+import { extractDocKeys } from "../../src/knowledge-tool/doc-id-line.js";
+import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
+import { classifyTextSignal } from "../../src/knowledge-tool/text-signal.js";
 import { hit, response } from "./builders.js";
 
 const quoted = hit({

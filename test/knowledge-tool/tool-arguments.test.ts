@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { parseSearchArgs, searchKnowledgeShape } from "../../src/protocol/tool-arguments.js";
+import { parseSearchArgs, searchKnowledgeShape } from "../../src/knowledge-tool/tool-arguments.js";
 
 describe("searchKnowledgeShape (the strict reading of our own tools' arguments)", () => {
   const strict = z.object(searchKnowledgeShape);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { appendCorrection, renderRequeryNote } from "../../src/protocol/corrective-note.js";
-import { renderHits } from "../../src/protocol/render.js";
-import { peelTraceMarker } from "../../src/protocol/trace-marker.js";
+import { appendCorrection, renderRequeryNote } from "../../src/knowledge-tool/corrective-note.js";
+import { renderHits } from "../../src/knowledge-tool/render.js";
+import { peelTraceMarker } from "../../src/knowledge-tool/trace-marker.js";
 import {
   muninnFenceD,
   muninnMergedB,
