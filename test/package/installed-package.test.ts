@@ -22,6 +22,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_THREE_PHRASE, threePagePdf } from "../fixtures/pdf/three-page-manual.js";
 import { freePort } from "../support/free-port.js";
+import { connectHttpMcp } from "../support/http-mcp-client.js";
 import {
   cleanNpmEnv as cleanEnv,
   diskBytes,
@@ -209,6 +210,37 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
       }
     },
   );
+
+  it("npx second-look mcp ./my-bot --http serves it over Streamable HTTP to a client with a token", async () => {
+    const token = "package-test-token-0123456789";
+    const child = spawn(bin, ["mcp", "./my-bot", "--http", "127.0.0.1:0"], {
+      cwd: app,
+      env: { ...cleanEnv(), SECOND_LOOK_MCP_TOKENS: token, SECOND_LOOK_LOG_LEVEL: "warn" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout!.on("data", (chunk) => {
+      stdout += String(chunk);
+    });
+    const exited = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    try {
+      await expect.poll(() => stdout, { timeout: 60_000 }).toMatch(/serving my-bot at (\S+)\n/);
+      const url = /serving my-bot at (\S+)/.exec(stdout)![1]!;
+      const refused = await fetch(url, { method: "POST", body: "{}" });
+      expect(refused.status).toBe(401);
+      const mcp = await connectHttpMcp(url, token);
+      try {
+        const reply = await mcp.call("search_knowledge", { query: "carry over unused PTO" });
+        expect(reply.isError).toBe(false);
+        expect(reply.text).toMatch(/doc_id: `docs\/time-off\/annual-leave.md`/);
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toBe(0);
+  }, 120_000);
 
   // Issue 23's acceptance, in the project's own folder: a bot given by its path (`./my-bot`).
   it("npx second-look bots lists the bot beside package.json", async () => {
