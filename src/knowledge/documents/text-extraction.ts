@@ -1,7 +1,29 @@
 // The version of what the loaders make of a file. An index stores the text the loaders
 // extracted; when they extract differently, an index built before holds the old text, and a
-// refresh that only re-reads changed files would keep it for ever. Raising this number makes
-// the next refresh re-read every file (src/knowledge/index/index-store.ts compares it).
-//   1: every version before the number was kept (absent from older indexes).
-//   2: HTML drops permalink marks and the site's name after a page's title (page-chrome.ts).
+// refresh that only re-reads changed files would keep it for ever. Raising the version, and
+// naming the formats it changed, makes the next refresh re-read those files
+// (src/knowledge/index/index-store.ts for the embedded index, pg-indexer.ts for PostgreSQL).
+import { type DocumentFormat, documentFormatFor } from "./document-format.js";
+
 export const TEXT_EXTRACTION_VERSION = 2;
+
+/**
+ * The formats whose text each version changed. 1: every version before the number was kept
+ * (absent from older indexes). 2: HTML drops permalink marks and the site's name after a page's
+ * title (page-chrome.ts). Raw HTML inside markdown also drops lone-symbol same-page links now;
+ * markdown is not listed, so a PostgreSQL index is not re-read whole for a mark its sources
+ * almost never hold.
+ */
+const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
+  2: ["html"],
+};
+
+/** Whether the text of `path` may differ from what extraction version `since` made of it. */
+export function extractionChangedSince(since: number, path: string): boolean {
+  const format = documentFormatFor(path);
+  if (format === undefined) return false;
+  for (let version = since + 1; version <= TEXT_EXTRACTION_VERSION; version++) {
+    if (CHANGED_FORMATS[version]?.includes(format)) return true;
+  }
+  return false;
+}

@@ -4,6 +4,7 @@ import { SecondLookError } from "../../errors.js";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { documentIdFor } from "../documents/document-id.js";
+import { extractionChangedSince, TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
 import {
   boundsKey,
   type CollectionSource,
@@ -25,6 +26,7 @@ import {
   keepSkipsOf,
   recordFileTimes,
   recordSkip,
+  recordTextExtraction,
   replaceDocuments,
   type StoredFile,
   type StoredSkip,
@@ -113,13 +115,23 @@ export async function refreshPostgresCollection(
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
   await acquireIndexLock(client, bot, source.name);
   try {
-    const { id } = await ensureCollection(
+    const { id, extractedBy } = await ensureCollection(
       client,
       t,
       bot,
       source.name,
       CollectionAnalysis.of(source.language).id,
     );
+    // Stored text from an older extraction keeps what the loaders now drop: the files of the
+    // formats it changed are read again (searches go on reading the stored text until each file
+    // is replaced), the others stay as they are.
+    const rereadSince = extractedBy < TEXT_EXTRACTION_VERSION ? extractedBy : undefined;
+    if (rereadSince !== undefined) {
+      logger().warn(
+        { bot, collection: source.name, builtWith: rereadSince, extraction: TEXT_EXTRACTION_VERSION },
+        `collection ${source.name} was indexed from text extraction ${rereadSince}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
+      );
+    }
     const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
     const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
     const skips: StoredSkip[] = [];
@@ -168,6 +180,7 @@ export async function refreshPostgresCollection(
             t,
             id,
             language: source.language,
+            reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
           });
         } catch (error) {
           failure ??= { error };
@@ -181,6 +194,8 @@ export async function refreshPostgresCollection(
     const concurrency = Math.min(files.length, Math.max(2, pool.limits.workers * 2));
     await Promise.all(Array.from({ length: concurrency }, worker));
     if (failure) throw failure.error;
+    // Only a run that read every file records the extraction: an interrupted one is re-read again.
+    if (rereadSince !== undefined && report.pending === 0) await recordTextExtraction(client, t, id);
     for (const path of previous.keys()) {
       if (seen.has(path)) continue;
       await replaceDocuments(client, t, id, [], [path]);
@@ -234,6 +249,8 @@ interface FileContext {
   id: number;
   /** The collection's language setting, for the parser thread's analyzer. */
   language: string | undefined;
+  /** Whether a file is parsed even when unchanged: its stored text came from an older extraction. */
+  reread: (path: string) => boolean;
 }
 
 async function refreshFile(absPath: string, c: FileContext): Promise<void> {
@@ -251,7 +268,8 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     return;
   }
   const before = c.previous.get(path);
-  if (before && before.size === info.size && before.mtimeMs === info.mtimeMs) {
+  const reread = c.reread(path);
+  if (before && !reread && before.size === info.size && before.mtimeMs === info.mtimeMs) {
     c.seen.add(path);
     report.unchanged++;
     return;
@@ -271,7 +289,8 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
   const result = await c.pool.ingest({
     absPath,
     id: path,
-    ...(before ? { knownHash: before.contentHash } : {}),
+    // A known hash lets the parser skip an unchanged file: not when its text must be extracted again.
+    ...(before && !reread ? { knownHash: before.contentHash } : {}),
     ...(c.language !== undefined ? { language: c.language } : {}),
   });
   if (!result.ok) {

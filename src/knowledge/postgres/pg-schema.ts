@@ -75,6 +75,11 @@ export function tablesIn(schema: string): Tables {
  *   folder with the same name is refused instead of deleting the first one's documents
  *   (src/knowledge/postgres/pg-bot-folder.ts). Rows from version 4 keep their key and get null:
  *   the first run that would not delete most of their documents claims them.
+ * - version 6: `document_count`, the page evidence's document count, kept by the writer.
+ * - version 7: `text_extraction`, the loaders' text extraction the documents came from
+ *   (src/knowledge/documents/text-extraction.ts). Rows from before it get 1: the next
+ *   `second-look index` re-reads every file of theirs (pg-indexer.ts), while searches go on
+ *   reading what is stored.
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -198,6 +203,9 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
     ALTER TABLE ${t.collections} ADD COLUMN document_count bigint NOT NULL DEFAULT 0;
     UPDATE ${t.collections} c SET document_count = (SELECT count(*) FROM ${t.documents} d WHERE d.collection_id = c.id);
+  `,
+  (t) => `
+    ALTER TABLE ${t.collections} ADD COLUMN text_extraction integer NOT NULL DEFAULT 1;
   `,
 ];
 

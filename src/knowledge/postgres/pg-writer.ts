@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { logger } from "../../telemetry/logger.js";
+import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
 import { type AnalyzedDocument, DEFAULT_BM25 } from "../ranking-core/index.js";
 import { type CopyValue, copyRows } from "./pg-copy.js";
 import {
@@ -39,15 +40,15 @@ export async function ensureCollection(
   bot: string,
   name: string,
   analyzerId: string,
-): Promise<{ id: number; emptied: boolean }> {
-  const row = await client.query<{ id: number; analyzer: string }>(
-    `INSERT INTO ${t.collections} (bot, name, analyzer) VALUES ($1, $2, $3)
+): Promise<{ id: number; emptied: boolean; extractedBy: number }> {
+  const row = await client.query<{ id: number; analyzer: string; text_extraction: number }>(
+    `INSERT INTO ${t.collections} (bot, name, analyzer, text_extraction) VALUES ($1, $2, $3, $4)
      ON CONFLICT (bot, name) DO UPDATE SET bot = excluded.bot
-     RETURNING id, analyzer`,
-    [bot, name, analyzerId],
+     RETURNING id, analyzer, text_extraction`,
+    [bot, name, analyzerId, TEXT_EXTRACTION_VERSION],
   );
-  const { id, analyzer } = row.rows[0]!;
-  if (analyzer === analyzerId) return { id, emptied: false };
+  const { id, analyzer, text_extraction: extractedBy } = row.rows[0]!;
+  if (analyzer === analyzerId) return { id, emptied: false, extractedBy };
   logger().warn(
     { bot, collection: name, builtWith: analyzer, analyzer: analyzerId },
     `collection ${name} was indexed with analyzer ${analyzer}; it is now analysed with ${analyzerId}: re-indexing every file`,
@@ -57,12 +58,24 @@ export async function ensureCollection(
     await client.query(`DELETE FROM ${t.documents} WHERE collection_id = $1`, [id]);
     await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1`, [id]);
     await client.query(
-      `UPDATE ${t.collections} SET unit_count = 0, document_count = 0, title_length_sum = 0, body_length_sum = 0, analyzer = $2
+      `UPDATE ${t.collections} SET unit_count = 0, document_count = 0, title_length_sum = 0, body_length_sum = 0, analyzer = $2, text_extraction = $3
        WHERE id = $1`,
-      [id, analyzerId],
+      [id, analyzerId, TEXT_EXTRACTION_VERSION],
     );
   });
-  return { id, emptied: true };
+  return { id, emptied: true, extractedBy: TEXT_EXTRACTION_VERSION };
+}
+
+/** Records that every document of the collection now comes from this version's text extraction. */
+export async function recordTextExtraction(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+): Promise<void> {
+  await client.query(`UPDATE ${t.collections} SET text_extraction = $2 WHERE id = $1`, [
+    collectionId,
+    TEXT_EXTRACTION_VERSION,
+  ]);
 }
 
 /** What the collection holds now, to compare files against. */
