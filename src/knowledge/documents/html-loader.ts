@@ -146,7 +146,7 @@ export function parseHtml(source: string, fileTitle: string): ParsedDocument {
   const titleElement = findFirst(root, (tag) => tag === "title");
   const h1 = findFirst(root, (tag) => tag === "h1");
   const heading = h1 ? collapseWhitespace(flatText(h1)) : "";
-  const pageText = buckets.map((b) => `${b.heading ?? ""}\n${b.content}`).join("\n");
+  const pageText = () => buckets.map((b) => `${b.heading ?? ""}\n${b.content}`).join("\n");
   const title =
     titleWithoutSiteName(collapseWhitespace(titleElement ? flatText(titleElement) : ""), heading, pageText) ||
     heading ||
@@ -343,7 +343,10 @@ function flatText(root: Node): string {
 /** Elements whose text is never the document's: chrome, code, media, and permalink marks. */
 function isDropped(tag: string, element: HTMLElement): boolean {
   if (DROPPED.has(tag)) return true;
-  return tag === "a" && isPermalinkMark(element.getAttribute("href"), element.text);
+  if (tag !== "a") return false;
+  // Only a same-page link can be a mark: its text is read for those alone.
+  const href = element.getAttribute("href");
+  return href?.startsWith("#") === true && isPermalinkMark(href, element.text);
 }
 
 /** First element in document order matching the predicate (iterative, see flatText). */

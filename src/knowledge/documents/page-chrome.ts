@@ -34,11 +34,18 @@ const SITE_SEPARATORS = [" — ", " – ", " - ", " | ", " · ", " :: ", " » "]
  * Python 3.11.2 documentation" under the heading "pathlib — Object-oriented filesystem paths"
  * becomes the heading's words.
  */
-export function titleWithoutSiteName(title: string, heading: string | undefined, pageText = ""): string {
+export function titleWithoutSiteName(
+  title: string,
+  heading: string | undefined,
+  pageText: string | (() => string) = "",
+): string {
   if (!heading) return title;
   const said = comparable(heading);
   if (said === "") return title;
-  const page = comparable(pageText);
+  // The page's whole text is normalised only for a title that has a confirmed split (most
+  // titles have none): a loader passes it as a function.
+  let page: string | undefined;
+  const pageWords = () => (page ??= comparable(typeof pageText === "function" ? pageText() : pageText));
   // From the last separator leftwards: the shortest site name that leaves a confirmed title.
   let best: string | undefined;
   for (const separator of SITE_SEPARATORS) {
@@ -50,7 +57,7 @@ export function titleWithoutSiteName(title: string, heading: string | undefined,
     // The page's own subtitle ("Letter Wizard - Printed items") is what its text is about; a
     // site's name ("Python 3.11.2 documentation") is not in the page's text.
     const dropped = comparable(title.slice(at + separator.length));
-    if (dropped === "" || page.includes(dropped)) continue;
+    if (dropped === "" || pageWords().includes(dropped)) continue;
     if (best === undefined || kept.length > best.length) best = kept;
   }
   return best ?? title;
