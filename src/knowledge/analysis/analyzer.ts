@@ -53,6 +53,7 @@ const LATIN_WORD = /^[\p{Script=Latin}\p{M}\p{N}]+$/u;
 /** Scripts written without spaces between words. */
 const CJK_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HANGUL_CHAR = /\p{Script=Hangul}/u;
+const THAI_CHAR = /\p{Script=Thai}/u;
 /**
  * A word: a run of letters, marks and digits of one kind — Han, Kana (with the long-vowel mark
  * "ー", which Unicode files under Common), Hangul, Thai, or any other script — so that
@@ -140,7 +141,9 @@ export class LanguageAnalyzer implements Analyzer {
   }
 
   private computeTerm(word: string): string | null {
-    if (this.stopwords.has(word) || this.stopwords.has(this.fold(word))) return null;
+    if (this.stopwords.has(word)) return null;
+    const folded = this.fold(word);
+    if (this.stopwords.has(folded)) return null;
     if (this.profile.latinAsEnglish && LATIN_WORD.test(word)) {
       // An English word inside Japanese or Russian text: analysed as English.
       return englishStopwords.has(word) ? null : NON_ASCII.test(word) ? word : porter(word);
@@ -148,7 +151,7 @@ export class LanguageAnalyzer implements Analyzer {
     if (CJK_CHAR.test(word) || HANGUL_CHAR.test(word)) return word;
     // Folded before stemming, so a word typed without its accents ("activite", "елка") stems as
     // the accented one does; the stemmer then works on the folded form.
-    return this.stem(this.fold(word));
+    return this.stem(folded);
   }
 
   /** Combining marks removed, but for the letters the language counts as its own. */
@@ -187,7 +190,7 @@ export class LanguageAnalyzer implements Analyzer {
       if (spacedOnly && isUnspacedScript(run)) continue;
       if (CJK_CHAR.test(run[0]!) || run[0] === "ー" || run[0] === "々") this.emitCjk(run, emit);
       else if (HANGUL_CHAR.test(run[0]!)) emitHangul(run, this.profile.segmentation, emit);
-      else if (this.segmenter && /\p{Script=Thai}/u.test(run[0]!)) this.emitSegmented(run, emit);
+      else if (this.segmenter && THAI_CHAR.test(run[0]!)) this.emitSegmented(run, emit);
       else if (run.length <= MAX_TOKEN_LENGTH) emit(run);
     }
   }

@@ -297,22 +297,22 @@ export class LexicalIndex {
     avgPageBodyLength: number,
   ): number[] {
     const p = this.params;
-    const slotOfUnit = new Map<number, number>();
-    pages.forEach(([first, end], slot) => {
-      for (let u = first; u < end; u++) slotOfUnit.set(u, slot);
-    });
     const terms = stats.length;
     const titleTf = new Float64Array(pages.length * terms);
     const bodyTf = new Float64Array(pages.length * terms);
     stats.forEach((s, i) => {
       if (s.termId === NOT_FOUND) return;
-      for (let k = this.offsets[s.termId]!; k < this.offsets[s.termId + 1]!; k++) {
-        const unit = this.postingUnits[k]!;
-        const slot = slotOfUnit.get(unit);
-        if (slot === undefined) continue;
-        bodyTf[slot * terms + i]! += this.postingBodyTf[k]!;
-        if (unit === pages[slot]![0]) titleTf[slot * terms + i] = this.postingTitleTf[k]!;
-      }
+      const stop = this.offsets[s.termId + 1]!;
+      // A term's postings are in unit order and a page is a run of units: each page's postings
+      // are found by a binary search, not by walking the term's whole posting list.
+      pages.forEach(([first, end], slot) => {
+        for (let k = this.firstPostingAtOrAfter(this.offsets[s.termId]!, stop, first); k < stop; k++) {
+          const unit = this.postingUnits[k]!;
+          if (unit >= end) break;
+          bodyTf[slot * terms + i]! += this.postingBodyTf[k]!;
+          if (unit === first) titleTf[slot * terms + i] = this.postingTitleTf[k]!;
+        }
+      });
     });
     return pages.map(([first, end], slot) => {
       let bodyLength = 0;
@@ -329,6 +329,18 @@ export class LexicalIndex {
       });
       return score;
     });
+  }
+
+  /** The first posting in [from, to) of one term whose unit is at least `unit` (postings are in unit order). */
+  private firstPostingAtOrAfter(from: number, to: number, unit: number): number {
+    let lo = from;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.postingUnits[mid]! < unit) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /** Average body length of a unit (of the collection, when built with its statistics). */

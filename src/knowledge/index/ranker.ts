@@ -33,19 +33,30 @@ export interface CollectionRanking {
   reranked: boolean;
 }
 
+/**
+ * The first pass alone: the query's terms as the index knows them, their BM25F candidates, the
+ * same reordered by proximity, and the relevance model of the leading ones with the units it
+ * read. What a backend that plans its candidate reads needs (ranking-core/candidate-plan.ts),
+ * without the page ranking and grouping rankCollection then does.
+ */
+export function rankFirstPass(index: CollectionIndex, queryTerms: readonly string[]) {
+  const stats = index.lexical.queryStats(firstDistinct(queryTerms, MAX_QUERY_TERMS));
+  const scored = index.lexical.search(stats, CANDIDATE_UNITS);
+  const first = withProximity(index, stats, scored);
+  const feedbackSet = first.slice(0, FEEDBACK_DOCUMENTS);
+  const feedback = relevanceModel(index.lexical, feedbackSet, (term) => index.analyzer.isStopwordTerm(term));
+  return { stats, scored, first, feedback, feedbackUnits: feedbackSet.map((u) => u.unit) };
+}
+
 export function rankCollection(
   index: CollectionIndex,
   queryTerms: readonly string[],
   options: { rerank: boolean; limit: number },
 ): CollectionRanking {
   const lexical = index.lexical;
-  const stats = lexical.queryStats(firstDistinct(queryTerms, MAX_QUERY_TERMS));
-  const firstPass = lexical.search(stats, CANDIDATE_UNITS);
+  const { stats, scored, first, feedback, feedbackUnits } = rankFirstPass(index, queryTerms);
   // The first pass's BM25F scores are the original query's: the relevance feature reuses them.
-  const originalScores = new Map(firstPass.map((u) => [u.unit, u.score]));
-  const first = withProximity(index, stats, firstPass);
-  const feedbackSet = first.slice(0, FEEDBACK_DOCUMENTS);
-  const feedback = relevanceModel(lexical, feedbackSet, (term) => index.analyzer.isStopwordTerm(term));
+  const originalScores = new Map(scored.map((u) => [u.unit, u.score]));
   let final = first;
   // With no feedback terms (nothing matched) the expanded query is the original one: the pass
   // is complete without running it.
@@ -65,7 +76,7 @@ export function rankCollection(
     documents: withPageEvidence(index, stats, candidates).slice(0, options.limit),
     stats,
     feedback,
-    feedbackUnits: feedbackSet.map((u) => u.unit),
+    feedbackUnits,
     reranked: options.rerank,
   };
 }

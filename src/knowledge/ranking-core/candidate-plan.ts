@@ -8,7 +8,7 @@ import { DEFAULT_BM25 } from "../index/bm25.js";
 import { CollectionIndex, type TermedDocument } from "../index/collection-index.js";
 import { expandQuery } from "../index/feedback.js";
 import type { CollectionStatistics } from "../index/lexical-index.js";
-import { PAGE_CANDIDATES, rankCollection } from "../index/ranker.js";
+import { PAGE_CANDIDATES, rankCollection, rankFirstPass } from "../index/ranker.js";
 
 /**
  * Candidate documents of a larger collection as the ranking core ranks them: an index over the
@@ -39,16 +39,19 @@ export function feedbackVocabulary(
   queryTerms: readonly string[],
   wanted: (term: string) => boolean,
 ): Set<string> {
-  const { feedbackUnits } = rankCollection(candidates, queryTerms, { rerank: false, limit: 1 });
+  const { feedbackUnits } = rankFirstPass(candidates, queryTerms);
   const topDocuments = new Set(feedbackUnits.map((unit) => candidates.unitDocument[unit]!));
   const vocabulary = new Set<string>();
   const { lexical } = candidates;
-  for (let unit = 0; unit < candidates.unitDocument.length; unit++) {
-    if (!topDocuments.has(candidates.unitDocument[unit]!)) continue;
-    for (const stream of [lexical.titleStream(unit), lexical.bodyStream(unit)]) {
-      for (const id of stream) {
-        const term = lexical.term(id);
-        if (wanted(term)) vocabulary.add(term);
+  // In document order, each document's sections in order: the order the index holds them.
+  for (const document of [...topDocuments].sort((a, b) => a - b)) {
+    const [from, to] = candidates.documentUnits(document);
+    for (let unit = from; unit < to; unit++) {
+      for (const stream of [lexical.titleStream(unit), lexical.bodyStream(unit)]) {
+        for (const id of stream) {
+          const term = lexical.term(id);
+          if (wanted(term)) vocabulary.add(term);
+        }
       }
     }
   }
@@ -77,7 +80,7 @@ export function expandedQueryWeights(
   candidates: CollectionIndex,
   queryTerms: readonly string[],
 ): Map<string, number> | undefined {
-  const ranking = rankCollection(candidates, queryTerms, { rerank: false, limit: 1 });
+  const ranking = rankFirstPass(candidates, queryTerms);
   if (!ranking.feedback.length) return undefined;
   const expanded = new Map<string, number>();
   for (const s of expandQuery(candidates.lexical, ranking.stats, ranking.feedback)) {
