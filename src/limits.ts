@@ -48,11 +48,11 @@ export function positiveOrUndefined(n: number | undefined): number | undefined {
 }
 
 /** `n` floored when it is a finite number of at least 1, else undefined. */
-export function wholeAtLeastOne(n: number | undefined): number | undefined {
+export function wholeAtLeastOne(n: unknown): number | undefined {
   return typeof n === "number" && Number.isFinite(n) && n >= 1 ? Math.floor(n) : undefined;
 }
 
-/** A count read from untrusted data (a reply's token usage): a finite number above zero, floored; else 0. */
+/** A count read from untrusted data (a reply's token usage): a whole number of at least one, else 0. */
 export function countOrZero(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+  return wholeAtLeastOne(value) ?? 0;
 }

@@ -9,6 +9,7 @@ import { DEADLINES } from "../deadline.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import type { CorrectiveOutcome, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
+import { wholeOption } from "./cli-options.js";
 import { progressReporter } from "./progress.js";
 import { humanText } from "./terminal-text.js";
 
@@ -38,7 +39,7 @@ export async function runSearch(
   if (!query.trim()) throw new CliError("the query is empty");
   const request: SearchRequest = { query };
   if (options.collection?.length) request.collections = options.collection;
-  if (options.limit !== undefined) request.limit = parseLimit(options.limit);
+  if (options.limit !== undefined) request.limit = wholeOption(options.limit, "--limit", 0, 1, 100);
   if (options.brief) request.brief = true;
   const bot = await resolveBot(botRef, { quiet: options.json });
   const result = await searchAsTheModelWould(bot, request, {
@@ -112,12 +113,4 @@ function toolArgsOf(request: SearchRequest): Record<string, unknown> {
   if (request.limit !== undefined) args.limit = request.limit;
   if (request.brief) args.brief = true;
   return args;
-}
-
-function parseLimit(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 100) {
-    throw new CliError(`--limit must be a whole number from 1 to 100, got "${value}"`);
-  }
-  return n;
 }

@@ -3,7 +3,7 @@
 // analysis reads it); for "auto", the embedded index knows which languages its documents were
 // analysed in. A Huginn server's collections have no language here (its own analysis decides).
 import type { BotConfig } from "../bots/config-schema.js";
-import { QUERY_LANGUAGE_MIN_SHARE } from "../knowledge/analysis/collection-analysis.js";
+import { queryLanguageTags } from "../knowledge/analysis/collection-analysis.js";
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
 import { backendEntry } from "../knowledge/backends/registry.js";
 import { KnowledgeEngine } from "../knowledge/engine.js";
@@ -40,11 +40,8 @@ export function collectionLanguages(
 export function detectedLanguages(backend: KnowledgeBackend | undefined, name: string): CollectionLanguage {
   const counts = backend instanceof KnowledgeEngine ? backend.collectionIndex(name)?.languages : undefined;
   if (!counts || counts.size === 0) return { tags: [], name: DETECTED_PER_DOCUMENT };
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  const profiles = [...counts.entries()]
-    .filter(([, n]) => n / total >= QUERY_LANGUAGE_MIN_SHARE)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([tag]) => languageOf(tag))
+  const profiles = queryLanguageTags(counts)
+    .map((tag) => languageOf(tag))
     .filter((p) => p !== undefined);
   if (profiles.length === 0) return { tags: [], name: DETECTED_PER_DOCUMENT };
   return { tags: profiles.map((p) => p.tag), name: joinNames(profiles.map((p) => p.name)) };

@@ -12,6 +12,7 @@ import { type FusedHit, fuseRankings } from "./fusion.js";
 import { renderAddition, selectFreshHits } from "./merge.js";
 import { maxRelevance } from "./shown-result.js";
 import type { RequeryPlan } from "./step-choose-requery.js";
+import { recordGrade } from "./step-grade.js";
 import type { CandidateResult, RoundSearch } from "./step-search.js";
 
 /** Fused hits appended per round: the best of several rankings, not all of them. */
@@ -85,23 +86,21 @@ export function mergeStep(
   if (unconvincing) {
     // The model then reads the original result and one line saying what was not found.
     const reason = pass.unmatchedTerms.length > 0 ? REASON_RESCUE_NOT_CONFIDENT : REASON_REQUERY_WEAK;
-    pass.verdicts.push(grade.verdict);
-    pass.reasons.push(reason);
+    recordGrade(pass, { verdict: grade.verdict, reason });
     // A later round keeps what an earlier one appended; only a first one says "not covered".
     if (pass.retries === 1) sayNotCovered(pass, reason, pass.unmatchedTerms);
     return "stop";
   }
   if (fresh.length === 0) {
-    pass.verdicts.push(grade.verdict);
     if (fused.length === 0 && pass.retries === 1) {
       // Not one candidate matched anything: nothing in the documents to show.
-      pass.reasons.push(REASON_RESCUE_EMPTY);
+      recordGrade(pass, { verdict: grade.verdict, reason: REASON_RESCUE_EMPTY });
       sayNotCovered(pass, plan.fromModel ? grade.reason : REASON_RESCUE_EMPTY, pass.unmatchedTerms);
       return "stop";
     }
     // Nothing new to show: the text and its grade stand; another round may still help.
     const searched = answered.map((r) => `"${clipText(r.query, 200)}"`).join(", ");
-    pass.reasons.push(`re-queries ${searched} added no new results`);
+    recordGrade(pass, { verdict: grade.verdict, reason: `re-queries ${searched} added no new results` });
     return "unchanged";
   }
   appendFresh(pass, plan, answered, fresh, grade);

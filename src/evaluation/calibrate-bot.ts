@@ -13,6 +13,7 @@ import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
 import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, DEFAULT_CALIBRATION } from "../knowledge/relevance.js";
 import { FEATURE_NAMES } from "../knowledge/relevance-features.js";
+import { percent } from "./bot-report-rows.js";
 import {
   ANSWER_DEPTH,
   fitCalibration,
@@ -273,8 +274,7 @@ export function compareFits(current: WeakFigures, heldOut: WeakFigures | null): 
 
 /** `false alarms 17.3% → 50.0%, …` */
 export function changesText(changes: readonly FigureChange[]): string {
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  return changes.map((c) => `${c.label} ${pct(c.current)} → ${pct(c.fitted)}`).join(", ");
+  return changes.map((c) => `${c.label} ${percent(c.current)} → ${percent(c.fitted)}`).join(", ");
 }
 
 type EngineFor = CalibrationSubject["engineFor"];

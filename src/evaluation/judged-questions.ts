@@ -87,10 +87,15 @@ export async function readJudgedQuestions(file: string): Promise<JudgedQuestion[
   return out;
 }
 
+/** A doc id with forward slashes, as judged paths are compared with it. */
+const docPath = (docId: string) => docId.replaceAll("\\", "/");
+/** A judged path as compared: forward slashes, no leading "./" or "/". */
+const judgedPathKey = (path: string) => path.replaceAll("\\", "/").replace(/^\.?\//, "");
+
 /** Whether a bot's doc id is the judged path: equal, or ending with "/" + path. */
 export function matchesJudgedPath(docId: string, path: string): boolean {
-  const id = docId.replaceAll("\\", "/");
-  const wanted = path.replaceAll("\\", "/").replace(/^\.?\//, "");
+  const id = docPath(docId);
+  const wanted = judgedPathKey(path);
   return id === wanted || id.endsWith(`/${wanted}`);
 }
 
@@ -118,7 +123,7 @@ export function unmatchedJudgedPaths(
 ): UnmatchedPath[] {
   const suffixes = new Set<string>();
   for (const docId of docIds) {
-    const id = docId.replaceAll("\\", "/");
+    const id = docPath(docId);
     suffixes.add(id);
     for (let slash = id.indexOf("/"); slash >= 0; slash = id.indexOf("/", slash + 1)) {
       suffixes.add(id.slice(slash + 1));
@@ -127,7 +132,7 @@ export function unmatchedJudgedPaths(
   const out: UnmatchedPath[] = [];
   for (const q of questions) {
     for (const path of q.relevant) {
-      if (!suffixes.has(path.replaceAll("\\", "/").replace(/^\.?\//, ""))) out.push({ question: q.id, path });
+      if (!suffixes.has(judgedPathKey(path))) out.push({ question: q.id, path });
     }
   }
   return out;

@@ -1,8 +1,10 @@
 // The text a corrective pass adds to a result (docs/design.md §4): a separator, one note line
 // saying what was done and why, then the new hits — or, when the documents do not appear to
 // cover the question, that one line alone. The original body stays byte-for-byte.
+
 import { fitText } from "../text-clip.js";
 import type { Verdict } from "../types.js";
+import { joinNames } from "./collection-languages.js";
 import { stripTrailingFooter } from "./footer.js";
 import { toSingleLine } from "./untrusted-text.js";
 
@@ -53,10 +55,7 @@ export function renderRequeryNote(note: RequeryNote): string {
   const queries = [note.query, ...(note.alsoQueries ?? [])].map(
     (q) => `"${fitText(toSingleLine(q), note.alsoQueries?.length ? MAX_NOTE_QUERY_CHARS : Infinity)}"`,
   );
-  const searched =
-    queries.length === 1
-      ? queries[0]!
-      : `${queries.slice(0, -1).join(", ")} and ${queries[queries.length - 1]!}`;
+  const searched = joinNames(queries);
   const expansion = note.expanded ? " (with a hypothetical answer passage)" : "";
   const fused = queries.length > 1 || note.expanded ? ", fused" : "";
   return (

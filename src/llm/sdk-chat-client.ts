@@ -8,8 +8,10 @@
 // needs, and holds the SDK to our bounds with the headers it obeys on a failed reply:
 // `retry-after-ms` (our backoff, or the provider's Retry-After when longer) and, when that wait
 // would pass the deadline or exceed `maxRetryAfterMs`, `x-should-retry: false`.
+
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
+import { DEADLINES } from "../deadline.js";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { withCallDeadline } from "./call-deadline.js";
@@ -21,7 +23,7 @@ import { proxyDispatcher } from "./proxy-dispatcher.js";
 import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
 import { UsageMeter } from "./usage-meter.js";
 
-const DEFAULT_CHAT_TIMEOUT_MS = 30_000;
+const DEFAULT_CHAT_TIMEOUT_MS = DEADLINES.chatCallMs;
 /** A chat reply larger than this is not one we asked for. */
 const MAX_REPLY_BYTES = 4 * 1024 * 1024;
 /** Of an error reply, this much is quoted from (and scrubbed knowing it was cut). */

@@ -218,7 +218,8 @@ async function searchTool(
   }
   const scoped = allowed.length < ctx.all.length;
   const request = toSearchRequest(args);
-  // A client limited to some collections searches those, never the bot's others.
+  // A client limited to some collections searches those, never the bot's others; so does its
+  // corrective re-query, which takes its collections from this request (the search call's args).
   if (!request.collections && scoped) request.collections = [...allowed];
   const searched = request.collections ?? ctx.all;
   let call: SearchCall;
@@ -246,8 +247,7 @@ async function searchTool(
   const corrected = await settleBy(
     correct({
       toolName: SEARCH_KNOWLEDGE_TOOL,
-      // The re-query stays inside the collections this call searched.
-      toolArgs: scoped && !args.collection ? { ...args, collection: searched } : args,
+      toolArgs: args,
       resultText: call.text,
       signal: deadline.signal,
       searchCall: call,

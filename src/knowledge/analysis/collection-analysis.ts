@@ -12,6 +12,19 @@ import { AUTO_LANGUAGE, analyzerFor, DEFAULT_LANGUAGE, languageOf } from "./regi
 export const QUERY_LANGUAGE_MIN_SHARE = 0.05;
 
 /**
+ * The languages an "auto" collection analyses its queries in, given how many documents each
+ * holds: those with at least QUERY_LANGUAGE_MIN_SHARE of them, the largest first (ties by tag).
+ * The one rule for what the index searches in and what the model is told it holds.
+ */
+export function queryLanguageTags(documentsPerLanguage: ReadonlyMap<string, number>): string[] {
+  const total = [...documentsPerLanguage.values()].reduce((a, b) => a + b, 0);
+  return [...documentsPerLanguage.entries()]
+    .filter(([, n]) => total > 0 && n / total >= QUERY_LANGUAGE_MIN_SHARE)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([tag]) => tag);
+}
+
+/**
  * How one collection's text is analysed: one language for every document and query, or "auto":
  * each document in the language detected for it, each query in every language the collection
  * holds (its terms are the union, so a query meets each document in that document's terms).
@@ -72,11 +85,7 @@ export class CollectionAnalysis {
    */
   queryAnalyzer(documentsPerLanguage: ReadonlyMap<string, number>): Analyzer {
     if (!this.isAuto) return analyzerFor(this.setting);
-    const total = [...documentsPerLanguage.values()].reduce((a, b) => a + b, 0);
-    const languages = [...documentsPerLanguage.entries()]
-      .filter(([, n]) => total > 0 && n / total >= QUERY_LANGUAGE_MIN_SHARE)
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .map(([tag]) => tag);
+    const languages = queryLanguageTags(documentsPerLanguage);
     if (languages.length <= 1) return analyzerFor(languages[0] ?? DEFAULT_LANGUAGE);
     return new UnionAnalyzer(languages.map((tag) => analyzerFor(tag)));
   }

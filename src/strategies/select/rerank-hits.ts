@@ -3,7 +3,7 @@
 // to the front by confidence. Invariant (as the reference's reranker): every input hit comes
 // out exactly once; picks of unknown ids are ignored; any failure keeps the input order.
 import type { LlmClient } from "../../llm/llm-client.js";
-import { clipText } from "../../text-clip.js";
+import { oneLine } from "../../text-clip.js";
 import type { Hit } from "../../types.js";
 import type { DocumentTree, TreeSection } from "../tree/document-tree.js";
 import type { RunLimits } from "./model-turns.js";
@@ -70,6 +70,5 @@ export async function rerankHitsSinglePass(
 
 function excerpt(hit: Hit): string {
   const text = hit.snippet ?? hit.chunks?.map((c) => c.content).join(" ") ?? "";
-  const flat = text.replace(/\s+/g, " ").trim();
-  return clipText(flat, EXCERPT_CHARS);
+  return oneLine(text, EXCERPT_CHARS);
 }
