@@ -30,6 +30,11 @@ export interface CollectionRanking {
   feedback: ExpansionTerm[];
   /** The units the relevance model read (the first pass's leading ones): where its terms come from. */
   feedbackUnits: number[];
+  /**
+   * Every document whose whole page the ranking weighed (withPageEvidence): a backend that reads
+   * candidate sections must hold all of their sections to rank as the embedded engine does.
+   */
+  weighedDocuments: number[];
   reranked: boolean;
 }
 
@@ -51,34 +56,64 @@ export function rankFirstPass(index: CollectionIndex, queryTerms: readonly strin
 export function rankCollection(
   index: CollectionIndex,
   queryTerms: readonly string[],
-  options: { rerank: boolean; limit: number },
+  options: { rerank: boolean; limit: number; fusion?: PageFusion },
 ): CollectionRanking {
+  const fusion = options.fusion ?? DEFAULT_PAGE_FUSION;
   const lexical = index.lexical;
   const { stats, scored, first, feedback, feedbackUnits } = rankFirstPass(index, queryTerms);
   // The first pass's BM25F scores are the original query's: the relevance feature reuses them.
   const originalScores = new Map(scored.map((u) => [u.unit, u.score]));
-  let final = first;
+  const depth = Math.max(options.limit, PAGE_CANDIDATES);
+  const byPages = (units: readonly ScoredUnit[]) =>
+    withPageEvidence(index, stats, groupByDocument(index, stats, units, depth, originalScores), fusion);
+  const plain = byPages(first);
+  let documents = plain;
+  let weighed = plain;
   // With no feedback terms (nothing matched) the expanded query is the original one: the pass
   // is complete without running it.
   if (options.rerank && feedback.length) {
     const expanded = expandQuery(lexical, stats, feedback);
     const second = withProximity(index, expanded, lexical.search(expanded, CANDIDATE_UNITS));
-    final = reorderByFeedback(first, second, FEEDBACK_WEIGHT);
+    const reordered = byPages(reorderByFeedback(first, second, FEEDBACK_WEIGHT));
+    documents =
+      index.unitsPerDocument > 1 ? keepLeading(plain, reordered, fusion.feedbackKeepsLeading) : reordered;
+    weighed = [...plain, ...reordered];
   }
-  const candidates = groupByDocument(
-    index,
-    stats,
-    final,
-    Math.max(options.limit, PAGE_CANDIDATES),
-    originalScores,
-  );
   return {
-    documents: withPageEvidence(index, stats, candidates).slice(0, options.limit),
+    documents: documents.slice(0, options.limit),
+    weighedDocuments: [...new Set(weighed.map((ranked) => ranked.document))],
     stats,
     feedback,
     feedbackUnits,
     reranked: options.rerank,
   };
+}
+
+/**
+ * In a collection of pages of several sections, the feedback pass reorders the leading documents
+ * of the ranking without it and never pushes one of them out: its terms come from the leading
+ * sections, and on long pages they pull in more of the same pages' topic rather than the answer.
+ * Measured on pydocs and the LibreOffice help in eleven languages (bench/results): feedback free
+ * to replace them took pages the query had found at ranks 9 and 10 out of pydocs' top ten (hit@10
+ * 84.0 → 81.3). Where every document is one section (Cranfield, CISI, CACM) feedback stays free to
+ * bring new documents into the top ten, as it does there (Cranfield hit@10 87.1 → 88.4).
+ */
+export const FEEDBACK_KEEPS_LEADING = 10;
+
+/**
+ * `reordered`, with the leading `count` documents of `plain` moved ahead of all others (in the
+ * order `reordered` gives them; one it lacks keeps its place from `plain`, after those).
+ */
+export function keepLeading(
+  plain: readonly RankedDocument[],
+  reordered: readonly RankedDocument[],
+  count: number,
+): RankedDocument[] {
+  const leading = new Set(plain.slice(0, count).map((ranked) => ranked.document));
+  const kept = reordered.filter((ranked) => leading.has(ranked.document));
+  const present = new Set(kept.map((ranked) => ranked.document));
+  const missing = plain.slice(0, count).filter((ranked) => !present.has(ranked.document));
+  return [...kept, ...missing, ...reordered.filter((ranked) => !leading.has(ranked.document))];
 }
 
 /**
@@ -113,14 +148,30 @@ function reorderByFeedback(
 /** Documents the page evidence reorders: the section ranking's leading ones. */
 export const PAGE_CANDIDATES = 50;
 /**
- * Reciprocal-rank fusion constant and the page ranking's weight beside the section ranking's.
- * Decided on pydocs and the LibreOffice help in eleven languages together (bench/results):
- * on help pages of a few short sections the page as a whole is the better judge (de hit@5
- * 40 → 43 %, ru 32 → 40 %, ja 38 → 43 %), on pydocs' long pages the section is, and weight 1
- * raises pydocs' hit@5 too (69 → 72 %). Collections of one-section documents rank exactly as before.
+ * How the ranking weighs whole pages beside their sections (withPageEvidence) and how far the
+ * feedback pass may move the pages the query found (keepLeading). The shipped values are
+ * DEFAULT_PAGE_FUSION; `npm run bench -- page-fusion` measures others.
  */
-export const PAGE_FUSION_K = 20;
-export const PAGE_WEIGHT = 1;
+export interface PageFusion {
+  /** Reciprocal-rank fusion constant: smaller lets the leading ranks of either ranking count more. */
+  fusionK: number;
+  /** The page ranking's weight beside the section ranking's (weight 1). */
+  pageWeight: number;
+  /** Leading documents of the ranking without feedback that feedback reorders but never pushes out. */
+  feedbackKeepsLeading: number;
+}
+
+/**
+ * Decided on pydocs and the LibreOffice help in eleven languages together, each left out in turn
+ * (bench/results/page-fusion.md). On help pages of a few short sections the page as a whole is the
+ * better judge, and weight 3 at k 5 lets it lead while the section ranking orders the pages it
+ * finds alike; pydocs' hit@5 holds. Collections of one-section documents rank exactly as before.
+ */
+export const DEFAULT_PAGE_FUSION: Readonly<PageFusion> = {
+  fusionK: 5,
+  pageWeight: 3,
+  feedbackKeepsLeading: FEEDBACK_KEEPS_LEADING,
+};
 
 /**
  * The section ranking's documents reordered by fusing it with the same documents ranked as whole
@@ -133,6 +184,7 @@ function withPageEvidence(
   index: CollectionIndex,
   stats: readonly QueryTermStats[],
   documents: RankedDocument[],
+  fusion: PageFusion,
 ): RankedDocument[] {
   // Every document one section (abstracts, FAQ entries): the page is the section, and the
   // section ranking, which also weighs proximity and feedback, is the better judge of it.
@@ -149,7 +201,7 @@ function withPageEvidence(
     pageRank[position] = rank;
   });
   const fused = documents.map(
-    (_, i) => 1 / (PAGE_FUSION_K + i) + PAGE_WEIGHT / (PAGE_FUSION_K + pageRank[i]!),
+    (_, i) => 1 / (fusion.fusionK + i) + fusion.pageWeight / (fusion.fusionK + pageRank[i]!),
   );
   return documents
     .map((ranked, i) => ({ ranked, i }))

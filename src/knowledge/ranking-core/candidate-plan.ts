@@ -60,7 +60,7 @@ export function feedbackVocabulary(
 
 /**
  * The ids of the documents the page ranking weighs (ranker.ts withPageEvidence reads every
- * section of the PAGE_CANDIDATES leading documents).
+ * section of the PAGE_CANDIDATES leading documents, of the ranking with and without feedback).
  */
 export function leadingDocumentIds(
   candidates: CollectionIndex,
@@ -68,7 +68,7 @@ export function leadingDocumentIds(
   rerank: boolean,
 ): string[] {
   const leading = rankCollection(candidates, queryTerms, { rerank, limit: PAGE_CANDIDATES });
-  return leading.documents.map((ranked) => candidates.documents[ranked.document]!.id);
+  return leading.weighedDocuments.map((document) => candidates.documents[document]!.id);
 }
 
 /**

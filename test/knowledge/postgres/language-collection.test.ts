@@ -173,10 +173,10 @@ describe.skipIf(skipReason !== undefined)("a German collection on PostgreSQL and
     expect(holding).not.toContain(-1);
     expect(KRANKHEIT).toContain("Beantragte Urlaubstage");
     const embedded = await engine.search({ query: SPREAD_QUERY });
-    expect(embedded.results.map((hit) => hit.id).slice(0, 2)).toEqual([
-      "docs/teilzeit.md",
-      "docs/krankheit.md",
-    ]);
+    const first = await engine.search({ query: SPREAD_QUERY, rerank: false });
+    expect(embedded.results[0]?.id).toBe("docs/teilzeit.md");
+    expect(first.results[0]?.id).toBe("docs/teilzeit.md");
+    expect(embedded.results.map((hit) => hit.id)).toContain("docs/krankheit.md");
     expect(await backend.search({ query: SPREAD_QUERY })).toEqual(embedded);
   });
 });
