@@ -14,16 +14,13 @@ import type { Dispatcher } from "undici";
 import { DEADLINES } from "../deadline.js";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
-import { withCallDeadline } from "./call-deadline.js";
-import { withChatSpan } from "./chat-span.js";
+import { type ChatCall, framedChatClient } from "./chat-client-frame.js";
 import type { ChatWire, SdkOptions } from "./chat-wire.js";
-import type { ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
+import type { ChatRequest, LlmClient } from "./llm-client.js";
 import { isRetryableStatus, LlmError } from "./llm-error.js";
 import { proxyDispatcher } from "./proxy-dispatcher.js";
 import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
-import { UsageMeter } from "./usage-meter.js";
 
-const DEFAULT_CHAT_TIMEOUT_MS = DEADLINES.chatCallMs;
 /** A chat reply larger than this is not one we asked for. */
 const MAX_REPLY_BYTES = 4 * 1024 * 1024;
 /** Of an error reply, this much is quoted from (and scrubbed knowing it was cut). */
@@ -66,7 +63,6 @@ export function createSdkChatClient(
   env: NodeJS.ProcessEnv,
   options: SdkClientOptions,
 ): LlmClient {
-  const meter = new UsageMeter();
   const adjustments = new Set<string>();
   const log = (options.log ?? processLogger()).child({ llm: wire.provider });
   const scrub = (text: string) => scrubSecrets(text, wire.secrets);
@@ -79,10 +75,9 @@ export function createSdkChatClient(
     const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
     return Math.round(exponential / 2 + ((options.random ?? Math.random)() * exponential) / 2);
   };
-  const clientTimeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEFAULT_CHAT_TIMEOUT_MS;
   let transport: Promise<Fetch> | undefined;
 
-  const call = async (request: ChatRequest, model: string, timeoutMs: number, signal: AbortSignal) => {
+  const send = async (request: ChatRequest, model: string, { timeoutMs, signal, retried }: ChatCall) => {
     const deadline = Date.now() + timeoutMs;
     transport ??= undiciFetch(options.dispatcher, env);
     const base = await transport;
@@ -90,7 +85,7 @@ export function createSdkChatClient(
     let last: Attempt | undefined;
     const fetch: Fetch = async (url, init) => {
       if (++attempts > 1) {
-        meter.retried();
+        retried();
         log.debug({ attempt: attempts, after: last?.failed ?? `HTTP ${last?.status}` }, "llm: retrying");
       }
       last = { where: endpointOf(url instanceof Request ? url.url : String(url)) };
@@ -140,29 +135,14 @@ export function createSdkChatClient(
     }
   };
 
-  return {
-    model: defaultModel,
+  return framedChatClient({
     provider: wire.provider,
-    usage: (): UsageTotals => meter.snapshot(),
-    chat(request: ChatRequest): Promise<ChatResponse> {
-      const model = typeof request.model === "string" && request.model !== "" ? request.model : defaultModel;
-      meter.call();
-      return withChatSpan(model, wire.provider, async () => {
-        const timeoutMs = positiveOrUndefined(request.timeoutMs) ?? clientTimeoutMs;
-        try {
-          const response = await withCallDeadline(wire.provider, timeoutMs, request.signal, (signal) =>
-            call(request, model, timeoutMs, signal),
-          );
-          meter.add(response.usage);
-          return response;
-        } catch (error) {
-          meter.failed();
-          if (error instanceof LlmError) throw error;
-          throw new LlmError(wire.provider, "protocol", scrub(describe(error)));
-        }
-      });
-    },
-  };
+    model: defaultModel,
+    timeoutMs: positiveOrUndefined(options.timeoutMs) ?? DEADLINES.chatCallMs,
+    send,
+    failure: (error) =>
+      error instanceof LlmError ? error : new LlmError(wire.provider, "protocol", scrub(describe(error))),
+  });
 }
 
 /** What ended a call, told from what its last attempt met. */
