@@ -131,7 +131,11 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       }
       const message = scrubSecrets(errorMessage(error), secrets);
       log.debug({ err: message }, "llm: copilot session failed");
-      return new LlmError(PROVIDER, "protocol", `session failed: ${quoteScrubbed(message, secrets)}`);
+      return new LlmError(
+        PROVIDER,
+        "protocol",
+        `session failed: ${quoteScrubbed(message, secrets, MAX_QUOTED_CHARS)}`,
+      );
     },
   });
 }
