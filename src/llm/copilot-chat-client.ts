@@ -13,8 +13,8 @@ import { countOrZero, positiveOrUndefined } from "../limits.js";
 import { loadOptional } from "../optional-package.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { framedChatClient } from "./chat-client-frame.js";
-import { runtimeEnvironment, runtimeLocation } from "./copilot-runtime/runtime-environment.js";
-import type { ClientLease, ClientSpec } from "./copilot-runtime/shared-client.js";
+import { runtimeLocation } from "./copilot-runtime/runtime-environment.js";
+import type { ClientLease } from "./copilot-runtime/shared-client.js";
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
 import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
@@ -39,8 +39,6 @@ export interface CopilotChatClientOptions {
   /** Bound on one call, runtime start included (default 60 s; a request's `timeoutMs` wins). */
   timeoutMs?: number;
   log?: Logger;
-  /** Injected lease source, for tests; the shared runtime pool by default. */
-  acquire?: (spec: ClientSpec) => Promise<ClientLease>;
 }
 
 /**
@@ -55,7 +53,7 @@ export function copilotModelId(model: string): string {
 export function createCopilotChatClient(options: CopilotChatClientOptions): LlmClient {
   const log = (options.log ?? processLogger()).child({ llm: PROVIDER });
   const env = options.env ?? process.env;
-  const location = runtimeLocation(options.botDir);
+  const { home } = runtimeLocation(options.botDir);
   const secrets = [options.byok?.apiKey];
 
   const send = async (request: ChatRequest, model: string, { signal }: { signal: AbortSignal }) => {
@@ -64,21 +62,14 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
       { packages: ["@github/copilot-sdk"], neededFor: "the copilot model provider", layer: "llm" },
       () => import("@github/copilot-sdk"),
     );
-    const acquire =
-      options.acquire ?? (await import("./copilot-runtime/shared-client.js")).acquireCopilotClient;
-    // The same spec as the bot's runtime (copilot-bot-runtime.ts), so the lease shares its process.
-    const leasing = acquire({
-      home: location.home,
-      baseDirectory: location.baseDirectory,
-      env: runtimeEnvironment({
-        hostEnv: env,
-        home: location.home,
-        ...(options.byok
-          ? { provider: { type: options.byok.type, baseUrl: options.byok.baseUrl, model } }
-          : {}),
-      }),
-      useLoggedInUser: options.byok === undefined,
-    });
+    // The bot's own runtime process when this runs inside a bot (src/llm/copilot-runtime/shared-client.ts).
+    const { acquireBotRuntime } = await import("./copilot-runtime/shared-client.js");
+    const { byok } = options;
+    const leasing = acquireBotRuntime(
+      options.botDir,
+      env,
+      byok && { type: byok.type, baseUrl: byok.baseUrl, model },
+    );
     let lease: ClientLease | undefined;
     let session: CopilotSession | undefined;
     try {
@@ -93,7 +84,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
         skipCustomInstructions: true,
         onPermissionRequest: sdk.approveAll,
         infiniteSessions: { enabled: false },
-        workingDirectory: location.home,
+        workingDirectory: home,
       };
       if (options.byok) {
         config.provider = { type: options.byok.type, baseUrl: options.byok.baseUrl };
