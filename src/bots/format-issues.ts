@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { ENV_VAR_NAME } from "../llm/provider-config.js";
 import { fitText } from "../text-clip.js";
 import { closestKey } from "./closest-key.js";
 import { allKeyPaths, keysAt } from "./schema-keys.js";
@@ -6,7 +7,6 @@ import { allKeyPaths, keysAt } from "./schema-keys.js";
 // Turns zod issues into one line each: `<file>: <key path>: <what is wrong>, got <value>`.
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const MAX_VALUE_CHARS = 60;
 
 /** `knowledge.collections["Hand Book"].paths[0]`; the empty path is the top level. */

@@ -3,7 +3,7 @@
 // src/llm/sdk-chat-client.ts's, written once.
 import type { ChatRequest, ChatResponse } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
-import { quoteScrubbed } from "./secret-scrub.js";
+import { MAX_QUOTED_CHARS, quoteScrubbed } from "./secret-scrub.js";
 
 /**
  * The SDKs want a credential and send it as `Authorization: Bearer`. Where a provider takes its
@@ -60,6 +60,6 @@ export function streamError(
   message: unknown,
   retryable = false,
 ) {
-  const words = quoteScrubbed(String(message ?? "unknown"), secrets);
+  const words = quoteScrubbed(String(message ?? "unknown"), secrets, MAX_QUOTED_CHARS);
   return new LlmError(provider, "protocol", `stream error: ${words}`, { retryable });
 }

@@ -12,17 +12,14 @@ import { errorMessage } from "../errors.js";
 import { countOrZero, positiveOrUndefined } from "../limits.js";
 import { loadOptional } from "../optional-package.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
-import { withCallDeadline } from "./call-deadline.js";
-import { withChatSpan } from "./chat-span.js";
-import { runtimeEnvironment, runtimeLocation } from "./copilot-runtime/runtime-environment.js";
-import type { ClientLease, ClientSpec } from "./copilot-runtime/shared-client.js";
-import type { ChatMessage, ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
+import { framedChatClient } from "./chat-client-frame.js";
+import { runtimeLocation } from "./copilot-runtime/runtime-environment.js";
+import type { ClientLease } from "./copilot-runtime/shared-client.js";
+import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from "./llm-client.js";
 import { LlmError } from "./llm-error.js";
 import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
-import { UsageMeter } from "./usage-meter.js";
 
 const PROVIDER = "copilot";
-export const DEFAULT_COPILOT_TIMEOUT_MS = DEADLINES.copilotChatMs;
 
 /** A BYOK endpoint for the runtime to call instead of Copilot's own models. */
 export interface CopilotByok {
@@ -42,8 +39,6 @@ export interface CopilotChatClientOptions {
   /** Bound on one call, runtime start included (default 60 s; a request's `timeoutMs` wins). */
   timeoutMs?: number;
   log?: Logger;
-  /** Injected lease source, for tests; the shared runtime pool by default. */
-  acquire?: (spec: ClientSpec) => Promise<ClientLease>;
 }
 
 /**
@@ -56,33 +51,25 @@ export function copilotModelId(model: string): string {
 }
 
 export function createCopilotChatClient(options: CopilotChatClientOptions): LlmClient {
-  const meter = new UsageMeter();
   const log = (options.log ?? processLogger()).child({ llm: PROVIDER });
   const env = options.env ?? process.env;
-  const location = runtimeLocation(options.botDir);
+  const { home } = runtimeLocation(options.botDir);
   const secrets = [options.byok?.apiKey];
 
-  const run = async (request: ChatRequest, model: string, signal: AbortSignal): Promise<ChatResponse> => {
+  const send = async (request: ChatRequest, model: string, { signal }: { signal: AbortSignal }) => {
     // A peer dependency (src/optional-package.ts): a missing one is named in one line.
     const sdk = await loadOptional(
       { packages: ["@github/copilot-sdk"], neededFor: "the copilot model provider", layer: "llm" },
       () => import("@github/copilot-sdk"),
     );
-    const acquire =
-      options.acquire ?? (await import("./copilot-runtime/shared-client.js")).acquireCopilotClient;
-    // The same spec as the bot's runtime (copilot-bot-runtime.ts), so the lease shares its process.
-    const leasing = acquire({
-      home: location.home,
-      baseDirectory: location.baseDirectory,
-      env: runtimeEnvironment({
-        hostEnv: env,
-        home: location.home,
-        ...(options.byok
-          ? { provider: { type: options.byok.type, baseUrl: options.byok.baseUrl, model } }
-          : {}),
-      }),
-      useLoggedInUser: options.byok === undefined,
-    });
+    // The bot's own runtime process when this runs inside a bot (src/llm/copilot-runtime/shared-client.ts).
+    const { acquireBotRuntime } = await import("./copilot-runtime/shared-client.js");
+    const { byok } = options;
+    const leasing = acquireBotRuntime(
+      options.botDir,
+      env,
+      byok && { type: byok.type, baseUrl: byok.baseUrl, model },
+    );
     let lease: ClientLease | undefined;
     let session: CopilotSession | undefined;
     try {
@@ -97,7 +84,7 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
         skipCustomInstructions: true,
         onPermissionRequest: sdk.approveAll,
         infiniteSessions: { enabled: false },
-        workingDirectory: location.home,
+        workingDirectory: home,
       };
       if (options.byok) {
         config.provider = { type: options.byok.type, baseUrl: options.byok.baseUrl };
@@ -119,49 +106,35 @@ export function createCopilotChatClient(options: CopilotChatClientOptions): LlmC
     }
   };
 
-  return {
-    model: options.model,
+  return framedChatClient({
     provider: PROVIDER,
-    usage: (): UsageTotals => meter.snapshot(),
-    chat(request: ChatRequest): Promise<ChatResponse> {
-      const model = copilotModelId(
-        typeof request.model === "string" && request.model !== "" ? request.model : options.model,
+    spanProvider: options.byok?.type ?? PROVIDER,
+    model: options.model,
+    timeoutMs: positiveOrUndefined(options.timeoutMs) ?? DEADLINES.copilotChatMs,
+    modelName: copilotModelId,
+    send,
+    failure(error) {
+      if (error instanceof LlmError) {
+        // A session error quotes the runtime, which may quote the BYOK endpoint's reply.
+        // Scrubbed before it is cut (quoteScrubbed), so no part of a key survives the cut.
+        error.message = quoteScrubbed(error.message, secrets, 2 * MAX_QUOTED_CHARS);
+        return error;
+      }
+      const message = scrubSecrets(errorMessage(error), secrets);
+      log.debug({ err: message }, "llm: copilot session failed");
+      return new LlmError(
+        PROVIDER,
+        "protocol",
+        `session failed: ${quoteScrubbed(message, secrets, MAX_QUOTED_CHARS)}`,
       );
-      meter.call();
-      return withChatSpan(model, options.byok?.type ?? PROVIDER, async () => {
-        const timeoutMs =
-          positiveOrUndefined(request.timeoutMs) ??
-          positiveOrUndefined(options.timeoutMs) ??
-          DEFAULT_COPILOT_TIMEOUT_MS;
-        try {
-          const response = await withCallDeadline(PROVIDER, timeoutMs, request.signal, (signal) =>
-            run(request, model, signal),
-          );
-          meter.add(response.usage);
-          return response;
-        } catch (error) {
-          meter.failed();
-          if (error instanceof LlmError) {
-            // A session error quotes the runtime, which may quote the BYOK endpoint's reply.
-            // Scrubbed before it is cut (quoteScrubbed), so no part of a key survives the cut.
-            error.message = quoteScrubbed(error.message, secrets, 2 * MAX_QUOTED_CHARS);
-            throw error;
-          }
-          const message = scrubSecrets(errorMessage(error), secrets);
-          log.debug({ err: message }, "llm: copilot session failed");
-          throw new LlmError(PROVIDER, "protocol", `session failed: ${quoteScrubbed(message, secrets)}`);
-        }
-      });
     },
-  };
+  });
 }
-
-/** Bound on deleting a finished session: a runtime that does not answer keeps its lease no longer. */
-export const SESSION_DELETE_TIMEOUT_MS = DEADLINES.copilotSessionDeleteMs;
 
 /**
  * Deletes a one-call session with its state on disk; never throws. A session the runtime cannot
- * delete is disconnected instead (its folder stays, but the runtime lets go of it).
+ * delete is disconnected instead (its folder stays, but the runtime lets go of it). Bounded: a
+ * runtime that does not answer keeps its lease no longer.
  */
 async function discardSession(lease: ClientLease, session: CopilotSession | undefined): Promise<void> {
   if (!session) return;
@@ -170,7 +143,7 @@ async function discardSession(lease: ClientLease, session: CopilotSession | unde
       () => true,
       () => false,
     ),
-    AbortSignal.timeout(SESSION_DELETE_TIMEOUT_MS),
+    AbortSignal.timeout(DEADLINES.copilotSessionDeleteMs),
     false,
   );
   if (!deleted) await session.disconnect().catch(() => undefined);

@@ -29,10 +29,11 @@ export function createLlmClient(
   env: NodeJS.ProcessEnv = process.env,
   options: CreateLlmClientOptions = {},
 ): LlmClient {
+  const copilot = provider === undefined || provider === "copilot";
   if (typeof model !== "string" || model.trim() === "") {
-    throw new LlmError(providerName(provider), "config", "no model name given");
+    throw new LlmError(copilot ? "copilot" : provider.type, "config", "no model name given");
   }
-  if (provider === undefined || provider === "copilot") {
+  if (copilot) {
     if (!options.botDir) {
       throw new LlmError(
         "copilot",
@@ -64,8 +65,4 @@ function readKey(provider: ProviderConfig, env: NodeJS.ProcessEnv): string | und
     );
   }
   return value.trim();
-}
-
-function providerName(provider: LlmProvider | undefined): string {
-  return provider === undefined || provider === "copilot" ? "copilot" : provider.type;
 }

@@ -21,13 +21,11 @@ import { secretHeaderValues } from "./secret-scrub.js";
 
 export const AZURE_API_VERSION = "2024-10-21";
 
-/** Compatibility adjustments, by what the server rejected. */
-const ADJUST = {
-  noResponseFormat: "no-response-format",
-  maxCompletionTokens: "max-completion-tokens",
-  noTemperature: "no-temperature",
-  noStreamOptions: "no-stream-options",
-} as const;
+/**
+ * The optional parameters a server may reject, each the name of its adjustment: left out when a
+ * 400 names it, except max_tokens, sent as max_completion_tokens when the 400 names that instead.
+ */
+const OPTIONAL_PARAMETERS = ["response_format", "max_tokens", "temperature", "stream_options"] as const;
 
 export interface OpenAiWireOptions {
   type: "openai" | "azure";
@@ -90,13 +88,10 @@ export function openAiWire(options: OpenAiWireOptions): ChatWire {
     },
     adjustmentFor(errorText: string, adjustments: ReadonlySet<string>): string | undefined {
       const text = errorText.slice(0, 4096);
-      const candidates: [string, boolean][] = [
-        [ADJUST.noResponseFormat, text.includes("response_format")],
-        [ADJUST.maxCompletionTokens, text.includes("max_tokens") && text.includes("max_completion_tokens")],
-        [ADJUST.noTemperature, text.includes("temperature")],
-        [ADJUST.noStreamOptions, text.includes("stream_options")],
-      ];
-      return candidates.find(([name, named]) => named && !adjustments.has(name))?.[0];
+      const named = (name: string) => text.includes(name) && !adjustments.has(name);
+      return OPTIONAL_PARAMETERS.find(
+        (name) => named(name) && (name !== "max_tokens" || named("max_completion_tokens")),
+      );
     },
   };
 }
@@ -112,16 +107,15 @@ function requestBody(
   for (const m of request.messages) messages.push({ role: m.role, content: m.content });
   const body: Record<string, unknown> = { model, messages, stream };
   if (typeof request.maxTokens === "number" && request.maxTokens >= 1) {
-    body[adjustments.has(ADJUST.maxCompletionTokens) ? "max_completion_tokens" : "max_tokens"] = Math.floor(
+    body[adjustments.has("max_tokens") ? "max_completion_tokens" : "max_tokens"] = Math.floor(
       request.maxTokens,
     );
   }
-  if (typeof request.temperature === "number" && !adjustments.has(ADJUST.noTemperature)) {
+  if (typeof request.temperature === "number" && !adjustments.has("temperature")) {
     body.temperature = request.temperature;
   }
-  if (request.json && !adjustments.has(ADJUST.noResponseFormat))
-    body.response_format = { type: "json_object" };
-  if (stream && !adjustments.has(ADJUST.noStreamOptions)) body.stream_options = { include_usage: true };
+  if (request.json && !adjustments.has("response_format")) body.response_format = { type: "json_object" };
+  if (stream && !adjustments.has("stream_options")) body.stream_options = { include_usage: true };
   return body as unknown as ChatCompletionCreateParams;
 }
 

@@ -2,12 +2,10 @@
 // session with it. The Copilot runtime retries an unreachable provider for about half a minute
 // before it reports; one TCP connect to the baseUrl's host and port answers the same question
 // in milliseconds. Only a connection is opened and closed again: no request, no header, no key.
+import { once } from "node:events";
 import { connect } from "node:net";
 import { DEADLINES, DeadlineError, withDeadline } from "../deadline.js";
 import type { ProviderConfig } from "./provider-config.js";
-
-/** How long the connect may take: a server that is up on a working network accepts far sooner. */
-export const PROVIDER_CONNECT_TIMEOUT_MS = DEADLINES.providerConnectMs;
 
 export type Reachability =
   | { reachable: true }
@@ -15,72 +13,54 @@ export type Reachability =
   | { reachable: "unknown"; why: string }
   | { reachable: false; reason: string };
 
+/** What a failed connect's code means, for the reason a user reads. */
+const CONNECT_ERRORS: Record<string, string> = {
+  ECONNREFUSED: "nothing listens there",
+  ENOTFOUND: "the host name does not resolve",
+  EAI_AGAIN: "the host name does not resolve",
+  EHOSTUNREACH: "no route to the host",
+  ENETUNREACH: "no route to the host",
+};
+
 /**
- * One TCP connect to the host and port of `provider.baseUrl`, bounded by `timeoutMs`. When a
- * proxy variable is set the provider is reached through it, so the direct connect would not say
- * anything about the real route: then nothing is asked.
+ * One TCP connect to the host and port of `provider.baseUrl`, bounded by
+ * DEADLINES.providerConnectMs (a server that is up on a working network accepts far sooner).
+ * When a proxy variable is set the provider is reached through it, so the direct connect would
+ * not say anything about the real route: then nothing is asked.
  */
 export async function checkProviderReachable(
   provider: Pick<ProviderConfig, "baseUrl">,
   env: NodeJS.ProcessEnv,
-  options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<Reachability> {
   const url = new URL(provider.baseUrl);
-  const proxy = url.protocol === "https:" ? proxyFor(env, "https") : proxyFor(env, "http");
+  // As src/llm/proxy-dispatcher.ts reads them: an https target falls back to HTTP_PROXY.
+  const proxies = [
+    ...(url.protocol === "https:" ? ["HTTPS_PROXY", "https_proxy"] : []),
+    "HTTP_PROXY",
+    "http_proxy",
+  ];
+  const proxy = proxies.find((name) => env[name]);
   if (proxy) return { reachable: "unknown", why: `requests go through the proxy in $${proxy}` };
   // URL keeps IPv6 literals bracketed; net.connect wants the bare address.
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
   const where = `${url.hostname}:${port}`;
-  const timeoutMs = options.timeoutMs ?? PROVIDER_CONNECT_TIMEOUT_MS;
+  const timeoutMs = DEADLINES.providerConnectMs;
   try {
-    await withDeadline(`connecting to ${where}`, timeoutMs, options.signal, (signal) =>
-      openAndClose(host, port, signal),
-    );
+    await withDeadline(`connecting to ${where}`, timeoutMs, undefined, async (signal) => {
+      const socket = connect({ host, port, signal });
+      await once(socket, "connect").finally(() => socket.destroy());
+    });
     return { reachable: true };
   } catch (error) {
-    if (error instanceof DeadlineError && error.stop === "timeout") {
+    if (error instanceof DeadlineError) {
       return { reachable: false, reason: `no connection to ${where} within ${timeoutMs} ms` };
     }
-    if (options.signal?.aborted) throw error;
     const code = (error as { code?: unknown }).code;
-    return { reachable: false, reason: `cannot connect to ${where} (${describeCode(code, error)})` };
-  }
-}
-
-function openAndClose(host: string, port: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const socket = connect({ host, port, signal });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve();
-    });
-    socket.once("error", (error) => {
-      socket.destroy();
-      reject(error);
-    });
-  });
-}
-
-/** The name of the proxy variable that applies, as src/llm/proxy-dispatcher.ts reads them. */
-function proxyFor(env: NodeJS.ProcessEnv, scheme: "http" | "https"): string | undefined {
-  const names = scheme === "https" ? ["HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"] : [];
-  if (scheme === "http") names.push("HTTP_PROXY", "http_proxy");
-  return names.find((name) => env[name]);
-}
-
-function describeCode(code: unknown, error: unknown): string {
-  switch (code) {
-    case "ECONNREFUSED":
-      return "ECONNREFUSED: nothing listens there";
-    case "ENOTFOUND":
-    case "EAI_AGAIN":
-      return `${code}: the host name does not resolve`;
-    case "EHOSTUNREACH":
-    case "ENETUNREACH":
-      return `${code}: no route to the host`;
-    default:
-      return typeof code === "string" ? code : String((error as Error)?.message ?? error);
+    const meaning =
+      typeof code === "string" && CONNECT_ERRORS[code] ? `${code}: ${CONNECT_ERRORS[code]}` : code;
+    const why = typeof meaning === "string" ? meaning : String((error as Error)?.message ?? error);
+    return { reachable: false, reason: `cannot connect to ${where} (${why})` };
   }
 }
 
@@ -106,7 +86,7 @@ export interface ReachabilityGate {
 export function providerReachabilityGate(
   provider: Pick<ProviderConfig, "baseUrl">,
   env: NodeJS.ProcessEnv,
-  options: { reachableForMs?: number; timeoutMs?: number; now?: () => number } = {},
+  options: { reachableForMs?: number; now?: () => number } = {},
 ): ReachabilityGate {
   const reachableForMs = options.reachableForMs ?? PROVIDER_REACHABLE_FOR_MS;
   const now = options.now ?? Date.now;
@@ -118,17 +98,13 @@ export function providerReachabilityGate(
         return Promise.resolve({ reachable: true });
       }
       reachableAt = undefined;
-      inFlight ??= checkProviderReachable(
-        provider,
-        env,
-        options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {},
-      )
+      inFlight ??= checkProviderReachable(provider, env)
         .then(
           (result): Reachability => {
             if (result.reachable === true) reachableAt = now();
             return result;
           },
-          // Only an unparseable baseUrl throws here (no signal is passed): say so, do not guess.
+          // Only an unparseable baseUrl throws here: say so, do not guess.
           (error: unknown): Reachability => ({
             reachable: false,
             reason: `cannot check ${provider.baseUrl}: ${(error as Error)?.message ?? String(error)}`,

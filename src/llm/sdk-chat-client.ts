@@ -1,29 +1,25 @@
-// An LlmClient over a provider's official SDK, for any ChatWire: one `chat <model>` span per call,
-// a time bound over the whole call (retries included), the caller's AbortSignal, the SDK's retries
-// (408/409/429/5xx and broken connections, honouring Retry-After) held to our RetryPolicy, a
-// bounded read of the reply, and a running usage total. Error messages name the provider, the
-// status and the host and path called, and quote at most a scrubbed, clipped part of the reply.
+// An LlmClient over a provider's official SDK, for any ChatWire: the SDK builds each request and
+// reads its reply; around it, our RetryPolicy (408/409/429/5xx, broken connections and replies
+// that break off are tried again, after our backoff or the provider's Retry-After when longer,
+// within the call's time), a bounded read of the reply, and the resend without an optional
+// parameter a server rejects. Error messages name the provider, the status and the host and
+// path called, and quote at most a scrubbed, clipped part of the reply.
 //
-// The SDK makes each HTTP attempt through `fetch` below, which counts them, keeps what the error
-// needs, and holds the SDK to our bounds with the headers it obeys on a failed reply:
-// `retry-after-ms` (our backoff, or the provider's Retry-After when longer) and, when that wait
-// would pass the deadline or exceed `maxRetryAfterMs`, `x-should-retry: false`.
+// The SDK makes one attempt per send (maxRetries 0) through `fetch` below, which keeps what the
+// error needs; the attempts are counted and waited for here, so one loop holds every bound.
 
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Dispatcher } from "undici";
 import { DEADLINES } from "../deadline.js";
 import { positiveOrUndefined } from "../limits.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
-import { withCallDeadline } from "./call-deadline.js";
-import { withChatSpan } from "./chat-span.js";
+import { type ChatCall, framedChatClient } from "./chat-client-frame.js";
 import type { ChatWire, SdkOptions } from "./chat-wire.js";
-import type { ChatRequest, ChatResponse, LlmClient, UsageTotals } from "./llm-client.js";
+import type { ChatRequest, LlmClient } from "./llm-client.js";
 import { isRetryableStatus, LlmError } from "./llm-error.js";
 import { proxyDispatcher } from "./proxy-dispatcher.js";
 import { MAX_QUOTED_CHARS, quoteScrubbed, scrubSecrets } from "./secret-scrub.js";
-import { UsageMeter } from "./usage-meter.js";
 
-const DEFAULT_CHAT_TIMEOUT_MS = DEADLINES.chatCallMs;
 /** A chat reply larger than this is not one we asked for. */
 const MAX_REPLY_BYTES = 4 * 1024 * 1024;
 /** Of an error reply, this much is quoted from (and scrubbed knowing it was cut). */
@@ -51,13 +47,18 @@ export interface SdkClientOptions {
   log?: Logger;
   /** undici dispatcher; by default a proxy agent when the env sets HTTP(S)_PROXY, else the global one. */
   dispatcher?: Dispatcher;
-  /** Jitter source, for tests. */
-  random?: () => number;
 }
 
 type Fetch = SdkOptions["fetch"];
 /** The last HTTP attempt: where it went, and the connection's error or a failed reply's status and text. */
-type Attempt = { where: string; failed?: string; status?: number; text?: string; retryAfterMs?: number };
+type Attempt = {
+  where: string;
+  failed?: string;
+  status?: number;
+  text?: string;
+  retryable?: boolean;
+  retryAfterMs?: number;
+};
 
 /** A client sending `model` (a request's `model` overrides it) through `wire`. */
 export function createSdkChatClient(
@@ -66,7 +67,6 @@ export function createSdkChatClient(
   env: NodeJS.ProcessEnv,
   options: SdkClientOptions,
 ): LlmClient {
-  const meter = new UsageMeter();
   const adjustments = new Set<string>();
   const log = (options.log ?? processLogger()).child({ llm: wire.provider });
   const scrub = (text: string) => scrubSecrets(text, wire.secrets);
@@ -77,43 +77,34 @@ export function createSdkChatClient(
   const maxAttempts = Math.max(1, Math.min(10, Math.floor(policy.maxAttempts)));
   const backoff = (retry: number) => {
     const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-    return Math.round(exponential / 2 + ((options.random ?? Math.random)() * exponential) / 2);
+    return Math.round(exponential / 2 + (Math.random() * exponential) / 2);
   };
-  const clientTimeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEFAULT_CHAT_TIMEOUT_MS;
   let transport: Promise<Fetch> | undefined;
 
-  const call = async (request: ChatRequest, model: string, timeoutMs: number, signal: AbortSignal) => {
+  const send = async (request: ChatRequest, model: string, { timeoutMs, signal, retried }: ChatCall) => {
     const deadline = Date.now() + timeoutMs;
     transport ??= undiciFetch(options.dispatcher, env);
     const base = await transport;
-    let attempts = 0;
     let last: Attempt | undefined;
     const fetch: Fetch = async (url, init) => {
-      if (++attempts > 1) {
-        meter.retried();
-        log.debug({ attempt: attempts, after: last?.failed ?? `HTTP ${last?.status}` }, "llm: retrying");
-      }
-      last = { where: endpointOf(url instanceof Request ? url.url : String(url)) };
+      const where = endpointOf(url instanceof Request ? url.url : String(url));
+      last = { where };
       const response = await base(url, init).catch((error: unknown) => {
-        if (last) last.failed = scrub(describe(error));
+        last = { where, failed: scrub(describe(error)) };
         throw error;
       });
-      const { where } = last;
       const body = response.body && capped(response.body, wire.provider, where);
       if (response.ok) return body ? new Response(body, response) : response;
-      const headers = new Headers(response.headers);
       const text = body ? await new Response(body).text() : "";
-      last = { where, status: response.status, text, retryAfterMs: retryAfterMs(headers) };
-      const wait = Math.max(1, last.retryAfterMs ?? 0, backoff(attempts));
-      headers.set("retry-after-ms", String(wait));
-      if ((last.retryAfterMs ?? 0) > policy.maxRetryAfterMs || Date.now() + wait >= deadline) {
-        headers.set("x-should-retry", "false");
-      }
-      return new Response(last.text, { status: response.status, headers });
+      const { status, headers } = response;
+      // A provider's `x-should-retry` overrides what the status says (as the SDKs read it).
+      const told = headers.get("x-should-retry");
+      const retryable = told === "true" || (told !== "false" && isRetryableStatus(status));
+      last = { where, status, text, retryable, retryAfterMs: retryAfterMs(headers) };
+      return new Response(text, response);
     };
-    const timeout = Math.ceil(timeoutMs); // per attempt; the deadline bounds them all
-    for (let adjusted = 0; ; ) {
-      const sdk: SdkOptions = { fetch, maxRetries: maxAttempts - attempts - 1, timeout, logLevel: "off" };
+    const sdk: SdkOptions = { fetch, maxRetries: 0, timeout: Math.ceil(timeoutMs), logLevel: "off" };
+    for (let attempt = 1, adjusted = 0; ; attempt++) {
       try {
         return await wire.send(request, model, { sdk, signal, stream: options.stream === true, adjustments });
       } catch (error) {
@@ -123,52 +114,36 @@ export function createSdkChatClient(
         if (next !== undefined && !adjustments.has(next)) {
           adjustments.add(next);
           adjusted++;
-          attempts = 0; // a resend without the parameter is a new request, not a retry
+          attempt = 0; // a resend without the parameter is a new request, not a retry
           log.info({ adjustment: next }, "llm: server rejected an optional parameter; resending without it");
           continue;
         }
-        // The SDK retries until a reply begins; one that breaks off (a cut stream, an overload
-        // event) is retried here, within the same attempts and time.
         const ended = failureOf(wire, error, last);
-        const began = last?.status === undefined && last?.failed === undefined;
-        const wait = backoff(attempts);
-        const again = ended instanceof LlmError && ended.retryable && began && attempts < maxAttempts;
-        if (!again || Date.now() + wait >= deadline) throw ended;
-        last = { where: last?.where ?? wire.provider, failed: ended.message }; // what the retry's log line names
+        if (!(ended instanceof LlmError && ended.retryable) || attempt >= maxAttempts) throw ended;
+        const asked = ended.retryAfterMs ?? 0;
+        const wait = Math.max(1, asked, backoff(attempt));
+        if (asked > policy.maxRetryAfterMs || Date.now() + wait >= deadline) throw ended;
+        retried();
+        log.debug({ attempt: attempt + 1, after: ended.message }, "llm: retrying");
         await sleep(wait, undefined, { signal });
       }
     }
   };
 
-  return {
-    model: defaultModel,
+  return framedChatClient({
     provider: wire.provider,
-    usage: (): UsageTotals => meter.snapshot(),
-    chat(request: ChatRequest): Promise<ChatResponse> {
-      const model = typeof request.model === "string" && request.model !== "" ? request.model : defaultModel;
-      meter.call();
-      return withChatSpan(model, wire.provider, async () => {
-        const timeoutMs = positiveOrUndefined(request.timeoutMs) ?? clientTimeoutMs;
-        try {
-          const response = await withCallDeadline(wire.provider, timeoutMs, request.signal, (signal) =>
-            call(request, model, timeoutMs, signal),
-          );
-          meter.add(response.usage);
-          return response;
-        } catch (error) {
-          meter.failed();
-          if (error instanceof LlmError) throw error;
-          throw new LlmError(wire.provider, "protocol", scrub(describe(error)));
-        }
-      });
-    },
-  };
+    model: defaultModel,
+    timeoutMs: positiveOrUndefined(options.timeoutMs) ?? DEADLINES.chatCallMs,
+    send,
+    failure: (error) =>
+      error instanceof LlmError ? error : new LlmError(wire.provider, "protocol", scrub(describe(error))),
+  });
 }
 
 /** What ended a call, told from what its last attempt met. */
 function failureOf(wire: ChatWire, error: unknown, last: Attempt | undefined): unknown {
   if (error instanceof LlmError || !last) return error;
-  const { where, failed, status, text, retryAfterMs } = last;
+  const { where, failed, status, text, retryable, retryAfterMs } = last;
   const network = (what: string) => new LlmError(wire.provider, "network", what, { retryable: true });
   if (failed !== undefined) return network(`request to ${where} failed: ${failed}`);
   if (status !== undefined && text !== undefined) {
@@ -177,12 +152,11 @@ function failureOf(wire: ChatWire, error: unknown, last: Attempt | undefined): u
     const truncated = text.length > MAX_ERROR_CHARS;
     const quoted = quoteScrubbed(start, wire.secrets, MAX_QUOTED_CHARS, { truncated });
     const message = `HTTP ${status} from ${where}${quoted ? `: ${quoted}` : ""}`;
-    const facts = {
+    return new LlmError(wire.provider, "http", message, {
       status,
-      retryable: isRetryableStatus(status),
+      retryable,
       ...(retryAfterMs ? { retryAfterMs } : {}),
-    };
-    return new LlmError(wire.provider, "http", message, facts);
+    });
   }
   const notJson = `reply from ${where} is not JSON`;
   if (error instanceof SyntaxError) return new LlmError(wire.provider, "protocol", notJson);

@@ -2,9 +2,7 @@
 // itself (scrub before any cut, including a key cut by a bounded read) is src/secret-text.ts,
 // shared with the knowledge backends and the hosts.
 
-import { quoteScrubbed as quote, type ScrubOptions } from "../secret-text.js";
-
-export { scrubSecrets } from "../secret-text.js";
+export { quoteScrubbed, scrubSecrets } from "../secret-text.js";
 
 /** Secret-looking header values of a provider's extra headers (Authorization, *key*, *token*). */
 export function secretHeaderValues(headers: Record<string, string> | undefined): string[] {
@@ -21,18 +19,5 @@ export function secretHeaderValues(headers: Record<string, string> | undefined):
   return values;
 }
 
-/** How much of a provider's own words an error message quotes. */
+/** How much of a provider's own words (an error body, a stream or session error) an error message quotes. */
 export const MAX_QUOTED_CHARS = 300;
-
-/**
- * Text from a provider (an error body, a stream error, a session error) as one line fit to
- * quote in an error: secrets scrubbed FIRST, then whitespace collapsed and the line cut.
- */
-export function quoteScrubbed(
-  text: string,
-  secrets: readonly (string | undefined)[],
-  maxChars = MAX_QUOTED_CHARS,
-  options: ScrubOptions = {},
-): string {
-  return quote(text, secrets, maxChars, options);
-}

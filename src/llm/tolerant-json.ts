@@ -8,22 +8,26 @@
 export const MAX_JSON_INPUT_CHARS = 256 * 1024;
 /** Balanced candidates tried before giving up. */
 const MAX_CANDIDATES = 16;
+const NOT_JSON = Symbol("not JSON");
 
 /** The first JSON value found in `text` (an object or array, or a whole-text scalar), else undefined. */
 export function extractJson(text: unknown): unknown {
   if (typeof text !== "string") return undefined;
-  const input = text.length > MAX_JSON_INPUT_CHARS ? text.slice(0, MAX_JSON_INPUT_CHARS) : text;
-  const trimmed = input.trim();
-  if (trimmed === "") return undefined;
-  const whole = tryParse(trimmed);
-  if (whole.ok) return whole.value;
-
-  const fenced = fenceContent(trimmed);
-  if (fenced !== undefined) {
-    const inside = tryParse(fenced);
-    if (inside.ok) return inside.value;
+  const trimmed = text.slice(0, MAX_JSON_INPUT_CHARS).trim();
+  for (const candidate of [trimmed, fenceContent(trimmed)]) {
+    const value = parsed(candidate);
+    if (value !== NOT_JSON) return value;
   }
-  return firstBalanced(trimmed);
+  const opening = /[[{]/g;
+  for (let tries = 0; tries < MAX_CANDIDATES; tries++) {
+    const start = opening.exec(trimmed)?.index;
+    if (start === undefined) return undefined;
+    // A candidate that never closes or does not parse: look again from just after its bracket.
+    const end = balancedEnd(trimmed, start);
+    const value = end < 0 ? NOT_JSON : parsed(trimmed.slice(start, end + 1));
+    if (value !== NOT_JSON) return value;
+  }
+  return undefined;
 }
 
 /** The first JSON object in `text` (the first object element when the JSON is an array). */
@@ -38,64 +42,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
-  const c = text.charCodeAt(0);
-  // Only texts that could be JSON are handed to the parser (prose never is).
-  if (
-    !(
-      c === 123 ||
-      c === 91 ||
-      c === 34 ||
-      c === 45 ||
-      (c >= 48 && c <= 57) ||
-      /^(true|false|null)$/.test(text)
-    )
-  ) {
-    return { ok: false };
-  }
+function parsed(text: string | undefined): unknown {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return text ? JSON.parse(text) : NOT_JSON;
   } catch {
-    return { ok: false };
+    return NOT_JSON;
   }
 }
 
 /** The text between the first ``` fence (its language tag dropped) and the next one. */
 function fenceContent(text: string): string | undefined {
   const open = text.indexOf("```");
-  if (open < 0) return undefined;
-  const lineEnd = text.indexOf("\n", open + 3);
+  const lineEnd = open < 0 ? -1 : text.indexOf("\n", open + 3);
   if (lineEnd < 0) return undefined;
   const close = text.indexOf("```", lineEnd + 1);
-  const inside = text.slice(lineEnd + 1, close < 0 ? text.length : close).trim();
-  return inside === "" ? undefined : inside;
-}
-
-function firstBalanced(text: string): unknown {
-  let from = 0;
-  for (let tries = 0; tries < MAX_CANDIDATES; tries++) {
-    const start = nextOpening(text, from);
-    if (start < 0) return undefined;
-    const end = balancedEnd(text, start);
-    if (end < 0) {
-      // Nothing from here on closes: a later opening bracket cannot close either, except
-      // inside this one, so keep looking from just after it.
-      from = start + 1;
-      continue;
-    }
-    const parsed = tryParse(text.slice(start, end + 1));
-    if (parsed.ok) return parsed.value;
-    from = start + 1;
-  }
-  return undefined;
-}
-
-function nextOpening(text: string, from: number): number {
-  const brace = text.indexOf("{", from);
-  const bracket = text.indexOf("[", from);
-  if (brace < 0) return bracket;
-  if (bracket < 0) return brace;
-  return Math.min(brace, bracket);
+  return text.slice(lineEnd + 1, close < 0 ? text.length : close).trim();
 }
 
 /** Index of the bracket closing the one at `start`, or -1. Strings and escapes are skipped. */

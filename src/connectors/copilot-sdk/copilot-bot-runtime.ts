@@ -5,8 +5,8 @@
 // session pool with its eviction, the bounded wait, and one question's turn.
 
 import type { CopilotSession, MCPServerConfig, SessionConfig } from "@github/copilot-sdk";
-import { runtimeEnvironment, runtimeLocation } from "../../llm/copilot-runtime/runtime-environment.js";
-import { acquireCopilotClient, type ClientLease } from "../../llm/copilot-runtime/shared-client.js";
+import { runtimeLocation } from "../../llm/copilot-runtime/runtime-environment.js";
+import { acquireBotRuntime, type ClientLease } from "../../llm/copilot-runtime/shared-client.js";
 import { providerReachabilityGate, type ReachabilityGate } from "../../llm/provider-reachability.js";
 import { startAgentSpan } from "../../telemetry/agent-spans.js";
 import { type Logger, logger as processLogger } from "../../telemetry/logger.js";
@@ -91,19 +91,9 @@ function readApiKey(bot: BotDescription, env: NodeJS.ProcessEnv): string | undef
 
 /** The shared runtime client for this bot's home and provider. */
 function acquireLease(bot: BotDescription, env: NodeJS.ProcessEnv): Promise<ClientLease> {
-  const location = runtimeLocation(bot.dir);
-  return acquireCopilotClient({
-    home: location.home,
-    baseDirectory: location.baseDirectory,
-    env: runtimeEnvironment({
-      hostEnv: env,
-      home: location.home,
-      ...(bot.provider && bot.model
-        ? { provider: { type: bot.provider.type, baseUrl: bot.provider.baseUrl, model: bot.model } }
-        : {}),
-    }),
-    useLoggedInUser: bot.provider === undefined,
-  });
+  const { provider, model } = bot;
+  const byok = provider && model ? { type: provider.type, baseUrl: provider.baseUrl, model } : undefined;
+  return acquireBotRuntime(bot.dir, env, byok);
 }
 
 /**

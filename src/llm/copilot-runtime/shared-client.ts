@@ -5,16 +5,16 @@
 
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { CopilotClient, type CopilotClientOptions, RuntimeConnection } from "@github/copilot-sdk";
+import { CopilotClient, RuntimeConnection } from "@github/copilot-sdk";
 import { DEADLINES, withDeadline } from "../../deadline.js";
+import { runtimeEnvironment, runtimeLocation } from "./runtime-environment.js";
 
-export interface ClientSpec {
+interface ClientSpec {
   home: string;
   baseDirectory: string;
   env: Record<string, string>;
   /** False with a BYOK provider: the runtime must not try a stored GitHub login. */
   useLoggedInUser: boolean;
-  logLevel?: CopilotClientOptions["logLevel"];
 }
 
 export interface ClientLease {
@@ -35,13 +35,7 @@ const clients = new Map<string, Entry>();
 
 function specKey(spec: ClientSpec): string {
   // Hashed because the env may carry a sign-in token; the key is never logged either way.
-  const material = JSON.stringify([
-    spec.home,
-    spec.baseDirectory,
-    spec.env,
-    spec.useLoggedInUser,
-    spec.logLevel,
-  ]);
+  const material = JSON.stringify([spec.home, spec.baseDirectory, spec.env, spec.useLoggedInUser]);
   return createHash("sha256").update(material).digest("hex");
 }
 
@@ -54,8 +48,23 @@ async function stopClient(client: CopilotClient): Promise<void> {
   }
 }
 
+/**
+ * The shared client of a bot folder's runtime: the bot (src/connectors/copilot-sdk/copilot-bot-runtime.ts)
+ * and its Copilot grader (src/llm/copilot-chat-client.ts) ask with the same spec, so they share one process.
+ * A BYOK `provider` runs the runtime offline; without one it signs in as the logged-in user.
+ */
+export function acquireBotRuntime(
+  botDir: string,
+  hostEnv: NodeJS.ProcessEnv,
+  provider?: { type: string; baseUrl: string; model: string },
+): Promise<ClientLease> {
+  const { home, baseDirectory } = runtimeLocation(botDir);
+  const env = runtimeEnvironment({ hostEnv, home, ...(provider ? { provider } : {}) });
+  return acquireCopilotClient({ home, baseDirectory, env, useLoggedInUser: provider === undefined });
+}
+
 /** Lease the shared client for `spec`, creating and starting it on first use. */
-export async function acquireCopilotClient(spec: ClientSpec): Promise<ClientLease> {
+async function acquireCopilotClient(spec: ClientSpec): Promise<ClientLease> {
   const key = specKey(spec);
   let entry = clients.get(key);
   if (!entry) {
@@ -66,7 +75,7 @@ export async function acquireCopilotClient(spec: ClientSpec): Promise<ClientLeas
       // .github/copilot-instructions.md, .mcp.json) is discovered.
       workingDirectory: spec.home,
       useLoggedInUser: spec.useLoggedInUser,
-      logLevel: spec.logLevel ?? "error",
+      logLevel: "error",
     });
     const started = (async () => {
       await mkdir(spec.baseDirectory, { recursive: true });
