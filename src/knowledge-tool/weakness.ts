@@ -20,7 +20,7 @@ export const HIGH_BAND_MIN = 0.65;
 /** A hit at or above this calibrated relevance (and below {@link HIGH_BAND_MIN}) is `medium`. */
 export const MEDIUM_BAND_MIN = 0.2;
 /** A response whose best hit (before `minRelevance` filtering) is below this is weak. */
-export const WEAK_BEST_SCORE = 0.27;
+export const WEAK_BEST_SCORE = 0.25;
 
 /** The confidence band of a calibrated 0..1 relevance. */
 export function bandFor(relevance: number): Band {
@@ -34,7 +34,7 @@ export function bandFor(relevance: number): Band {
  * {@link WEAK_BEST_SCORE}, or the server sent retry hints: it sends them only on a response it
  * judged weak (a Huginn server by its own 0.45), and the footer rendered from them says so, so
  * the structured and the text reading agree. A `medium` band can coexist with a weak response
- * (relevance in [0.20, 0.27)), so "no hit is low" never means "not weak"; a `high` hit never can.
+ * (relevance in [0.20, 0.25)), so "no hit is low" never means "not weak"; a `high` hit never can.
  */
 export function isWeak(response: Pick<SearchResponse, "results" | "bestScore" | "retryHints">): boolean {
   return (

@@ -3,6 +3,6 @@
 // Held-out (leave-one-collection-out) figures are in bench/results/calibration.json.
 export const CALIBRATION = {
   features: ["normalizedScore", "rank", "keyTermScore"],
-  weights: [1.007678, -0.60916, 2.655729],
-  bias: -2.093523,
+  weights: [1.144469, -0.610442, 2.68883],
+  bias: -2.135937,
 } as const;
