@@ -35,51 +35,54 @@ const PAGES = {
 };
 const QUERY = "入力規則の選択肢リストをセルに表示するには？";
 
-describe.skipIf(skipReason !== undefined)("a Japanese collection's retry hints on PostgreSQL and embedded", () => {
-  let server: PostgresServer;
-  let root: string;
-  let backend: PostgresBackend;
-  let engine: KnowledgeEngine;
+describe.skipIf(skipReason !== undefined)(
+  "a Japanese collection's retry hints on PostgreSQL and embedded",
+  () => {
+    let server: PostgresServer;
+    let root: string;
+    let backend: PostgresBackend;
+    let engine: KnowledgeEngine;
 
-  beforeAll(async () => {
-    server = await startPostgres();
-    root = await mkdtemp(join(tmpdir(), "second-look-pg-ja-"));
-    const botDir = join(root, "bot");
-    await mkdir(join(botDir, "docs"), { recursive: true });
-    for (const [name, text] of Object.entries(PAGES)) await writeFile(join(botDir, "docs", name), text);
-    backend = await PostgresBackend.open({
-      bot: "ja-hints",
-      urlEnv: "TEST_DATABASE_URL",
-      schema: "second_look",
-      collections: COLLECTIONS,
-      env: { TEST_DATABASE_URL: server.url },
+    beforeAll(async () => {
+      server = await startPostgres();
+      root = await mkdtemp(join(tmpdir(), "second-look-pg-ja-"));
+      const botDir = join(root, "bot");
+      await mkdir(join(botDir, "docs"), { recursive: true });
+      for (const [name, text] of Object.entries(PAGES)) await writeFile(join(botDir, "docs", name), text);
+      backend = await PostgresBackend.open({
+        bot: "ja-hints",
+        urlEnv: "TEST_DATABASE_URL",
+        schema: "second_look",
+        collections: COLLECTIONS,
+        env: { TEST_DATABASE_URL: server.url },
+      });
+      await backend.refresh(botDir);
+      ({ engine } = await openEmbeddedEngine(botDir, COLLECTIONS));
+    }, 120_000);
+
+    afterAll(async () => {
+      await backend?.close();
+      await server?.stop();
+      if (root) await rm(root, { recursive: true, force: true });
     });
-    await backend.refresh(botDir);
-    ({ engine } = await openEmbeddedEngine(botDir, COLLECTIONS));
-  }, 120_000);
 
-  afterAll(async () => {
-    await backend?.close();
-    await server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
-
-  it("offers the same related terms, tied ones in the same order, on both backends", async () => {
-    const request = { query: QUERY, rerank: false };
-    const embedded = await engine.search(request);
-    const related = embedded.retryHints?.relatedTerms ?? [];
-    // The two tied words are both offered, in the order of the words themselves.
-    expect(related.filter((term) => term === "gadget" || term === "zebra")).toEqual(["gadget", "zebra"]);
-    const postgres = await backend.search(request);
-    expect(postgres.retryHints).toEqual(embedded.retryHints);
-    expect(postgres).toEqual(embedded);
-  });
-
-  it("gives identical SearchResponses with the feedback pass and in brief mode", async () => {
-    for (const request of [{ query: QUERY }, { query: QUERY, brief: true, limit: 2 }]) {
+    it("offers the same related terms, tied ones in the same order, on both backends", async () => {
+      const request = { query: QUERY, rerank: false };
       const embedded = await engine.search(request);
-      expect(embedded.retryHints?.relatedTerms).toContain("gadget");
-      expect(await backend.search(request)).toEqual(embedded);
-    }
-  });
-});
+      const related = embedded.retryHints?.relatedTerms ?? [];
+      // The two tied words are both offered, in the order of the words themselves.
+      expect(related.filter((term) => term === "gadget" || term === "zebra")).toEqual(["gadget", "zebra"]);
+      const postgres = await backend.search(request);
+      expect(postgres.retryHints).toEqual(embedded.retryHints);
+      expect(postgres).toEqual(embedded);
+    });
+
+    it("gives identical SearchResponses with the feedback pass and in brief mode", async () => {
+      for (const request of [{ query: QUERY }, { query: QUERY, brief: true, limit: 2 }]) {
+        const embedded = await engine.search(request);
+        expect(embedded.retryHints?.relatedTerms).toContain("gadget");
+        expect(await backend.search(request)).toEqual(embedded);
+      }
+    });
+  },
+);
