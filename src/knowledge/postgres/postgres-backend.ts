@@ -67,6 +67,8 @@ interface CollectionRow {
   body_length_sum: string;
   analyzer: string;
   folder: string | null;
+  /** Documents per language they were analysed in (pg-schema.ts version 8). */
+  languages: Record<string, number>;
 }
 
 interface CandidateRow {
@@ -338,8 +340,11 @@ export class PostgresBackend implements KnowledgeBackend {
 
   private async collectionRows(client: pg.PoolClient, names: readonly string[]) {
     const result = await client.query<CollectionRow>(
-      `SELECT id, name, unit_count, document_count, title_length_sum, body_length_sum, analyzer, folder
-       FROM ${this.t.collections} WHERE bot = $1 AND name = ANY($2::text[])`,
+      `SELECT c.id, c.name, c.unit_count, c.document_count, c.title_length_sum, c.body_length_sum, c.analyzer,
+              c.folder,
+              coalesce((SELECT jsonb_object_agg(l.language, l.documents) FROM ${this.t.collectionLanguages} l
+                        WHERE l.collection_id = c.id), '{}'::jsonb) AS languages
+       FROM ${this.t.collections} c WHERE c.bot = $1 AND c.name = ANY($2::text[])`,
       [this.target.bot, names],
     );
     const rows = new Map(result.rows.map((r) => [r.name, r]));
@@ -384,10 +389,12 @@ export class PostgresBackend implements KnowledgeBackend {
     rerank: boolean,
   ): Promise<CollectionIndex> {
     const analysis = this.analysisOf(row.name);
-    // Inside the per-collection loop: each collection analyses the query in its own language, and
-    // meets compounds through its vocabulary as the embedded engine does (ranking-core/query-terms.ts).
-    // A PostgreSQL collection names its one language (config refuses "auto" there).
-    const plan = queryTermPlan(query, analysis.queryAnalyzer(new Map()));
+    // Inside the per-collection loop: each collection analyses the query in its own language (an
+    // "auto" one in every language holding enough of its documents, by the embedded engine's rule,
+    // analysis/collection-analysis.ts), and meets compounds through its vocabulary as the embedded
+    // engine does (ranking-core/query-terms.ts).
+    const languages = new Map(Object.entries(row.languages).map(([tag, n]) => [tag, Number(n)]));
+    const plan = queryTermPlan(query, analysis.queryAnalyzer(languages));
     // One lookup for the query's terms and the compound parts that may join them (the parts it
     // chooses are among them; the others' frequencies are true ones, harmless to keep).
     const known = await this.documentFrequencies(client, row.id, plan.lookups);
@@ -407,7 +414,13 @@ export class PostgresBackend implements KnowledgeBackend {
     const sections = new Map<string, { row: CandidateRow; section: PackedSection }>();
     const indexOf = async (found: readonly AnalyzedRow[]) => {
       for (const r of found) sections.set(r.section_id, { row: r, section: packedSection(r) });
-      const index = candidateCollection(row.name, documentsOf([...sections.values()]), statistics, analysis);
+      const index = candidateCollection(
+        row.name,
+        documentsOf([...sections.values()]),
+        statistics,
+        analysis,
+        languages,
+      );
       // The feedback pass weighs every term of the documents its relevance model reads: their
       // terms need their collection frequencies too, and no others.
       const vocabulary = feedbackVocabulary(index, queryTerms, (term) => !known.has(term));
