@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BotConfig } from "../../../src/bots/config-schema.js";
+import { collectionLanguages } from "../../../src/connectors/collection-languages.js";
 import { openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
 import { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
 import {
@@ -151,6 +153,30 @@ describe.skipIf(skipReason !== undefined)(
             await engine.search(request),
           );
         }
+      }
+    });
+
+    it("names the collection's languages to the model as the embedded engine does, from open on", async () => {
+      const { engine } = await openEmbeddedEngine(botDir, COLLECTIONS);
+      const config = (backend: "embedded" | "postgres") =>
+        ({
+          knowledge: { backend, postgres: { urlEnv: "TEST_DATABASE_URL" }, collections: COLLECTIONS },
+        }) as unknown as Pick<BotConfig, "knowledge">;
+      const embedded = collectionLanguages(config("embedded"), engine);
+      expect(embedded.handbook?.tags).toEqual(["en", "nb"]);
+      expect(collectionLanguages(config("postgres"), backend)).toEqual(embedded);
+      // A process that only opened the database, before any search, knows them too.
+      const opened = await PostgresBackend.open({
+        bot: "handbook",
+        urlEnv: "TEST_DATABASE_URL",
+        schema: SCHEMA,
+        collections: COLLECTIONS,
+        env: { TEST_DATABASE_URL: server.url },
+      });
+      try {
+        expect(collectionLanguages(config("postgres"), opened)).toEqual(embedded);
+      } finally {
+        await opened.close();
       }
     });
 
