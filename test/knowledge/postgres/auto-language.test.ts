@@ -4,26 +4,22 @@
 // (src/knowledge/postgres/pg-schema.ts version 8), and a query is analysed in every language
 // holding enough of the documents (src/knowledge/analysis/collection-analysis.ts, the rule the
 // embedded engine uses) — so the SearchResponses equal the embedded engine's.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BotConfig } from "../../../src/bots/config-schema.js";
 import { collectionLanguages } from "../../../src/connectors/collection-languages.js";
 import { openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
-import { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
-import {
-  type PostgresServer,
-  postgresUnavailableReason,
-  startPostgres,
-} from "../../support/postgres/postgres-server.js";
+import type { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
+import { indexPagesBot, PAGES_BOT_SCHEMA, type PagesBot } from "../../support/postgres/pages-bot.js";
+import { type PostgresServer, postgresUnavailableReason } from "../../support/postgres/postgres-server.js";
 import { storeInvariants } from "../../support/postgres/store-invariants.js";
 
 const skipReason = postgresUnavailableReason();
 if (skipReason) console.warn(`[skipped] PostgreSQL auto language tests: ${skipReason}`);
 
-const SCHEMA = "second_look";
+const SCHEMA = PAGES_BOT_SCHEMA;
 const COLLECTIONS = { handbook: { paths: ["docs/**/*.md"], language: "auto" } };
 
 const ENGLISH = {
@@ -70,8 +66,8 @@ const QUERIES = [
 describe.skipIf(skipReason !== undefined)(
   "an auto collection of English and Norwegian pages on PostgreSQL",
   () => {
+    let bot: PagesBot;
     let server: PostgresServer;
-    let root: string;
     let botDir: string;
     let backend: PostgresBackend;
 
@@ -94,27 +90,11 @@ describe.skipIf(skipReason !== undefined)(
       );
 
     beforeAll(async () => {
-      server = await startPostgres();
-      root = await mkdtemp(join(tmpdir(), "second-look-pg-auto-"));
-      botDir = join(root, "handbook");
-      await mkdir(join(botDir, "docs"), { recursive: true });
-      for (const [name, text] of Object.entries({ ...ENGLISH, ...NORWEGIAN }))
-        await writeFile(join(botDir, "docs", name), text);
-      backend = await PostgresBackend.open({
-        bot: "handbook",
-        urlEnv: "TEST_DATABASE_URL",
-        schema: SCHEMA,
-        collections: COLLECTIONS,
-        env: { TEST_DATABASE_URL: server.url },
-      });
-      await backend.refresh(botDir);
+      bot = await indexPagesBot("handbook", { ...ENGLISH, ...NORWEGIAN }, COLLECTIONS);
+      ({ server, botDir, backend } = bot);
     }, 120_000);
 
-    afterAll(async () => {
-      await backend?.close();
-      await server?.stop();
-      if (root) await rm(root, { recursive: true, force: true });
-    });
+    afterAll(async () => bot?.stop());
 
     it("records each document's detected language and the collection's documents per language", async () => {
       const rows = await sql<{ path: string; language: string }>(
@@ -166,13 +146,7 @@ describe.skipIf(skipReason !== undefined)(
       expect(embedded.handbook?.tags).toEqual(["en", "nb"]);
       expect(collectionLanguages(config("postgres"), backend)).toEqual(embedded);
       // A process that only opened the database, before any search, knows them too.
-      const opened = await PostgresBackend.open({
-        bot: "handbook",
-        urlEnv: "TEST_DATABASE_URL",
-        schema: SCHEMA,
-        collections: COLLECTIONS,
-        env: { TEST_DATABASE_URL: server.url },
-      });
+      const opened = await bot.open();
       try {
         expect(collectionLanguages(config("postgres"), opened)).toEqual(embedded);
       } finally {

@@ -4,18 +4,12 @@
 // The PostgreSQL backend ranks over the candidate sections it read, whose term ids are not the
 // whole collection's, so a tie broken by term id named the hints in another order than the
 // embedded engine (lohelp ja, question lo039: bench/results/postgres.md). Ties break by the term.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeEngine } from "../../../src/knowledge/engine.js";
 import { openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
-import { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
-import {
-  type PostgresServer,
-  postgresUnavailableReason,
-  startPostgres,
-} from "../../support/postgres/postgres-server.js";
+import type { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
+import { indexPagesBot, type PagesBot } from "../../support/postgres/pages-bot.js";
+import { postgresUnavailableReason } from "../../support/postgres/postgres-server.js";
 
 const skipReason = postgresUnavailableReason();
 if (skipReason) console.warn(`[skipped] PostgreSQL Japanese hints tests: ${skipReason}`);
@@ -38,33 +32,17 @@ const QUERY = "入力規則の選択肢リストをセルに表示するには�
 describe.skipIf(skipReason !== undefined)(
   "a Japanese collection's retry hints on PostgreSQL and embedded",
   () => {
-    let server: PostgresServer;
-    let root: string;
+    let bot: PagesBot;
     let backend: PostgresBackend;
     let engine: KnowledgeEngine;
 
     beforeAll(async () => {
-      server = await startPostgres();
-      root = await mkdtemp(join(tmpdir(), "second-look-pg-ja-"));
-      const botDir = join(root, "bot");
-      await mkdir(join(botDir, "docs"), { recursive: true });
-      for (const [name, text] of Object.entries(PAGES)) await writeFile(join(botDir, "docs", name), text);
-      backend = await PostgresBackend.open({
-        bot: "ja-hints",
-        urlEnv: "TEST_DATABASE_URL",
-        schema: "second_look",
-        collections: COLLECTIONS,
-        env: { TEST_DATABASE_URL: server.url },
-      });
-      await backend.refresh(botDir);
-      ({ engine } = await openEmbeddedEngine(botDir, COLLECTIONS));
+      bot = await indexPagesBot("ja-hints", PAGES, COLLECTIONS);
+      backend = bot.backend;
+      ({ engine } = await openEmbeddedEngine(bot.botDir, COLLECTIONS));
     }, 120_000);
 
-    afterAll(async () => {
-      await backend?.close();
-      await server?.stop();
-      if (root) await rm(root, { recursive: true, force: true });
-    });
+    afterAll(async () => bot?.stop());
 
     it("offers the same related terms, tied ones in the same order, on both backends", async () => {
       const request = { query: QUERY, rerank: false };
