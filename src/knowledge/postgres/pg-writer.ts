@@ -163,6 +163,36 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
     collectionId,
     sections.rows.map((r) => r.id),
   );
+  await uncountLanguages(client, t, collectionId, ids);
+  await client.query(`DELETE FROM ${t.documents} WHERE id = ANY($1::bigint[])`, [ids]);
+}
+
+/**
+ * Adds documents to the collection's documents per language (pg-schema.ts version 8): what an
+ * "auto" collection's queries are analysed in. A document without a language is not counted.
+ */
+async function countLanguages(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  languages: readonly (string | undefined)[],
+): Promise<void> {
+  await client.query(
+    `INSERT INTO ${t.collectionLanguages} (collection_id, language, documents)
+     SELECT $1, language, count(*) FROM unnest($2::text[]) AS l(language)
+     WHERE language IS NOT NULL GROUP BY language ORDER BY language
+     ON CONFLICT (collection_id, language) DO UPDATE SET documents = ${t.collectionLanguages}.documents + excluded.documents`,
+    [collectionId, languages.map((language) => language ?? null)],
+  );
+}
+
+/** Takes the documents `ids` (still stored) out of the counts per language; a language left with none goes. */
+async function uncountLanguages(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  ids: readonly string[],
+): Promise<void> {
   await client.query(
     `WITH gone AS (
        SELECT language, count(*) AS n FROM ${t.documents}
@@ -175,7 +205,6 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
   await client.query(`DELETE FROM ${t.collectionLanguages} WHERE collection_id = $1 AND documents <= 0`, [
     collectionId,
   ]);
-  await client.query(`DELETE FROM ${t.documents} WHERE id = ANY($1::bigint[])`, [ids]);
 }
 
 async function insertDocuments(
@@ -200,14 +229,7 @@ async function insertDocuments(
       write.map((w) => w.document.language ?? null),
     ],
   );
-  // Documents per language: what an "auto" collection's queries are analysed in (pg-schema.ts version 8).
-  await client.query(
-    `INSERT INTO ${t.collectionLanguages} (collection_id, language, documents)
-     SELECT $1, language, count(*) FROM unnest($2::text[]) AS l(language)
-     WHERE language IS NOT NULL GROUP BY language ORDER BY language
-     ON CONFLICT (collection_id, language) DO UPDATE SET documents = ${t.collectionLanguages}.documents + excluded.documents`,
-    [collectionId, write.map((w) => w.document.language ?? null)],
-  );
+  await countLanguages(client, t, collectionId, write.map((w) => w.document.language));
   const idByPath = new Map(inserted.rows.map((r) => [r.path, r.id]));
   const sectionCount = write.reduce((n, w) => n + w.document.sections.length, 0);
   if (!sectionCount) {
