@@ -168,21 +168,21 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
 }
 
 /**
- * Adds documents to the collection's documents per language (pg-schema.ts version 8): what an
+ * Adds the documents written to the collection's documents per language (pg-schema.ts version 8): what an
  * "auto" collection's queries are analysed in. A document without a language is not counted.
  */
 async function countLanguages(
   client: pg.PoolClient,
   t: Tables,
   collectionId: number,
-  languages: readonly (string | undefined)[],
+  write: readonly DocumentToWrite[],
 ): Promise<void> {
   await client.query(
     `INSERT INTO ${t.collectionLanguages} (collection_id, language, documents)
      SELECT $1, language, count(*) FROM unnest($2::text[]) AS l(language)
      WHERE language IS NOT NULL GROUP BY language ORDER BY language
      ON CONFLICT (collection_id, language) DO UPDATE SET documents = ${t.collectionLanguages}.documents + excluded.documents`,
-    [collectionId, languages.map((language) => language ?? null)],
+    [collectionId, write.map((w) => w.document.language ?? null)],
   );
 }
 
@@ -229,7 +229,7 @@ async function insertDocuments(
       write.map((w) => w.document.language ?? null),
     ],
   );
-  await countLanguages(client, t, collectionId, write.map((w) => w.document.language));
+  await countLanguages(client, t, collectionId, write);
   const idByPath = new Map(inserted.rows.map((r) => [r.path, r.id]));
   const sectionCount = write.reduce((n, w) => n + w.document.sections.length, 0);
   if (!sectionCount) {
