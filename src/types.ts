@@ -138,6 +138,11 @@ export interface KnowledgeBackend {
   search(request: SearchRequest, options?: { signal?: AbortSignal }): Promise<SearchResponse>;
   collections(): string[];
   getDocument?(collection: string, id: string): Promise<Doc | undefined>;
+  /**
+   * A collection's documents per language they were analysed in, as the backend last read them
+   * (what an "auto" collection is named to the model by); undefined when it does not know.
+   */
+  documentLanguages?(collection: string): ReadonlyMap<string, number> | undefined;
 }
 
 export type Verdict = "correct" | "ambiguous" | "insufficient";

@@ -1,7 +1,7 @@
 // Each collection's document language, as the model and the corrective pass are told it. The
 // bot's config names it (`knowledge.collections.<name>.language`; absent means English, as the
-// analysis reads it); for "auto", the embedded index knows which languages its documents were
-// analysed in. A Huginn server's collections have no language here (its own analysis decides).
+// analysis reads it); for "auto", the embedded index (or the PostgreSQL database) knows which
+// languages its documents were analysed in. A Huginn server's collections have no language here (its own analysis decides).
 import type { BotConfig } from "../bots/config-schema.js";
 import { queryLanguageTags } from "../knowledge/analysis/collection-analysis.js";
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
@@ -38,7 +38,10 @@ export function collectionLanguages(
  * that makes the index analyse queries in it, most documents first.
  */
 export function detectedLanguages(backend: KnowledgeBackend | undefined, name: string): CollectionLanguage {
-  const counts = backend instanceof KnowledgeEngine ? backend.collectionIndex(name)?.languages : undefined;
+  const counts =
+    backend instanceof KnowledgeEngine
+      ? backend.collectionIndex(name)?.languages
+      : backend?.documentLanguages?.(name);
   if (!counts || counts.size === 0) return { tags: [], name: DETECTED_PER_DOCUMENT };
   const profiles = queryLanguageTags(counts)
     .map((tag) => languageOf(tag))

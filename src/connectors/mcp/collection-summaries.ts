@@ -1,7 +1,7 @@
 // What `list_collections` can say about the bot's collections, whichever backend it has: a
 // Huginn server's own counts (filtered to the allow-list), the embedded engine's document and
 // section counts, or, for any other backend, just the names; with each collection's document
-// language where the bot's config (or, for "auto", the embedded index) knows it.
+// language where the bot's config (or, for "auto", the embedded index or the database) knows it.
 
 import type { BotConfig } from "../../bots/config-schema.js";
 import { KnowledgeEngine } from "../../knowledge/engine.js";

@@ -6,7 +6,6 @@ import { basename } from "node:path";
 import { SecondLookError } from "../../errors.js";
 import { loadOptional } from "../../optional-package.js";
 import { logger } from "../../telemetry/logger.js";
-import { AUTO_LANGUAGE } from "../analysis/registry.js";
 import { calibrationFile } from "../bot-calibration.js";
 import { ingestLimits } from "../index/ingest-limits.js";
 import { type BackendEntry, collectionCount, type SettingsIssue } from "./backend-entry.js";
@@ -29,13 +28,6 @@ export const postgresBackend: BackendEntry = {
       issues.push({
         path: ["postgres"],
         message: 'backend "postgres" needs a knowledge.postgres block with urlEnv',
-      });
-    }
-    for (const [name, collection] of Object.entries(knowledge.collections)) {
-      if (collection.language !== AUTO_LANGUAGE) continue;
-      issues.push({
-        path: ["collections", name, "language"],
-        message: `"${AUTO_LANGUAGE}" needs the embedded backend for now; name the collection's language (e.g. "nb") with backend "postgres"`,
       });
     }
     return issues;

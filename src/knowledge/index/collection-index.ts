@@ -88,6 +88,11 @@ export interface CollectionIndexOptions {
   params?: Bm25Params;
   /** When the documents are part of a larger collection (see CollectionStatistics). */
   statistics?: CollectionStatistics;
+  /**
+   * Documents per language of the larger collection the documents are part of (its queries are
+   * analysed in that mix); else counted from the documents.
+   */
+  languages?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -122,12 +127,8 @@ export class CollectionIndex {
     const statistics = options.statistics;
     this.name = name;
     this.analysis = options.analysis ?? CollectionAnalysis.of(undefined);
-    const languages = new Map<string, number>();
-    for (const d of documents) {
-      const language = d.language ?? this.analysis.setting;
-      languages.set(language, (languages.get(language) ?? 0) + 1);
-    }
-    this.languages = languages;
+    this.languages = options.languages ?? documentsPerLanguage(documents, this.analysis.setting);
+    const languages = this.languages;
     this.analyzer = this.analysis.queryAnalyzer(languages);
     this.byId = new Map(documents.map((d, i) => [d.id, i]));
     let unitCount = 0;
@@ -173,6 +174,16 @@ export class CollectionIndex {
   documentIndex(id: string): number | undefined {
     return this.byId.get(id);
   }
+}
+
+/** How many of the documents each language holds (a document that names none: the setting's). */
+function documentsPerLanguage(documents: readonly TermedDocument[], setting: string): Map<string, number> {
+  const languages = new Map<string, number>();
+  for (const d of documents) {
+    const language = d.language ?? setting;
+    languages.set(language, (languages.get(language) ?? 0) + 1);
+  }
+  return languages;
 }
 
 /** The document as search results show it: everything but its terms. */

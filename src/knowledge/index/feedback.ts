@@ -47,7 +47,11 @@ export function relevanceModel(
     const rarity = Math.log(1 + index.unitCount / index.documentFrequency(termId));
     ranked.push({ termId, term: index.term(termId), weight: value * rarity });
   }
-  ranked.sort((a, b) => b.weight - a.weight || a.termId - b.termId);
+  // Ties (a word and its bigrams, two words once each in one section) break by the term itself,
+  // not its id: ids follow the order an index first met its terms, which differs between the
+  // whole collection and the candidate sections the PostgreSQL backend ranks
+  // (src/knowledge/ranking-core/candidate-plan.ts), and the hints must name the same terms on both.
+  ranked.sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
   const top = ranked.slice(0, termLimit);
   const total = top.reduce((sum, t) => sum + t.weight, 0) || 1;
   for (const t of top) t.weight /= total;

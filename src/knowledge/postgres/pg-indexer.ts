@@ -331,6 +331,8 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     title: document.title,
     ...(document.url !== undefined ? { url: document.url } : {}),
     ...(document.modifiedTime !== undefined ? { modifiedTime: document.modifiedTime } : {}),
+    // The language the parser thread analysed it in (detected per document for "auto").
+    language: document.language,
     sections: document.sections.map((s) => ({
       ...s,
       titleTerms: unpackTerms(s.titleTerms),

@@ -20,6 +20,7 @@ export interface Tables {
   calibrations: string;
   skippedFiles: string;
   postings: string;
+  collectionLanguages: string;
 }
 
 export function tablesIn(schema: string): Tables {
@@ -40,6 +41,7 @@ export function tablesIn(schema: string): Tables {
     calibrations: `${q}.calibrations`,
     skippedFiles: `${q}.skipped_files`,
     postings: `${q}.postings`,
+    collectionLanguages: `${q}.collection_languages`,
   };
 }
 
@@ -80,6 +82,13 @@ export function tablesIn(schema: string): Tables {
  *   (src/knowledge/documents/text-extraction.ts). Rows from before it get 1: the next
  *   `second-look index` re-reads every file of theirs (pg-indexer.ts), while searches go on
  *   reading what is stored.
+ * - version 8: languages, for `"language": "auto"`. `documents.language` is the tag a document
+ *   was analysed in (the parser thread's detection, src/knowledge/index/ingest-file.ts), and
+ *   `collection_languages` counts a collection's documents per language, kept by the writer in
+ *   step with `documents`, so a search learns the collection's language mix in one indexed read
+ *   and analyses its queries in every language it holds (analysis/collection-analysis.ts).
+ *   Documents from before get null and are not counted: their collection named one language
+ *   ("auto" was refused on PostgreSQL before), and a change to "auto" re-indexes it.
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -206,6 +215,15 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   `,
   (t) => `
     ALTER TABLE ${t.collections} ADD COLUMN text_extraction integer NOT NULL DEFAULT 1;
+  `,
+  (t) => `
+    ALTER TABLE ${t.documents} ADD COLUMN language text;
+    CREATE TABLE ${t.collectionLanguages} (
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      language text NOT NULL,
+      documents bigint NOT NULL,
+      PRIMARY KEY (collection_id, language)
+    );
   `,
 ];
 

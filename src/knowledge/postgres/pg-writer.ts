@@ -57,6 +57,7 @@ export async function ensureCollection(
     await deleteCollectionPostings(client, t, id);
     await client.query(`DELETE FROM ${t.documents} WHERE collection_id = $1`, [id]);
     await client.query(`DELETE FROM ${t.terms} WHERE collection_id = $1`, [id]);
+    await client.query(`DELETE FROM ${t.collectionLanguages} WHERE collection_id = $1`, [id]);
     await client.query(
       `UPDATE ${t.collections} SET unit_count = 0, document_count = 0, title_length_sum = 0, body_length_sum = 0, analyzer = $2, text_extraction = $3
        WHERE id = $1`,
@@ -162,7 +163,48 @@ async function deleteDocuments(client: pg.PoolClient, t: Tables, collectionId: n
     collectionId,
     sections.rows.map((r) => r.id),
   );
+  await uncountLanguages(client, t, collectionId, ids);
   await client.query(`DELETE FROM ${t.documents} WHERE id = ANY($1::bigint[])`, [ids]);
+}
+
+/**
+ * Adds the documents written to the collection's documents per language (pg-schema.ts version 8): what an
+ * "auto" collection's queries are analysed in. A document without a language is not counted.
+ */
+async function countLanguages(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  write: readonly DocumentToWrite[],
+): Promise<void> {
+  await client.query(
+    `INSERT INTO ${t.collectionLanguages} (collection_id, language, documents)
+     SELECT $1, language, count(*) FROM unnest($2::text[]) AS l(language)
+     WHERE language IS NOT NULL GROUP BY language ORDER BY language
+     ON CONFLICT (collection_id, language) DO UPDATE SET documents = ${t.collectionLanguages}.documents + excluded.documents`,
+    [collectionId, write.map((w) => w.document.language ?? null)],
+  );
+}
+
+/** Takes the documents `ids` (still stored) out of the counts per language; a language left with none goes. */
+async function uncountLanguages(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  ids: readonly string[],
+): Promise<void> {
+  await client.query(
+    `WITH gone AS (
+       SELECT language, count(*) AS n FROM ${t.documents}
+       WHERE id = ANY($2::bigint[]) AND language IS NOT NULL GROUP BY language
+     )
+     UPDATE ${t.collectionLanguages} AS l SET documents = l.documents - gone.n
+     FROM gone WHERE l.collection_id = $1 AND l.language = gone.language`,
+    [collectionId, ids],
+  );
+  await client.query(`DELETE FROM ${t.collectionLanguages} WHERE collection_id = $1 AND documents <= 0`, [
+    collectionId,
+  ]);
 }
 
 async function insertDocuments(
@@ -172,8 +214,8 @@ async function insertDocuments(
   write: readonly DocumentToWrite[],
 ) {
   const inserted = await client.query<{ id: string; path: string }>(
-    `INSERT INTO ${t.documents} (collection_id, path, title, url, modified_time, size, mtime_ms, content_hash)
-     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::float8[], $8::text[])
+    `INSERT INTO ${t.documents} (collection_id, path, title, url, modified_time, size, mtime_ms, content_hash, language)
+     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::float8[], $8::text[], $9::text[])
      RETURNING id, path`,
     [
       collectionId,
@@ -184,8 +226,10 @@ async function insertDocuments(
       write.map((w) => w.size),
       write.map((w) => w.mtimeMs),
       write.map((w) => w.contentHash),
+      write.map((w) => w.document.language ?? null),
     ],
   );
+  await countLanguages(client, t, collectionId, write);
   const idByPath = new Map(inserted.rows.map((r) => [r.path, r.id]));
   const sectionCount = write.reduce((n, w) => n + w.document.sections.length, 0);
   if (!sectionCount) {

@@ -67,6 +67,8 @@ interface CollectionRow {
   body_length_sum: string;
   analyzer: string;
   folder: string | null;
+  /** Documents per language they were analysed in (pg-schema.ts version 8). */
+  languages: Record<string, number>;
 }
 
 interface CandidateRow {
@@ -81,6 +83,16 @@ interface CandidateRow {
   content: string;
   page_start: number | null;
   page_end: number | null;
+}
+
+/** A collection row's documents per language (pg-schema.ts version 8), as one JSON object. */
+const languagesColumn = (t: Tables) =>
+  `coalesce((SELECT jsonb_object_agg(l.language, l.documents) FROM ${t.collectionLanguages} l
+             WHERE l.collection_id = c.id), '{}'::jsonb) AS languages`;
+
+/** A `languages` column's object as documents per language. */
+function languageMix(languages: Record<string, number | string>): Map<string, number> {
+  return new Map(Object.entries(languages).map(([tag, n]) => [tag, Number(n)]));
 }
 
 /** The columns of an AnalyzedRow (`s`: sections, `d`: documents), for every query that reads candidates. */
@@ -121,6 +133,8 @@ export interface PostgresBackendOptions extends PostgresTarget {
 export class PostgresBackend implements KnowledgeBackend {
   private closing: Promise<void> | undefined;
   private readonly calibration: CalibrationReader;
+  /** Each collection's documents per language, as last read (at open, after indexing, by a search). */
+  private readonly knownLanguages = new Map<string, ReadonlyMap<string, number>>();
 
   private constructor(
     private readonly target: PostgresTarget,
@@ -166,6 +180,7 @@ export class PostgresBackend implements KnowledgeBackend {
             throw error;
           });
         if (Number(version.rows[0]?.value ?? 0) !== SCHEMA_VERSION) await migrate(client, target.schema);
+        await backend.readLanguages(client);
       });
     } catch (error) {
       await pool.end().catch(() => {});
@@ -200,6 +215,7 @@ export class PostgresBackend implements KnowledgeBackend {
           }),
         );
       }
+      await this.readLanguages(client);
       return reports;
     });
   }
@@ -282,6 +298,14 @@ export class PostgresBackend implements KnowledgeBackend {
     return toDoc(collection, doc);
   }
 
+  /**
+   * A collection's documents per language they were analysed in, as last read from the database
+   * (at open, after `refresh`, by each search): what an "auto" collection is named to the model by.
+   */
+  documentLanguages(collection: string): ReadonlyMap<string, number> | undefined {
+    return this.knownLanguages.get(collection);
+  }
+
   /** Closes the pool; safe to call twice. */
   close(): Promise<void> {
     this.closing ??= this.pool.end().catch(() => {});
@@ -336,13 +360,25 @@ export class PostgresBackend implements KnowledgeBackend {
     }
   }
 
+  /** Reads every configured collection's documents per language (knownLanguages). */
+  private async readLanguages(client: pg.PoolClient): Promise<void> {
+    const result = await client.query<{ name: string; languages: Record<string, number> }>(
+      `SELECT c.name, ${languagesColumn(this.t)}
+       FROM ${this.t.collections} c WHERE c.bot = $1 AND c.name = ANY($2::text[])`,
+      [this.target.bot, this.collections()],
+    );
+    for (const row of result.rows) this.knownLanguages.set(row.name, languageMix(row.languages));
+  }
+
   private async collectionRows(client: pg.PoolClient, names: readonly string[]) {
     const result = await client.query<CollectionRow>(
-      `SELECT id, name, unit_count, document_count, title_length_sum, body_length_sum, analyzer, folder
-       FROM ${this.t.collections} WHERE bot = $1 AND name = ANY($2::text[])`,
+      `SELECT c.id, c.name, c.unit_count, c.document_count, c.title_length_sum, c.body_length_sum, c.analyzer,
+              c.folder, ${languagesColumn(this.t)}
+       FROM ${this.t.collections} c WHERE c.bot = $1 AND c.name = ANY($2::text[])`,
       [this.target.bot, names],
     );
     const rows = new Map(result.rows.map((r) => [r.name, r]));
+    for (const row of rows.values()) this.knownLanguages.set(row.name, languageMix(row.languages));
     for (const row of rows.values()) {
       const conflict = readConflict(
         { bot: this.target.bot, collection: row.name, server: this.server },
@@ -384,10 +420,12 @@ export class PostgresBackend implements KnowledgeBackend {
     rerank: boolean,
   ): Promise<CollectionIndex> {
     const analysis = this.analysisOf(row.name);
-    // Inside the per-collection loop: each collection analyses the query in its own language, and
-    // meets compounds through its vocabulary as the embedded engine does (ranking-core/query-terms.ts).
-    // A PostgreSQL collection names its one language (config refuses "auto" there).
-    const plan = queryTermPlan(query, analysis.queryAnalyzer(new Map()));
+    // Inside the per-collection loop: each collection analyses the query in its own language (an
+    // "auto" one in every language holding enough of its documents, by the embedded engine's rule,
+    // analysis/collection-analysis.ts), and meets compounds through its vocabulary as the embedded
+    // engine does (ranking-core/query-terms.ts).
+    const languages = languageMix(row.languages);
+    const plan = queryTermPlan(query, analysis.queryAnalyzer(languages));
     // One lookup for the query's terms and the compound parts that may join them (the parts it
     // chooses are among them; the others' frequencies are true ones, harmless to keep).
     const known = await this.documentFrequencies(client, row.id, plan.lookups);
@@ -407,7 +445,13 @@ export class PostgresBackend implements KnowledgeBackend {
     const sections = new Map<string, { row: CandidateRow; section: PackedSection }>();
     const indexOf = async (found: readonly AnalyzedRow[]) => {
       for (const r of found) sections.set(r.section_id, { row: r, section: packedSection(r) });
-      const index = candidateCollection(row.name, documentsOf([...sections.values()]), statistics, analysis);
+      const index = candidateCollection(
+        row.name,
+        documentsOf([...sections.values()]),
+        statistics,
+        analysis,
+        languages,
+      );
       // The feedback pass weighs every term of the documents its relevance model reads: their
       // terms need their collection frequencies too, and no others.
       const vocabulary = feedbackVocabulary(index, queryTerms, (term) => !known.has(term));

@@ -13,15 +13,17 @@ import { PAGE_CANDIDATES, rankCollection, rankFirstPass } from "../index/ranker.
 /**
  * Candidate documents of a larger collection as the ranking core ranks them: an index over the
  * documents given that scores with the whole collection's `statistics` (its unit count, average
- * lengths and document frequencies).
+ * lengths and document frequencies) and analyses queries in its `languages` (documents per
+ * language, which an "auto" collection's query analysis reads).
  */
 export function candidateCollection(
   name: string,
   documents: readonly TermedDocument[],
   statistics: CollectionStatistics,
   analysis: CollectionAnalysis,
+  languages: ReadonlyMap<string, number>,
 ): CollectionIndex {
-  return new CollectionIndex(name, documents, { params: DEFAULT_BM25, statistics, analysis });
+  return new CollectionIndex(name, documents, { params: DEFAULT_BM25, statistics, analysis, languages });
 }
 
 /** Whether any candidate section holds `term`. */

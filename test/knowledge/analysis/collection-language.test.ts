@@ -48,8 +48,8 @@ describe("knowledge.collections.<name>.language", () => {
     expect(configProblems("jp")).toEqual([]);
   });
 
-  it("auto needs the embedded backend; a tag works with postgres", () => {
-    expect(configProblems("auto", "postgres").join("\n")).toContain("needs the embedded backend");
+  it("a tag and auto both work with postgres", () => {
+    expect(configProblems("auto", "postgres")).toEqual([]);
     expect(configProblems("nb", "postgres")).toEqual([]);
   });
 });

@@ -3,18 +3,12 @@
 // evidence (src/knowledge/index/ranker.ts) by reading every section of the leading documents, so
 // its SearchResponses equal the embedded engine's — including for a question whose answer is
 // spread over several sections of one page.
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeEngine } from "../../../src/knowledge/engine.js";
 import { openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
-import { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
-import {
-  type PostgresServer,
-  postgresUnavailableReason,
-  startPostgres,
-} from "../../support/postgres/postgres-server.js";
+import type { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
+import { indexPagesBot, type PagesBot } from "../../support/postgres/pages-bot.js";
+import { postgresUnavailableReason } from "../../support/postgres/postgres-server.js";
 
 const skipReason = postgresUnavailableReason();
 if (skipReason) console.warn(`[skipped] PostgreSQL language tests: ${skipReason}`);
@@ -107,17 +101,11 @@ const QUERIES = [
 ];
 
 describe.skipIf(skipReason !== undefined)("a German collection on PostgreSQL and embedded", () => {
-  let server: PostgresServer;
-  let root: string;
-  let botDir: string;
+  let bot: PagesBot;
   let backend: PostgresBackend;
   let engine: KnowledgeEngine;
 
   beforeAll(async () => {
-    server = await startPostgres();
-    root = await mkdtemp(join(tmpdir(), "second-look-pg-de-"));
-    botDir = join(root, "handbuch");
-    await mkdir(join(botDir, "docs"), { recursive: true });
     const pages = {
       "urlaub.md": URLAUB,
       "elternzeit.md": ELTERNZEIT,
@@ -125,23 +113,12 @@ describe.skipIf(skipReason !== undefined)("a German collection on PostgreSQL and
       "krankheit.md": KRANKHEIT,
       "teilzeit.md": TEILZEIT,
     };
-    for (const [name, text] of Object.entries(pages)) await writeFile(join(botDir, "docs", name), text);
-    backend = await PostgresBackend.open({
-      bot: "handbuch",
-      urlEnv: "TEST_DATABASE_URL",
-      schema: "second_look",
-      collections: COLLECTIONS,
-      env: { TEST_DATABASE_URL: server.url },
-    });
-    await backend.refresh(botDir);
-    ({ engine } = await openEmbeddedEngine(botDir, COLLECTIONS));
+    bot = await indexPagesBot("handbuch", pages, COLLECTIONS);
+    backend = bot.backend;
+    ({ engine } = await openEmbeddedEngine(bot.botDir, COLLECTIONS));
   }, 120_000);
 
-  afterAll(async () => {
-    await backend?.close();
-    await server?.stop();
-    if (root) await rm(root, { recursive: true, force: true });
-  });
+  afterAll(async () => bot?.stop());
 
   it("gives identical SearchResponses on both backends", async () => {
     for (const query of QUERIES) {

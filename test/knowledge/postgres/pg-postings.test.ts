@@ -37,7 +37,8 @@ const SHARED_COLUMNS = {
 /**
  * The rows of schema `current` (written by this version) in a new schema `target` built at an
  * older `version`, as an older second-look would have left them: sections with the tsvector it
- * wrote, and from version 3 on the stored terms and postings.
+ * wrote up to version 3, from version 3 on the stored terms and postings, from version 6 on the
+ * document count.
  */
 async function copyIntoOlderSchema(client: pg.Client, target: string, version: number): Promise<void> {
   await migrate(client as unknown as pg.PoolClient, target, version);
@@ -45,6 +46,28 @@ async function copyIntoOlderSchema(client: pg.Client, target: string, version: n
     client.query(`INSERT INTO ${target}.${table} (${columns}) SELECT ${columns} FROM current.${table}`);
   await copy("collections", SHARED_COLUMNS.collections);
   await copy("documents", SHARED_COLUMNS.documents);
+  if (version >= 4) {
+    // No tsv from version 4 on: the sections as stored, with their terms.
+    await copy("sections", `${SHARED_COLUMNS.sections}, title_terms, body_terms`);
+  } else {
+    await copySectionsWithTsv(client, target, version);
+  }
+  await copy("terms", SHARED_COLUMNS.terms);
+  if (version >= 3) await copy("postings", SHARED_COLUMNS.postings);
+  // From version 6 the writer keeps the document count (its migration counted the documents).
+  if (version >= 6) {
+    await client.query(
+      `UPDATE ${target}.collections c SET document_count = (SELECT count(*) FROM ${target}.documents d WHERE d.collection_id = c.id)`,
+    );
+  }
+  await client.query(`SELECT setval('${target}.sections_id_seq', (SELECT max(id) FROM ${target}.sections))`);
+  await client.query(
+    `SELECT setval('${target}.documents_id_seq', (SELECT max(id) FROM ${target}.documents))`,
+  );
+}
+
+/** The sections as a version before 4 stored them: with the tsvector it wrote, and from version 3 on the stored terms. */
+async function copySectionsWithTsv(client: pg.Client, target: string, version: number): Promise<void> {
   const terms = await client.query<{ id: string; title_terms: string; body_terms: string }>(
     "SELECT id, title_terms, body_terms FROM current.sections",
   );
@@ -58,12 +81,6 @@ async function copyIntoOlderSchema(client: pg.Client, target: string, version: n
       terms.rows.map((r) => r.id),
       terms.rows.map((r) => sectionTsvector(split(r.title_terms), split(r.body_terms))),
     ],
-  );
-  await copy("terms", SHARED_COLUMNS.terms);
-  if (version >= 3) await copy("postings", SHARED_COLUMNS.postings);
-  await client.query(`SELECT setval('${target}.sections_id_seq', (SELECT max(id) FROM ${target}.sections))`);
-  await client.query(
-    `SELECT setval('${target}.documents_id_seq', (SELECT max(id) FROM ${target}.documents))`,
   );
 }
 
@@ -122,7 +139,7 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
   const open = (
     bot: string,
     schema: string,
-    collections: Record<string, { paths: string[] }> = COLLECTIONS,
+    collections: Record<string, { paths: string[]; language?: string }> = COLLECTIONS,
   ) => PostgresBackend.open({ bot, urlEnv: "TEST_DATABASE_URL", schema, collections, env: env() });
 
   beforeAll(async () => {
@@ -227,6 +244,74 @@ describe.skipIf(skipReason !== undefined)("impact-ordered postings in a real Pos
         }
       } finally {
         await migrated.close();
+      }
+    } finally {
+      await client.end();
+      await current.close();
+    }
+  }, 120_000);
+
+  it("migrates a version 7 database to version 8: no document language and no language counts, answers unchanged; auto then re-indexes with each document's language", async () => {
+    const botDir = join(root, "handbook");
+    const current = await open("handbook", "current");
+    await current.refresh(botDir);
+    const client = new pg.Client(server.url);
+    await client.connect();
+    const exists = async (what: string) =>
+      (await client.query(`SELECT to_regclass('${what}') AS t`)).rows[0].t;
+    const languageColumn =
+      "SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = 'v7' AND table_name = 'documents' AND column_name = 'language'";
+    try {
+      await copyIntoOlderSchema(client, "v7", 7);
+      const pages = (await listMarkdown(join(botDir, "docs"))).length;
+      expect((await client.query(languageColumn)).rows[0].n).toBe(0);
+      expect(await exists("v7.collection_languages")).toBeNull();
+
+      const migrated = await open("handbook", "v7");
+      try {
+        const version = await client.query("SELECT value FROM v7.meta WHERE key = 'version'");
+        expect(version.rows[0].value).toBe(String(SCHEMA_VERSION));
+        expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(8);
+        expect((await client.query(languageColumn)).rows[0].n).toBe(1);
+        expect(await exists("v7.collection_languages")).not.toBeNull();
+        const languages = "SELECT language, count(*)::int AS n FROM v7.documents GROUP BY 1 ORDER BY 1";
+        expect((await client.query(languages)).rows).toEqual([{ language: null, n: pages }]);
+        expect((await client.query("SELECT * FROM v7.collection_languages")).rows).toEqual([]);
+        expect(await storeInvariants(server.url, "v7")).toEqual([]);
+
+        const { engine } = await openEmbeddedEngine(botDir, COLLECTIONS);
+        const questions = JSON.parse(await readFile(QUESTIONS, "utf8")) as { q: string }[];
+        for (const q of questions.slice(0, 12)) {
+          expect(await migrated.search({ query: q.q }), q.q).toEqual(await engine.search({ query: q.q }));
+        }
+        const [report] = await migrated.refresh(botDir);
+        expect(report).toMatchObject({ added: 0, updated: 0, removed: 0 });
+      } finally {
+        await migrated.close();
+      }
+
+      // The collection switched to "auto": another analyzer, so every file is indexed again, each
+      // in its detected language, and the counts are kept from then on.
+      const auto = { handbook: { ...COLLECTIONS.handbook, language: "auto" } };
+      const switched = await open("handbook", "v7", auto);
+      try {
+        const [report] = await switched.refresh(botDir);
+        expect(report).toMatchObject({ added: pages, updated: 0, removed: 0 });
+        expect(
+          (await client.query("SELECT language, count(*)::int AS n FROM v7.documents GROUP BY 1")).rows,
+        ).toEqual([{ language: "en", n: pages }]);
+        const counts = await client.query(
+          "SELECT language, documents::int AS n FROM v7.collection_languages",
+        );
+        expect(counts.rows).toEqual([{ language: "en", n: pages }]);
+        expect(await storeInvariants(server.url, "v7")).toEqual([]);
+        const { engine } = await openEmbeddedEngine(botDir, auto);
+        const questions = JSON.parse(await readFile(QUESTIONS, "utf8")) as { q: string }[];
+        for (const q of questions.slice(0, 6)) {
+          expect(await switched.search({ query: q.q }), q.q).toEqual(await engine.search({ query: q.q }));
+        }
+      } finally {
+        await switched.close();
       }
     } finally {
       await client.end();

@@ -3,7 +3,8 @@ import pg from "pg";
 /**
  * What must hold in a schema whatever happened to the indexers (races, kill -9): no document
  * twice, no section without its document, the statistics the scorer reads equal to what the
- * sections say, and the postings search reads equal to the sections' terms. Returns the
+ * sections say, the postings search reads equal to the sections' terms, and the documents
+ * counted per language equal the documents' languages. Returns the
  * violations found (empty when sound).
  */
 export async function storeInvariants(url: string, schema: string): Promise<string[]> {
@@ -85,6 +86,20 @@ export async function storeInvariants(url: string, schema: string): Promise<stri
           : "a posting that disagrees";
       problems.push(`section ${r.section}, term ${r.term}: ${what}`);
     }
+    // Documents per language (schema version 8): the counts an "auto" collection's queries read.
+    const languages = await client.query(
+      `WITH actual AS (
+         SELECT collection_id, language, count(*) AS n FROM ${s}.documents
+         WHERE language IS NOT NULL GROUP BY 1, 2
+       )
+       SELECT coalesce(a.language, l.language) AS language, a.n AS actual, l.documents AS stored
+       FROM actual a FULL JOIN ${s}.collection_languages l
+         ON l.collection_id = a.collection_id AND l.language = a.language
+       WHERE a.n IS DISTINCT FROM l.documents
+       LIMIT 5`,
+    );
+    for (const r of languages.rows)
+      problems.push(`language ${r.language}: ${r.stored} documents counted, documents say ${r.actual}`);
     const duplicated = await client.query(
       `SELECT section_id, term FROM ${s}.postings GROUP BY 1, 2 HAVING count(*) > 1 LIMIT 5`,
     );
