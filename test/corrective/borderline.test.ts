@@ -48,15 +48,15 @@ describe("isBorderline (grader auto: weak or just above the weak line, unless th
 });
 
 describe("responseEvidence (the orchestrator's and eval's reading of an in-process response)", () => {
-  const hit = { collection: "c", id: "d", title: "D", relevance: 0.3, band: "low" as const };
-  const weak = { query: "q", results: [hit], bestScore: 0.3, reranked: false };
+  const hit = { collection: "c", id: "d", title: "D", relevance: 0.2, band: "low" as const };
+  const weak = { query: "q", results: [hit], bestScore: 0.2, reranked: false };
 
   it("counts the words no document contains, so auto leaves that search to the signal", () => {
     const evidence = responseEvidence({ ...weak, retryHints: { unmatchedTerms: ["stock", "", 7] as never } });
     expect(evidence).toEqual({
       weak: true,
       hitCount: 1,
-      bestRelevance: 0.3,
+      bestRelevance: 0.2,
       hitsWithoutRelevance: 0,
       unmatchedTerms: 1,
     });

@@ -1,9 +1,11 @@
 // runCorrectiveRetrieval: docs/reference/muninn-corrective-retrieval.md §9 scenarios 1–15 adapted to our API, then the limitations of
 // docs/reference/muninn-corrective-retrieval.md §10 that the orchestrator fixes.
 import { describe, expect, it } from "vitest";
+import { AUTO_ASK_BELOW } from "../../src/corrective/borderline.js";
 import { REASON_REQUERY_WEAK } from "../../src/corrective/orchestrator.js";
 import { REASON_CONFIDENT, REASON_EMPTY, REASON_WEAK } from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
+import { WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
 import {
   hit,
   oldDocDuplicate,
@@ -539,7 +541,11 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
 });
 
 describe("runCorrectiveRetrieval — grader 'auto'", () => {
-  const nearWeak = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", 0.3)]), { brief: false });
+  // Between the weak line and the line below which auto asks.
+  const justAboveWeak = Math.round(((WEAK_BEST_SCORE + AUTO_ASK_BELOW) / 2) * 1000) / 1000;
+  const nearWeak = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", justAboveWeak)]), {
+    brief: false,
+  });
   const medium = renderSearchResponse(response("q", [hit("wiki", "1", "Medium", 0.6)]), { brief: false });
   const high = renderSearchResponse(response("q", [hit("wiki", "1", "High", 0.9)]), { brief: false });
 

@@ -59,8 +59,8 @@ describe("gradeFromResponse", () => {
   it("a medium top hit under WEAK_BEST_SCORE is weak", () => {
     const response: SearchResponse = {
       query: "q",
-      results: [{ ...hit, relevance: 0.25, band: "medium" }],
-      bestScore: 0.25,
+      results: [{ ...hit, relevance: 0.22, band: "medium" }],
+      bestScore: 0.22,
       reranked: true,
     };
     expect(gradeFromResponse(response).verdict).toBe("insufficient");

@@ -56,13 +56,13 @@ describe("a weak result without hints is detected", () => {
     // A rendering of (b) had its hints been absent (the hits and nothing after them), its
     // relevance lowered under our weak threshold (Huginn's 0.45 sits above it).
     const brief = renderHits(
-      responseB.results.map((h) => ({ ...h, relevance: 0.25 })),
+      responseB.results.map((h) => ({ ...h, relevance: 0.22 })),
       { brief: true },
     );
     expect(brief).not.toContain("*Weak");
     expect(classifyTextSignal(brief)).toBe("weak");
     const full =
-      "## VPN.md (25.0% relevant · medium)\nhttps://wiki.example/vpn\ncollection: `team-wiki` doc_id: `it/VPN.md`\n\nInstall.";
+      "## VPN.md (22.0% relevant · medium)\nhttps://wiki.example/vpn\ncollection: `team-wiki` doc_id: `it/VPN.md`\n\nInstall.";
     expect(classifyTextSignal(full)).toBe("weak");
   });
   it("45.0% is not weak; one hit at or above 45% makes the set confident", () => {

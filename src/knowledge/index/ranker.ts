@@ -66,18 +66,22 @@ export function rankCollection(
   const depth = Math.max(options.limit, PAGE_CANDIDATES);
   const byPages = (units: readonly ScoredUnit[]) =>
     withPageEvidence(index, stats, groupByDocument(index, stats, units, depth, originalScores), fusion);
-  const plain = byPages(first);
-  let documents = plain;
-  let weighed = plain;
+  let documents: RankedDocument[];
+  let weighed: RankedDocument[];
   // With no feedback terms (nothing matched) the expanded query is the original one: the pass
   // is complete without running it.
   if (options.rerank && feedback.length) {
     const expanded = expandQuery(lexical, stats, feedback);
     const second = withProximity(index, expanded, lexical.search(expanded, CANDIDATE_UNITS));
     const reordered = byPages(reorderByFeedback(first, second, FEEDBACK_WEIGHT));
-    documents =
-      index.unitsPerDocument > 1 ? keepLeading(plain, reordered, fusion.feedbackKeepsLeading) : reordered;
+    // One-section collections never hold feedback back, so they never rank without it too.
+    const holdsBack = index.unitsPerDocument > 1 && fusion.feedbackKeepsLeading > 0;
+    const plain = holdsBack ? byPages(first) : [];
+    documents = holdsBack ? keepLeading(plain, reordered, fusion.feedbackKeepsLeading) : reordered;
     weighed = [...plain, ...reordered];
+  } else {
+    documents = byPages(first);
+    weighed = documents;
   }
   return {
     documents: documents.slice(0, options.limit),
