@@ -10,7 +10,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { BotConfigSchema } from "../../src/bots/config-schema.js";
 import { assembleBot } from "../../src/connectors/assemble-bot.js";
 import type { CorrectResult } from "../../src/connectors/bot-runtime.js";
+import { AUTO_ASK_BELOW } from "../../src/corrective/borderline.js";
 import { GRADER_SYSTEM_PROMPT } from "../../src/corrective/knowledge-grader.js";
+import { WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
 import { captureSpans, type SpanCapture } from "../../src/telemetry/capture-spans.js";
 import { setLogger } from "../../src/telemetry/logger.js";
 import {
@@ -55,10 +57,14 @@ afterEach(async () => {
   await capture.shutdown();
 });
 
+/** Just above the weak line and below auto's ask line: auto asks the model about every round. */
+const BORDERLINE = Math.round(((WEAK_BEST_SCORE + AUTO_ASK_BELOW) / 2) * 1000) / 1000;
+
 /**
- * A backend whose every search is weak (best relevance 0.3) and new: each answer has hits no
- * earlier one had, and hints that name a query not searched yet, so every round adds hits and
- * the pass goes on while its budget lasts. `failRequeries` makes every search after the first throw.
+ * A backend whose every search is weak (hints sent; best relevance borderline) and new: each
+ * answer has hits no earlier one had, and hints that name a query not searched yet, so every
+ * round adds hits and the pass goes on while its budget lasts. `failRequeries` makes every search
+ * after the first throw.
  */
 function weakBackend(options: { failRequeries?: boolean } = {}) {
   let n = 0;
@@ -67,7 +73,7 @@ function weakBackend(options: { failRequeries?: boolean } = {}) {
     if (options.failRequeries && n > 1) throw new Error("backend down");
     return response(
       request.query,
-      [hit("wiki", `doc-${n}-a`, `Page ${n}a`, 0.3), hit("wiki", `doc-${n}-b`, `Page ${n}b`, 0.25)],
+      [hit("wiki", `doc-${n}-a`, `Page ${n}a`, BORDERLINE), hit("wiki", `doc-${n}-b`, `Page ${n}b`, 0.22)],
       { narrowerQuery: `${request.query} more` },
     );
   });
