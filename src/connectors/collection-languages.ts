@@ -6,7 +6,6 @@ import type { BotConfig } from "../bots/config-schema.js";
 import { queryLanguageTags } from "../knowledge/analysis/collection-analysis.js";
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
 import { backendEntry } from "../knowledge/backends/registry.js";
-import { KnowledgeEngine } from "../knowledge/engine.js";
 import { joinNames } from "../knowledge-tool/collection-languages.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../types.js";
 
@@ -38,10 +37,7 @@ export function collectionLanguages(
  * that makes the index analyse queries in it, most documents first.
  */
 export function detectedLanguages(backend: KnowledgeBackend | undefined, name: string): CollectionLanguage {
-  const counts =
-    backend instanceof KnowledgeEngine
-      ? backend.collectionIndex(name)?.languages
-      : backend?.documentLanguages?.(name);
+  const counts = backend?.documentLanguages?.(name);
   if (!counts || counts.size === 0) return { tags: [], name: DETECTED_PER_DOCUMENT };
   const profiles = queryLanguageTags(counts)
     .map((tag) => languageOf(tag))

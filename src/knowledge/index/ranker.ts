@@ -64,8 +64,9 @@ export function rankCollection(
   // The first pass's BM25F scores are the original query's: the relevance feature reuses them.
   const originalScores = new Map(scored.map((u) => [u.unit, u.score]));
   const depth = Math.max(options.limit, PAGE_CANDIDATES);
+  const pageScores = pageScorer(index, stats);
   const byPages = (units: readonly ScoredUnit[]) =>
-    withPageEvidence(index, stats, groupByDocument(index, stats, units, depth, originalScores), fusion);
+    withPageEvidence(index, groupByDocument(index, stats, units, depth, originalScores), fusion, pageScores);
   let documents: RankedDocument[];
   let weighed: RankedDocument[];
   // With no feedback terms (nothing matched) the expanded query is the original one: the pass
@@ -105,7 +106,7 @@ export function rankCollection(
  * every document is one section (Cranfield, CISI, CACM) feedback stays free to bring new
  * documents into the top ten, as it does there (Cranfield hit@10 87.1 → 88.4).
  */
-export const FEEDBACK_KEEPS_LEADING = 10;
+const FEEDBACK_KEEPS_LEADING = 10;
 
 /**
  * `reordered`, with the leading `count` documents of `plain` moved ahead of all others (in the
@@ -189,19 +190,14 @@ export const DEFAULT_PAGE_FUSION: Readonly<PageFusion> = {
  */
 function withPageEvidence(
   index: CollectionIndex,
-  stats: readonly QueryTermStats[],
   documents: RankedDocument[],
   fusion: PageFusion,
+  scoresOf: (documents: readonly number[]) => number[],
 ): RankedDocument[] {
   // Every document one section (abstracts, FAQ entries): the page is the section, and the
   // section ranking, which also weighs proximity and feedback, is the better judge of it.
   if (documents.length < 2 || index.unitsPerDocument <= 1) return documents;
-  const avgPageBody = index.lexical.averageBodyLength * index.unitsPerDocument;
-  const pageScores = index.lexical.scorePages(
-    stats,
-    documents.map((ranked) => index.documentUnits(ranked.document)),
-    avgPageBody,
-  );
+  const pageScores = scoresOf(documents.map((ranked) => ranked.document));
   const byPage = documents.map((_, i) => i).sort((a, b) => pageScores[b]! - pageScores[a]! || a - b);
   const pageRank = new Array<number>(documents.length);
   byPage.forEach((position, rank) => {
@@ -214,6 +210,24 @@ function withPageEvidence(
     .map((ranked, i) => ({ ranked, i }))
     .sort((a, b) => fused[b.i]! - fused[a.i]! || a.i - b.i)
     .map(({ ranked }) => ranked);
+}
+
+/**
+ * The original query's whole-page score of documents (LexicalIndex.scorePages), each scored once
+ * however many rankings of one search weigh it: with and without feedback they share most pages.
+ */
+function pageScorer(index: CollectionIndex, stats: readonly QueryTermStats[]) {
+  const known = new Map<number, number>();
+  const avgPageBody = index.lexical.averageBodyLength * index.unitsPerDocument;
+  return (documents: readonly number[]): number[] => {
+    const unscored = documents.filter((document) => !known.has(document));
+    if (unscored.length > 0) {
+      const pages = unscored.map((document) => index.documentUnits(document));
+      const scores = index.lexical.scorePages(stats, pages, avgPageBody);
+      for (const [i, document] of unscored.entries()) known.set(document, scores[i]!);
+    }
+    return documents.map((document) => known.get(document)!);
+  };
 }
 
 function firstDistinct(terms: readonly string[], limit: number): string[] {

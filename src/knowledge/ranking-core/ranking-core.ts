@@ -60,6 +60,11 @@ export class RankingCore {
     return this.indexes.get(name);
   }
 
+  /** A collection's documents per language they were analysed in (KnowledgeBackend.documentLanguages). */
+  documentLanguages(collection: string): ReadonlyMap<string, number> | undefined {
+    return this.indexes.get(collection)?.languages;
+  }
+
   /** A request as the caller wrote it: normalised here (search-request.ts), then ranked. */
   searchSync(request: SearchRequest): SearchResponse {
     return this.rank(normalizeSearchRequest(request));
