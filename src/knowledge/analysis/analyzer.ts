@@ -91,6 +91,10 @@ export class LanguageAnalyzer implements Analyzer {
     } else if (profile.stemmer) {
       const own = loadSnowball().newStemmer(profile.stemmer);
       this.stem = (word) => own.stem(word);
+    } else if (profile.prefixStem) {
+      const letters = profile.prefixStem;
+      // Letters, not UTF-16 units: a prefix never ends inside a surrogate pair.
+      this.stem = (word) => (word.length <= letters ? word : Array.from(word).slice(0, letters).join(""));
     } else {
       this.stem = (word) => word;
     }

@@ -93,6 +93,11 @@ export interface CollectionIndexOptions {
    * analysed in that mix); else counted from the documents.
    */
   languages?: ReadonlyMap<string, number>;
+  /**
+   * The analyzer of queries when not the analysis's own: for comparing analyzers over the same
+   * documents, whose terms were then found by that analyzer too (bench/prefix-stems.bench.ts).
+   */
+  queryAnalyzer?: Analyzer;
 }
 
 /**
@@ -129,7 +134,7 @@ export class CollectionIndex {
     this.analysis = options.analysis ?? CollectionAnalysis.of(undefined);
     this.languages = options.languages ?? documentsPerLanguage(documents, this.analysis.setting);
     const languages = this.languages;
-    this.analyzer = this.analysis.queryAnalyzer(languages);
+    this.analyzer = options.queryAnalyzer ?? this.analysis.queryAnalyzer(languages);
     this.byId = new Map(documents.map((d, i) => [d.id, i]));
     let unitCount = 0;
     for (const d of documents) unitCount += d.sections.length;

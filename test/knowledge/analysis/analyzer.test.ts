@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CollectionAnalysis, UnionAnalyzer } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { compoundPlan } from "../../../src/knowledge/analysis/compounds.js";
-import { LANGUAGE_PROFILES } from "../../../src/knowledge/analysis/languages.js";
+import { LANGUAGE_PROFILES, PREFIX_STEM_LETTERS } from "../../../src/knowledge/analysis/languages.js";
 import {
   analyzerFor,
   closestLanguage,
@@ -132,6 +132,21 @@ describe("German, Dutch, Romance and Slavic languages", () => {
 
   it("Polish keeps ł (a letter of its own) and folds the other diacritics", () => {
     expect(analyzerFor("pl").analyze("Łódź")).toEqual(["łodz"]);
+  });
+
+  it("Polish and Ukrainian, which Snowball cannot stem, meet inflections by prefix stems", () => {
+    const pl = analyzerFor("pl");
+    // aplikacja / aplikacji / aplikacjami: one term; a word no longer than the prefix stays whole.
+    expect(pl.analyze("aplikacja aplikacji aplikacjami")).toEqual(["aplika", "aplika", "aplika"]);
+    expect(pl.analyze("arkusz")).toEqual(["arkusz"]);
+    expect(pl.analyze("arkuszach")).toEqual(["arkusz"]);
+    expect(pl.analyze("formatowanie")).not.toEqual(pl.analyze("formularz"));
+    const uk = analyzerFor("uk");
+    expect(uk.analyze("таблиця таблиці таблицями")).toEqual(["таблиц", "таблиц", "таблиц"]);
+    // Letters, not UTF-16 units: a prefix never splits a character outside the BMP.
+    expect(uk.analyze("𐌰𐌱𐌲𐌳𐌴𐌵𐌶")).toEqual(["𐌰𐌱𐌲𐌳𐌴𐌵"]);
+    expect(analyzerFor("pl").id).toBe(`pl-${languageOf("pl")!.version}`);
+    expect(languageOf("pl")!.prefixStem).toBe(PREFIX_STEM_LETTERS);
   });
 
   it("Russian: Snowball stems meet across cases, ё folds to е, Latin words are analysed as English", () => {
