@@ -98,6 +98,9 @@ interface LanguageResult {
     flaggedMisses: number;
     rescued: number;
     charsAddedOnUnanswerableMedian: number | null;
+    /** The signal's final text says "not covered" although the search's top 5 holds an answer. */
+    toldNotCoveredAnswerInTop5: number | null;
+    toldNotCoveredUnanswerable: number | null;
   };
   /** `second-look eval` (signal) gave the same hit@1/5/10, MRR@10, false alarms, unanswerable flagged, AUC. */
   evalMatches: boolean;
@@ -261,6 +264,8 @@ function rescueFigures(s: SettingReport) {
     flaggedMisses: misses.filter((o) => o.flagged).length,
     rescued: misses.filter((o) => o.flagged && o.finalRank > 0).length,
     charsAddedOnUnanswerableMedian: s.charsAddedOnUnanswerable.median,
+    toldNotCoveredAnswerInTop5: s.toldNotCovered.answerInTop5.rate,
+    toldNotCoveredUnanswerable: s.toldNotCovered.unanswerable.rate,
   };
 }
 
@@ -378,12 +383,12 @@ function paraphraseTable(results: readonly LanguageResult[]): string[] {
 
 function weakTable(results: readonly LanguageResult[]): string[] {
   return [
-    "| language | hit@1 | hit@5 | hit@10 | MRR@10 | hit@5 paraphrase | false alarms | misses caught | unanswerable flagged | AUC | median chars | rescued / misses (flagged) | chars added on unanswerable (median) | eval = bench |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|---|",
+    "| language | hit@1 | hit@5 | hit@10 | MRR@10 | hit@5 paraphrase | false alarms | misses caught | unanswerable flagged | AUC | median chars | rescued / misses (flagged) | chars added on unanswerable (median) | told not covered: answer in top 5 / unanswerable | eval = bench |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|---|",
     ...results.map((r) => {
       const s = r.systems[0]!;
       const x = r.rescue;
-      return `| ${r.code} | ${pct(s.hit1)} | ${pct(s.hit5)} | ${pct(s.hit10)} | ${s.mrr10.toFixed(2)} | ${pct(s.paraphraseHit5)} | ${pct(r.weak.falseAlarms)} | ${pct(r.weak.missesCaught)} | ${pct(r.weak.unanswerableFlagged)} | ${r.weak.auc?.toFixed(2) ?? "–"} | ${r.medianChars.toLocaleString("en-US")} | ${x.rescued} / ${x.misses} (${x.flaggedMisses}) | ${x.charsAddedOnUnanswerableMedian?.toLocaleString("en-US") ?? "–"} | ${r.evalMatches ? "yes" : `no: ${r.evalDifferences.join("; ")}`} |`;
+      return `| ${r.code} | ${pct(s.hit1)} | ${pct(s.hit5)} | ${pct(s.hit10)} | ${s.mrr10.toFixed(2)} | ${pct(s.paraphraseHit5)} | ${pct(r.weak.falseAlarms)} | ${pct(r.weak.missesCaught)} | ${pct(r.weak.unanswerableFlagged)} | ${r.weak.auc?.toFixed(2) ?? "–"} | ${r.medianChars.toLocaleString("en-US")} | ${x.rescued} / ${x.misses} (${x.flaggedMisses}) | ${x.charsAddedOnUnanswerableMedian?.toLocaleString("en-US") ?? "–"} | ${pct(x.toldNotCoveredAnswerInTop5)} / ${pct(x.toldNotCoveredUnanswerable)} | ${r.evalMatches ? "yes" : `no: ${r.evalDifferences.join("; ")}`} |`;
     }),
   ];
 }

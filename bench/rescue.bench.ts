@@ -42,11 +42,11 @@ interface BotRescue {
 }
 
 const TABLE_HEAD = [
-  "| setting | hit@5 final | rescued / flagged misses | false alarms | chars added on unanswerable (median) | model calls / 100 searches | p50 / p95 ms |",
-  "|---|---|---|---|---|---|---|",
+  "| setting | hit@5 final | rescued / flagged misses | false alarms | told not covered: answer in top 5 / unanswerable | chars added on unanswerable (median) | model calls / 100 searches | p50 / p95 ms |",
+  "|---|---|---|---|---|---|---|---|",
 ];
 const tableRow = (r: ReturnType<typeof row>) =>
-  `| ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.finalHit5)} | ${r.rescued} / ${r.flaggedMisses} (${pct(r.rescueRate)}) | ${r.falseAlarms} | ${r.charsAdded ?? "–"} | ${r.modelCallsPer100} | ${r.p50} / ${r.p95} |`;
+  `| ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.finalHit5)} | ${r.rescued} / ${r.flaggedMisses} (${pct(r.rescueRate)}) | ${r.falseAlarms} | ${r.toldNotCovered} | ${r.charsAdded ?? "–"} | ${r.modelCallsPer100} | ${r.p50} / ${r.p95} |`;
 
 /**
  * lohelp-en: the lohelp bench's en-us bot (bench/docbots/collections.ts), `off` and `signal`
@@ -140,6 +140,7 @@ function row(s: SettingReport) {
     flaggedMisses: s.rescue.flagged,
     rescueRate: s.rescue.flagged ? rescuedFlagged / s.rescue.flagged : null,
     falseAlarms: `${s.weak.falseAlarms.count}/${s.weak.falseAlarms.of}`,
+    toldNotCovered: `${s.toldNotCovered.answerInTop5.count}/${s.toldNotCovered.answerInTop5.of} / ${s.toldNotCovered.unanswerable.count}/${s.toldNotCovered.unanswerable.of}`,
     charsAdded: s.charsAddedOnUnanswerable.median,
     modelCallsPer100: s.modelCallsPer100,
     p50: s.latencyMs.p50,
@@ -156,6 +157,7 @@ function perQuestion(s: SettingReport) {
       bestScore: o.bestScore,
       finalRank: o.finalRank,
       flagged: o.flagged,
+      toldNotCovered: o.toldNotCovered,
       added: o.finalChars - o.originalChars,
       modelCalls: o.modelCalls,
     })),

@@ -27,6 +27,8 @@ export interface QuestionOutcome {
   bestScore: number;
   /** Flagged weak: the grader's first verdict was not "correct" (the signal's flag when off). */
   flagged: boolean;
+  /** The corrective pass added the line saying the documents do not appear to cover the question. */
+  toldNotCovered: boolean;
   originalChars: number;
   finalChars: number;
   /** Calls to a model grader for this search. */
@@ -83,6 +85,11 @@ export interface BotEvalFigures {
    * `flagged` of them were flagged, `rescued` of them have one in the final text.
    */
   rescue: { misses: number; flagged: number; rescued: number; rate: number | null };
+  /**
+   * Searches whose final text says the documents do not appear to cover the question: wrongly,
+   * when the search's top 5 holds an answer; rightly, on unanswerable questions.
+   */
+  toldNotCovered: { answerInTop5: Share; unanswerable: Share };
   /** Final minus original characters on unanswerable questions. */
   charsAddedOnUnanswerable: { median: number | null; p90: number | null };
   finalChars: { median: number | null; p90: number | null };
@@ -150,6 +157,10 @@ export function summarizeOutcomes(outcomes: readonly QuestionOutcome[]): BotEval
       flagged: misses.filter((o) => o.flagged).length,
       rescued: misses.filter((o) => o.finalRank > 0).length,
       rate: misses.length ? round(misses.filter((o) => o.finalRank > 0).length / misses.length) : null,
+    },
+    toldNotCovered: {
+      answerInTop5: share(found5.filter((o) => o.toldNotCovered).length, found5.length),
+      unanswerable: share(unanswerable.filter((o) => o.toldNotCovered).length, unanswerable.length),
     },
     charsAddedOnUnanswerable: spread(unanswerable.map((o) => o.finalChars - o.originalChars)),
     finalChars: spread(outcomes.map((o) => o.finalChars)),

@@ -37,6 +37,10 @@ export function summaryRows(first: BotEvalFigures): SummaryRow[] {
       cell: (r) => `${r.rescue.rescued}/${r.rescue.misses} (${r.rescue.flagged} flagged)`,
     },
     {
+      label: "told not covered: answer in top 5 / unanswerable",
+      cell: (r) => `${ofShare(r.toldNotCovered.answerInTop5)} / ${ofShare(r.toldNotCovered.unanswerable)}`,
+    },
+    {
       label: "chars added on unanswerable, median / p90",
       cell: (r) => `${num(r.charsAddedOnUnanswerable.median)} / ${num(r.charsAddedOnUnanswerable.p90)}`,
     },

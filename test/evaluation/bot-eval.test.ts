@@ -125,6 +125,12 @@ describe("eval <bot> --questions on a tiny hand-made bot", () => {
     expect(signal!.search).toEqual(off!.search);
     // The signal grader never removes what the search showed.
     for (const q of signal!.perQuestion) expect(q.finalChars).toBeGreaterThanOrEqual(q.originalChars);
+    // q4 finds nothing, nor does its re-query: the model is told the documents do not cover it.
+    // Off adds nothing, so it never says so.
+    expect(signal!.perQuestion.filter((q) => q.toldNotCovered).map((q) => q.id)).toContain("q4");
+    expect(signal!.toldNotCovered.unanswerable).toEqual({ count: 1, of: 1, rate: 1 });
+    expect(off!.perQuestion.some((q) => q.toldNotCovered)).toBe(false);
+    expect(off!.toldNotCovered.answerInTop5).toEqual({ count: 0, of: 2, rate: 0 });
   });
 
   it("prints a table a person can read", async () => {
@@ -419,6 +425,7 @@ describe("summarizeOutcomes on hand-made outcomes", () => {
     graderFailures: 0,
     bestScore: 0,
     flagged: false,
+    toldNotCovered: false,
     originalChars: 100,
     finalChars: 100,
     modelCalls: 0,
@@ -427,10 +434,36 @@ describe("summarizeOutcomes on hand-made outcomes", () => {
   });
   const outcomes = [
     o({ id: "a", searchRank: 1, finalRank: 1, bestScore: 0.9, ms: 2 }),
-    o({ id: "b", searchRank: 3, finalRank: 3, bestScore: 0.5, flagged: true, modelCalls: 1, ms: 4 }),
-    o({ id: "c", searchRank: 7, finalRank: 7, bestScore: 0.6, flagged: true, modelCalls: 1, ms: 6 }),
+    o({
+      id: "b",
+      searchRank: 3,
+      finalRank: 3,
+      bestScore: 0.5,
+      flagged: true,
+      toldNotCovered: true,
+      modelCalls: 1,
+      ms: 4,
+    }),
+    o({
+      id: "c",
+      searchRank: 7,
+      finalRank: 7,
+      bestScore: 0.6,
+      flagged: true,
+      toldNotCovered: true,
+      modelCalls: 1,
+      ms: 6,
+    }),
     o({ id: "d", searchRank: 0, finalRank: 11, bestScore: 0.3, flagged: true, finalChars: 400, ms: 8 }),
-    o({ id: "e", kind: "unanswerable", bestScore: 0.2, flagged: true, finalChars: 150, ms: 10 }),
+    o({
+      id: "e",
+      kind: "unanswerable",
+      bestScore: 0.2,
+      flagged: true,
+      toldNotCovered: true,
+      finalChars: 150,
+      ms: 10,
+    }),
     o({ id: "f", kind: "unanswerable", bestScore: 0.7, finalChars: 100, ms: 12 }),
   ];
   const r = summarizeOutcomes(outcomes);
@@ -448,6 +481,12 @@ describe("summarizeOutcomes on hand-made outcomes", () => {
     // Positives a (0.9), b (0.5); negatives c 0.6, d 0.3, e 0.2, f 0.7.
     // a beats all 4; b beats d and e: 6 of 8 pairs.
     expect(r.weak.auc).toBe(0.75);
+  });
+
+  it("told not covered: wrongly when the top 5 holds an answer, rightly on unanswerable questions", () => {
+    // b (rank 3) was told so wrongly; c (rank 7) is no answer in the top 5, so not counted.
+    expect(r.toldNotCovered.answerInTop5).toEqual({ count: 1, of: 2, rate: 0.5 });
+    expect(r.toldNotCovered.unanswerable).toEqual({ count: 1, of: 2, rate: 0.5 });
   });
 
   it("the report's ROC of bestScore: one point per distinct score, positives = answer in the top 5", () => {
