@@ -16,6 +16,7 @@ import type { CollectionIndex } from "../src/knowledge/index/collection-index.js
 import { rankCollection } from "../src/knowledge/index/ranker.js";
 import { calibratedRelevance, DEFAULT_CALIBRATION } from "../src/knowledge/relevance.js";
 import { relevanceFeatures } from "../src/knowledge/relevance-features.js";
+import { WEAK_BEST_SCORE } from "../src/knowledge-tool/weakness.js";
 import { loadCollections } from "./docbots/collections.js";
 
 /** The benchmark's collections are English. */
@@ -50,6 +51,8 @@ export const NAMES = Object.keys(PREDICTORS) as Predictor[];
 export interface Sample {
   values: Record<Predictor, number>;
   answered: boolean;
+  /** A question the documents do not answer (documentation bots judge some so). */
+  unanswerable: boolean;
 }
 
 export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
@@ -60,7 +63,10 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     const index = c.engine.collectionIndex(c.engine.collections()[0]!)!;
     samples.set(
       c.name,
-      c.questions.map((q) => sample(index, q.text, (id) => q.answerable && q.relevant.has(id))),
+      c.questions.map((q) => ({
+        ...sample(index, q.text, (id) => q.answerable && q.relevant.has(id)),
+        unanswerable: !q.answerable,
+      })),
     );
   }
   const names = [...samples.keys()];
@@ -100,6 +106,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
       allInCollectionCv: auc(crossValidated, labels),
     };
   });
+  const flagStudy = unanswerableStudy(samples);
   const fmt = (x: number | null) => (x === null ? "–" : x.toFixed(3));
   const markdown = [
     `AUC for "an answer is in the top ${ANSWER_DEPTH}" (unanswerable questions count as not answered), ` +
@@ -115,16 +122,22 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     ),
     "",
     ...NAMES.map((p) => `- \`${p}\`: ${PREDICTORS[p]}.`),
+    "",
+    ...flagStudy.markdown,
     ...(skipped.length ? ["", `Skipped: ${skipped.join("; ")}.`] : []),
   ].join("\n");
   return {
     title: "How far a lexical weak signal can go: AUC ceilings",
-    figures: { rows, skipped },
+    figures: { rows, unanswerable: flagStudy.figures, skipped },
     markdown,
   };
 }
 
-export function sample(index: CollectionIndex, query: string, isAnswer: (id: string) => boolean): Sample {
+export function sample(
+  index: CollectionIndex,
+  query: string,
+  isAnswer: (id: string) => boolean,
+): Omit<Sample, "unanswerable"> {
   const lexical = index.lexical;
   const terms = analyze(query);
   const ranking = rankCollection(index, terms, { rerank: true, limit: DEPTH });
@@ -207,4 +220,186 @@ function scoreWith(model: ReturnType<typeof fitAll>, set: readonly Sample[]): nu
 function auc(scores: readonly number[], labels: readonly boolean[]): number | null {
   const value = rocAuc(scores, labels);
   return Number.isNaN(value) ? null : Math.round(value * 1000) / 1000;
+}
+
+/** The issue's bar for the weak flag on the documentation bots: false alarms at most this share… */
+const MAX_FALSE_ALARMS = 0.2;
+/** …while flagging at least this share of the questions the documents do not answer. */
+const UNANSWERABLE_TARGET = 0.85;
+
+/** One way of flagging: the share of unanswerable questions and of found answers it flags. */
+interface FlagFigures {
+  unanswerableFlagged: number;
+  falseAlarms: number;
+}
+
+/**
+ * The weak flag's other job, on the collections with unanswerable questions (the documentation
+ * bots): flag those questions (target ≥ 85 %) while flagging few searches whose top 5 holds an
+ * answer (false alarms ≤ 20 %). Answerable questions whose answer is not in the top 5 are neither.
+ * For each predictor alone, the most unanswerable questions flagged by any threshold inside the
+ * collection that keeps false alarms ≤ 20 % (optimistic: the threshold sees the collection's own
+ * judgements); then a logistic model on all eleven, (a) fitted on every such collection with one
+ * threshold for all, (b) fitted and thresholded on the others, measured on the one left out.
+ */
+export function unanswerableStudy(samples: ReadonlyMap<string, readonly Sample[]>): {
+  figures: Record<string, unknown>;
+  markdown: string[];
+} {
+  const sets = [...samples.entries()]
+    .map(([name, all]) => ({
+      name,
+      unanswerable: all.filter((s) => s.unanswerable),
+      found: all.filter((s) => !s.unanswerable && s.answered),
+    }))
+    .filter((set) => set.unanswerable.length > 0 && set.found.length > 0);
+  if (sets.length === 0) return { figures: {}, markdown: [] };
+  const single = sets.map((set) => ({
+    collection: set.name,
+    unanswerable: set.unanswerable.length,
+    found: set.found.length,
+    byPredictor: Object.fromEntries(
+      NAMES.map((p) => {
+        const sign = orientation(set, p);
+        const score = (s: Sample) => sign * s.values[p];
+        return [p, bestFlagInside(set.unanswerable.map(score), set.found.map(score))];
+      }),
+    ),
+  }));
+  const pooled = flagWithModel(sets, sets);
+  const leftOut =
+    sets.length > 1
+      ? sets.map((set) => ({
+          collection: set.name,
+          ...flagWithModel(
+            sets.filter((other) => other !== set),
+            [set],
+          ).perCollection[0]!,
+        }))
+      : [];
+  const shipped = sets.map((set) => ({
+    collection: set.name,
+    ...flagFigures(
+      set.unanswerable.map((s) => s.values.bestScore),
+      set.found.map((s) => s.values.bestScore),
+      WEAK_BEST_SCORE,
+    ),
+  }));
+  const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
+  const cell = (f: FlagFigures) => `${pct(f.unanswerableFlagged)} / ${pct(f.falseAlarms)}`;
+  const markdown = [
+    "### The weak flag on unanswerable questions (documentation bots)",
+    "",
+    `Target: unanswerable questions flagged ≥ ${pct(UNANSWERABLE_TARGET)} with false alarms (flagged, an answer in the top ${ANSWER_DEPTH}) ≤ ${pct(MAX_FALSE_ALARMS)}. ` +
+      "Each cell: unanswerable flagged / false alarms, at the threshold that flags the most unanswerable questions " +
+      `while false alarms stay ≤ ${pct(MAX_FALSE_ALARMS)}, chosen inside the collection (optimistic).`,
+    "",
+    `| collection | unanswerable | found in top ${ANSWER_DEPTH} | ${NAMES.join(" | ")} |`,
+    `|---|--:|--:|${NAMES.map(() => "--:").join("|")}|`,
+    ...single.map(
+      (r) =>
+        `| ${r.collection} | ${r.unanswerable} | ${r.found} | ${NAMES.map((p) => cell(r.byPredictor[p]!)).join(" | ")} |`,
+    ),
+    "",
+    `The shipped weak line (bestScore < ${WEAK_BEST_SCORE}): ${shipped.map((r) => `${r.collection} ${cell(r)}`).join(", ")}.`,
+    "",
+    `A logistic model on all ${NAMES.length} (unanswerable against found, each collection weighing the same):`,
+    "",
+    "| collection | fitted on every collection, one threshold keeping false alarms ≤ 20 % on each | fitted and thresholded on the others, this one left out |",
+    "|---|--:|--:|",
+    ...sets.map((set, i) => {
+      const out = leftOut.find((r) => r.collection === set.name);
+      return `| ${set.name} | ${cell(pooled.perCollection[i]!)} | ${out ? cell(out) : "–"} |`;
+    }),
+  ];
+  return {
+    figures: {
+      target: UNANSWERABLE_TARGET,
+      maxFalseAlarms: MAX_FALSE_ALARMS,
+      shipped,
+      single,
+      pooled,
+      leftOut,
+    },
+    markdown,
+  };
+}
+
+/** +1 when a higher value means "answered" for this predictor in this collection, else −1. */
+function orientation(
+  set: { unanswerable: readonly Sample[]; found: readonly Sample[] },
+  p: Predictor,
+): number {
+  const value = rocAuc(
+    [...set.found, ...set.unanswerable].map((s) => s.values[p]),
+    [...set.found.map(() => true), ...set.unanswerable.map(() => false)],
+  );
+  return Number.isNaN(value) || value >= 0.5 ? 1 : -1;
+}
+
+/** Flag a search when its score is below a threshold: the most unanswerable flagged at capped false alarms. */
+function bestFlagInside(unanswerable: readonly number[], found: readonly number[]): FlagFigures {
+  let best: FlagFigures = { unanswerableFlagged: 0, falseAlarms: 0 };
+  for (const threshold of thresholds([...unanswerable, ...found])) {
+    const figures = flagFigures(unanswerable, found, threshold);
+    if (figures.falseAlarms <= MAX_FALSE_ALARMS && figures.unanswerableFlagged > best.unanswerableFlagged)
+      best = figures;
+  }
+  return best;
+}
+
+function thresholds(values: readonly number[]): number[] {
+  return [...new Set(values), Number.POSITIVE_INFINITY].sort((a, b) => a - b);
+}
+
+function flagFigures(
+  unanswerable: readonly number[],
+  found: readonly number[],
+  threshold: number,
+): FlagFigures {
+  const share = (xs: readonly number[]) => xs.filter((x) => x < threshold).length / xs.length;
+  return { unanswerableFlagged: share(unanswerable), falseAlarms: share(found) };
+}
+
+/**
+ * A model fitted on `train` (found = 1, unanswerable = 0, each collection weighing the same), its
+ * threshold the highest keeping false alarms ≤ 20 % on every training collection, applied to `test`.
+ */
+function flagWithModel(
+  train: readonly { unanswerable: readonly Sample[]; found: readonly Sample[] }[],
+  test: readonly { unanswerable: readonly Sample[]; found: readonly Sample[] }[],
+): { threshold: number; perCollection: FlagFigures[] } {
+  const rows = train.flatMap((set) => {
+    const all = [...set.found, ...set.unanswerable];
+    return all.map((s) => ({
+      x: NAMES.map((p) => s.values[p]),
+      y: s.unanswerable ? 0 : 1,
+      w: 1 / (2 * (s.unanswerable ? set.unanswerable.length : set.found.length) * train.length),
+    }));
+  });
+  const scale = rows.length / rows.reduce((a, r) => a + r.w, 0);
+  const model = fitLogistic(
+    rows.map((r) => r.x),
+    rows.map((r) => r.y),
+    { l2: 1e-2, sampleWeights: rows.map((r) => r.w * scale) },
+  );
+  const score = (s: Sample) =>
+    predict(
+      model,
+      NAMES.map((p) => s.values[p]),
+    );
+  const scored = (set: { unanswerable: readonly Sample[]; found: readonly Sample[] }) => ({
+    unanswerable: set.unanswerable.map(score),
+    found: set.found.map(score),
+  });
+  const trained = train.map(scored);
+  let threshold = Number.NEGATIVE_INFINITY;
+  for (const t of thresholds(trained.flatMap((set) => [...set.unanswerable, ...set.found]))) {
+    if (trained.every((set) => flagFigures(set.unanswerable, set.found, t).falseAlarms <= MAX_FALSE_ALARMS))
+      threshold = t;
+  }
+  return {
+    threshold,
+    perCollection: test.map(scored).map((set) => flagFigures(set.unanswerable, set.found, threshold)),
+  };
 }
