@@ -318,7 +318,10 @@ export function unanswerableStudy(samples: ReadonlyMap<string, readonly Sample[]
       maxFalseAlarms: MAX_FALSE_ALARMS,
       shipped,
       single,
-      pooled,
+      pooled: {
+        threshold: pooled.threshold,
+        perCollection: sets.map((set, i) => ({ collection: set.name, ...pooled.perCollection[i]! })),
+      },
       leftOut,
     },
     markdown,
