@@ -4,7 +4,7 @@ import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
-import type { IndexStore, SkippedFile, StoredDocument } from "./index-store.js";
+import type { IndexStore, SkippedFile, StoredDocument, StoreLoad } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
@@ -112,6 +112,22 @@ export function emptyRefreshReport(collection: string): RefreshReport {
   };
 }
 
+/** Why a stored index is re-built: its language changed, its language's analysis did, or its extraction. */
+function staleMessage(
+  collection: string,
+  found: Extract<StoreLoad, { state: "stale" }>,
+  analysis: CollectionAnalysis,
+): string {
+  if (found.cause === "extraction") {
+    return `collection ${collection} was indexed from ${found.builtWith}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-indexing every file`;
+  }
+  // Analyzer ids are `<setting>-<version>`: the same setting under another version is an upgrade.
+  const change = found.builtWith.startsWith(`${analysis.setting}-`)
+    ? `the analysis of "${analysis.setting}" has changed since`
+    : `its language is now "${analysis.setting}"`;
+  return `collection ${collection} was indexed with analyzer ${found.builtWith}; ${change} (analyzer ${analysis.id}): re-indexing every file`;
+}
+
 export async function refreshCollection(
   botDir: string,
   source: CollectionSource,
@@ -132,9 +148,7 @@ export async function refreshCollection(
     // text an older extraction made keeps what the loaders now drop.
     logger().warn(
       { collection: source.name, builtWith: found.builtWith, analyzer: analysis.id },
-      found.cause === "analyzer"
-        ? `collection ${source.name} was indexed with analyzer ${found.builtWith}; its language is now "${analysis.setting}" (analyzer ${analysis.id}): re-indexing every file`
-        : `collection ${source.name} was indexed from ${found.builtWith}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-indexing every file`,
+      staleMessage(source.name, found, analysis),
     );
   }
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);

@@ -98,8 +98,19 @@ describe("Nordic languages: stems, their own letters kept", () => {
     expect(sv.analyze("två")).not.toEqual(sv.analyze("tva"));
   });
 
-  it("Finnish", () => {
-    expect(analyzerFor("fi").analyze("taulukoissa taulukko")).toEqual(["tauluko", "tauluko"]);
+  it("Finnish, whose nouns take many cases: prefix stems of six letters, not Snowball's", () => {
+    const fi = analyzerFor("fi");
+    // taulukko (table): nominative, genitive, inessive, illative, plural inessive — one term.
+    expect(fi.analyze("taulukko taulukon taulukossa taulukkoon taulukoissa")).toEqual(
+      Array(5).fill("tauluk"),
+    );
+    // A noun and the verb made from it meet too; ä and ö stay letters of their own.
+    expect(fi.analyze("muotoilu muotoilla")).toEqual(["muotoi", "muotoi"]);
+    expect(fi.analyze("äänitiedosto")).toEqual(["ääniti"]);
+    // A word no longer than the prefix stays whole, so a short word's forms keep their endings.
+    expect(fi.analyze("solu solun")).toEqual(["solu", "solun"]);
+    expect(languageOf("fi")).toMatchObject({ prefixStem: PREFIX_STEM_LETTERS });
+    expect(languageOf("fi")!.stemmer).toBeUndefined();
   });
 });
 
@@ -149,11 +160,17 @@ describe("German, Dutch, Romance and Slavic languages", () => {
     expect(languageOf("pl")!.prefixStem).toBe(PREFIX_STEM_LETTERS);
   });
 
-  it("Russian: Snowball stems meet across cases, ё folds to е, Latin words are analysed as English", () => {
+  it("Russian, whose nouns take many cases: prefix stems of six letters, ё folded to е, Latin words as English", () => {
     const ru = analyzerFor("ru");
+    // таблица (table) in five of its six cases and the plural instrumental: one term.
+    expect(ru.analyze("таблица таблицы таблице таблицу таблицей таблицами")).toEqual(Array(6).fill("таблиц"));
+    // The noun, the verb and the word itself meet (Snowball left форматирован and форматирова apart).
+    expect(ru.analyze("форматирование форматировать формат")).toEqual(["формат", "формат", "формат"]);
     expect(ru.analyze("рабочие дни")[0]).toBe(ru.analyze("рабочих дней")[0]);
-    expect(ru.analyze("ёлка")).toEqual(ru.analyze("елка"));
+    expect(ru.analyze("ёлка")).toEqual(["елка"]);
     expect(ru.analyze("PDF exporting")).toEqual(["pdf", "export"]);
+    expect(languageOf("ru")).toMatchObject({ prefixStem: PREFIX_STEM_LETTERS });
+    expect(languageOf("ru")!.stemmer).toBeUndefined();
   });
 
   it("Turkish lower-cases with the Turkish rules (İ → i, I → ı)", () => {

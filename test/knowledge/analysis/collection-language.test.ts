@@ -120,6 +120,21 @@ describe("a collection's language decides how it is indexed and searched", () =>
     expect(again.report).toMatchObject({ unchanged: 2, written: false });
   });
 
+  it("an index an older version of its language's analysis built re-indexes, and says why", async () => {
+    await writeFile(join(bot, "docs", "tablica.md"), "# Таблицы\n\nСтроки таблицы можно закрепить.\n");
+    const store = new IndexStore(indexDirectory(bot));
+    const source = { name: "docs", paths: ["docs/**/*.md"], language: "ru" };
+    const first = await refreshCollection(bot, source, store);
+    // Stored as the Snowball-stemmed Russian analysis (ru-1) stored its indexes.
+    await store.save("docs", first.documents, [], "ru-1");
+    const { result, log } = await logLines(() => refreshCollection(bot, source, store));
+    expect(result.report).toMatchObject({ added: 3, unchanged: 0, written: true });
+    expect(log).toContain(
+      `indexed with analyzer ru-1; the analysis of \\"ru\\" has changed since (analyzer ${CollectionAnalysis.of("ru").id}): re-indexing every file`,
+    );
+    expect((await store.load("docs", CollectionAnalysis.of("ru").id))?.length).toBe(3);
+  });
+
   it("auto: each document in its own language, queries in every language the collection holds", async () => {
     const { engine } = await openEmbeddedEngine(bot, { docs: { paths: ["docs/**/*.md"], language: "auto" } });
     const index = engine.collectionIndex("docs")!;
