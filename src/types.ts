@@ -176,6 +176,11 @@ export interface CorrectiveMetadata {
    * the query words no document contains (possibly none, when the grader or the rescue said so).
    */
   notCovered?: { terms: string[]; reason: string };
+  /**
+   * Set when the pass told the model the re-queries found nothing better, with no evidence that
+   * the documents lack the subject (no model judged so, no query word is missing from them all).
+   */
+  noBetterMatch?: { reason: string };
   /** Set when the query was in another language than the documents it searched (tags). */
   languageMismatch?: { query: string; documents: string[] };
 }

@@ -5,7 +5,12 @@
 
 import { type Context, context } from "@opentelemetry/api";
 import { DEADLINES } from "../deadline.js";
-import { appendNote, renderLanguageNote, renderNotCoveredNote } from "../knowledge-tool/corrective-note.js";
+import {
+  appendNote,
+  renderLanguageNote,
+  renderNoBetterMatchNote,
+  renderNotCoveredNote,
+} from "../knowledge-tool/corrective-note.js";
 import { positiveOrUndefined, SEARCH_LIMITS } from "../limits.js";
 import { emitGradeSpan, epochMs } from "../telemetry/corrective-spans.js";
 import { type Logger, logger } from "../telemetry/logger.js";
@@ -136,6 +141,7 @@ export interface CorrectivePass {
   requeryMs: number[];
   newHits: number[];
   notCovered?: CorrectiveMetadata["notCovered"];
+  noBetterMatch?: CorrectiveMetadata["noBetterMatch"];
   spanStartMs: number;
 }
 
@@ -207,13 +213,25 @@ export function startPass(
   };
 }
 
-/** Appends the "not covered" line, unless the query's language explains the miss better. */
-export function sayNotCovered(pass: CorrectivePass, reason: string, terms: readonly string[]): void {
+/**
+ * Appends the line saying what the pass did not find, unless the query's language explains the
+ * miss better. "Not covered" needs evidence that the documents lack the subject: the model read
+ * the results and judged so, or query words no document contains (`terms`). A low score alone is
+ * none: in users' words, and in languages the calibration was not fitted on, an answer in the top
+ * 5 often scores below the weak line (bench/results/lohelp.md: "told not covered" with an answer
+ * in the top 5). Then the line says only that nothing better was found.
+ */
+export function sayNotFound(pass: CorrectivePass, reason: string, terms: readonly string[]): void {
   // Words of another language are no sign the documents lack the subject: unless the model
   // read the results, the language note at the end says what went wrong instead.
   if (pass.mismatch && !pass.gradedByModel) return;
-  pass.notCovered = { terms: [...terms], reason };
-  pass.body = appendNote(pass.body, renderNotCoveredNote({ reason, terms }));
+  if (pass.gradedByModel || terms.length > 0) {
+    pass.notCovered = { terms: [...terms], reason };
+    pass.body = appendNote(pass.body, renderNotCoveredNote({ reason, terms }));
+  } else {
+    pass.noBetterMatch = { reason };
+    pass.body = appendNote(pass.body, renderNoBetterMatchNote(reason));
+  }
   pass.changed = true;
 }
 
@@ -245,6 +263,7 @@ export function finishPass(pass: CorrectivePass): CorrectiveOutcome {
     newHits: pass.newHits,
   };
   if (pass.notCovered) metadata.notCovered = pass.notCovered;
+  if (pass.noBetterMatch) metadata.noBetterMatch = pass.noBetterMatch;
   if (mismatch) metadata.languageMismatch = { query: mismatch.query.tag, documents: mismatch.documentTags };
   if (pass.usedModel || verdicts.some((v) => v !== "correct")) {
     emitGradeSpan(pass.settings.traceParent, metadata, { startMs: pass.spanStartMs, endMs: epochMs() });

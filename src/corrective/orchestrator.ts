@@ -19,7 +19,7 @@ import {
   type CorrectiveRetrievalInput,
   finishPass,
   passSettings,
-  sayNotCovered,
+  sayNotFound,
   startPass,
 } from "./corrective-pass.js";
 import { type ShownResult, structuredResult, textResult } from "./shown-result.js";
@@ -64,7 +64,7 @@ async function correctiveRounds(pass: CorrectivePass): Promise<void> {
   while (grade.verdict !== "correct" && pass.retries < budget && !signal?.aborted) {
     const plan = chooseRequery(pass, grade);
     if ("stop" in plan) {
-      if (plan.notCovered) sayNotCovered(pass, plan.notCovered.reason, plan.notCovered.terms);
+      if (plan.notCovered) sayNotFound(pass, plan.notCovered.reason, plan.notCovered.terms);
       return;
     }
     const found = await searchStep(pass, plan);

@@ -12,6 +12,11 @@ import { toSingleLine } from "./untrusted-text.js";
 export const CORRECTIVE_NOTE_START = "[corrective retrieval — re-query #";
 /** The one line saying the documents do not appear to cover the question starts with this. */
 export const NOT_COVERED_NOTE_START = "[corrective retrieval — not covered: ";
+/**
+ * The line saying the rescue found nothing better, where nothing says the documents lack the
+ * subject (no model judged so, and every query word is in some document), starts with this.
+ */
+export const NO_BETTER_MATCH_NOTE_START = "[corrective retrieval — no better match: ";
 /** The line saying a query is in another language than the documents it searched starts with this. */
 export const LANGUAGE_NOTE_START = "[corrective retrieval — language: ";
 /** Bounds that keep the not-covered line one short line whatever the grader or query says. */
@@ -84,6 +89,16 @@ export function renderNotCoveredNote(note: NotCoveredNote): string {
   const missing = terms.length > 0 ? `; no document contains ${terms.map((t) => `"${t}"`).join(", ")}` : "";
   const reason = fitText(toSingleLine(note.reason), MAX_NOTE_REASON_CHARS);
   return `${NOT_COVERED_NOTE_START}the documents do not appear to cover this question (${reason})${missing}]`;
+}
+
+/**
+ * `[corrective retrieval — no better match: <reason>; the results above are the closest the search
+ * found]`: one line, bounded. It claims no more than the signal knows: the results scored low and
+ * the re-queries scored no higher.
+ */
+export function renderNoBetterMatchNote(reason: string): string {
+  const why = fitText(toSingleLine(reason), MAX_NOTE_REASON_CHARS);
+  return `${NO_BETTER_MATCH_NOTE_START}${why}; the results above are the closest the search found]`;
 }
 
 export interface LanguageNote {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { finishPass, passSettings, sayNotCovered } from "../../src/corrective/corrective-pass.js";
+import { finishPass, passSettings, sayNotFound } from "../../src/corrective/corrective-pass.js";
 import { documentLanguageOf, languageMismatch } from "../../src/corrective/language-mismatch.js";
-import { NOT_COVERED_NOTE_START } from "../../src/knowledge-tool/corrective-note.js";
+import {
+  NO_BETTER_MATCH_NOTE_START,
+  NOT_COVERED_NOTE_START,
+} from "../../src/knowledge-tool/corrective-note.js";
 import { hit, response, silent, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";
 
@@ -37,7 +40,7 @@ describe("a pass's start and finish", () => {
 
   it("says 'not covered' once, and not for a query in another language the model did not read", () => {
     const pass = passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend });
-    sayNotCovered(pass, "nothing found", ["zyx"]);
+    sayNotFound(pass, "nothing found", ["zyx"]);
     expect(pass.body).toContain(NOT_COVERED_NOTE_START);
     expect(finishPass(pass).metadata.notCovered).toEqual({ terms: ["zyx"], reason: "nothing found" });
 
@@ -48,9 +51,30 @@ describe("a pass's start and finish", () => {
     });
     expect(foreign.mismatch?.query.tag).toBe("de");
     expect(foreign.reading.signalGrade.verdict).toBe("insufficient");
-    sayNotCovered(foreign, "nothing found", []);
+    sayNotFound(foreign, "nothing found", []);
     expect(foreign.notCovered).toBeUndefined();
     expect(finishPass(foreign).metadata.languageMismatch).toEqual({ query: "de", documents: ["en"] });
+  });
+
+  it("says 'not covered' only on evidence: a word no document contains, or the model's judgement", () => {
+    // A low score alone: the line says nothing better was found, not that the documents lack it.
+    const weak = passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend });
+    sayNotFound(weak, "re-queries found no confident match either", []);
+    expect(weak.body).not.toContain(NOT_COVERED_NOTE_START);
+    expect(weak.body.split("\n").at(-1)).toBe(
+      `${NO_BETTER_MATCH_NOTE_START}re-queries found no confident match either; the results above are the closest the search found]`,
+    );
+    const outcome = finishPass(weak);
+    expect(outcome.metadata.notCovered).toBeUndefined();
+    expect(outcome.metadata.noBetterMatch).toEqual({ reason: "re-queries found no confident match either" });
+    expect(outcome.changed).toBe(true);
+
+    // The model read the results and judged them silent: that is evidence.
+    const judged = passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend });
+    judged.gradedByModel = true;
+    sayNotFound(judged, "the pages are about something else", []);
+    expect(judged.body.split("\n").at(-1)!.startsWith(NOT_COVERED_NOTE_START)).toBe(true);
+    expect(finishPass(judged).metadata.noBetterMatch).toBeUndefined();
   });
 });
 

@@ -356,7 +356,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     expect(out2.metadata.verdicts).toEqual(["insufficient", "correct"]);
   });
 
-  it("signal: a re-query that is weak itself, or only in the medium band, appends nothing; one not-covered line instead", async () => {
+  it("signal: a re-query that is weak itself, or only in the medium band, appends nothing; one line saying nothing better was found instead", async () => {
     const original = response("q", [hit("wiki", "1", "Weak", 0.2)], { broaderQuery: "broad" });
     const originalText = renderSearchResponse(original, { brief: false });
     const backend = stubBackend(() => response("broad", [hit("wiki", "2", "Also weak", 0.2)]));
@@ -365,11 +365,30 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     expect(out.text).not.toContain("Also weak");
     expect(out.text).not.toContain("re-query #1");
     expect(out.text.split("\n---\n")).toHaveLength(2);
+    // Every query word is in some document and no model read the results: no evidence that the
+    // documents lack the subject, so the line claims only what the scores show.
     expect(out.text.split("\n---\n")[1]).toBe(
-      `[corrective retrieval — not covered: the documents do not appear to cover this question (${REASON_REQUERY_WEAK})]`,
+      `[corrective retrieval — no better match: ${REASON_REQUERY_WEAK}; the results above are the closest the search found]`,
     );
-    expect(out.metadata.notCovered).toEqual({ terms: [], reason: REASON_REQUERY_WEAK });
+    expect(out.metadata.notCovered).toBeUndefined();
+    expect(out.metadata.noBetterMatch).toEqual({ reason: REASON_REQUERY_WEAK });
     expect(out.metadata.newHits).toEqual([0]);
+    // With a query word no document contains, the documents do not appear to cover it.
+    const unmatched = response("q zyx", [hit("wiki", "1", "Weak", 0.2)], {
+      broaderQuery: "broad",
+      unmatchedTerms: ["zyx"],
+    });
+    const uncovered = await run({
+      backend,
+      originalText: renderSearchResponse(unmatched, { brief: false }),
+      originalResponse: unmatched,
+      originalQuery: "q zyx",
+    });
+    expect(uncovered.text.split("\n---\n")[1]).toMatch(
+      /^\[corrective retrieval — not covered: the documents do not appear to cover this question \(.+\); no document contains "zyx"\]$/,
+    );
+    expect(uncovered.metadata.notCovered?.terms).toEqual(["zyx"]);
+    expect(uncovered.metadata.noBetterMatch).toBeUndefined();
     // Nor is a medium-band re-query: "not weak" is no evidence that it answers the question.
     const medium = stubBackend(() => response("broad", [hit("wiki", "4", "Somewhat related", 0.6)]));
     const related = await run({
@@ -379,7 +398,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
       originalQuery: "q",
     });
     expect(related.text).not.toContain("Somewhat related");
-    expect(related.metadata.notCovered).toEqual({ terms: [], reason: REASON_REQUERY_WEAK });
+    expect(related.metadata.noBetterMatch).toEqual({ reason: REASON_REQUERY_WEAK });
     expect(related.metadata.newHits).toEqual([0]);
     // A re-query in the high band is appended.
     const strong = stubBackend(() => response("broad", [hit("wiki", "3", "Found", 0.7)]));
@@ -391,6 +410,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     });
     expect(found.text).toContain("Found");
     expect(found.metadata.notCovered).toBeUndefined();
+    expect(found.metadata.noBetterMatch).toBeUndefined();
   });
 
   it("12: no grader call after the last permitted re-query (budget 1 and 2)", async () => {
