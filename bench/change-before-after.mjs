@@ -34,8 +34,8 @@ const lines = [
   "",
   "### Documentation bots and classic collections (`docbots`, `rescue`; signal grader)",
   "",
-  "| collection | hit@5 | hit@10 | best peer hit@5 / hit@10 (after) | false alarms | unanswerable flagged | signal rescued / flagged misses | chars added on unanswerable | median chars |",
-  "| --- | --: | --: | --: | --: | --: | --: | --: | --: |",
+  "| collection | hit@5 | hit@10 | best peer hit@5 / hit@10 (after) | false alarms | unanswerable flagged | signal rescued / flagged misses | told not covered: answer in top 5 / unanswerable | chars added on unanswerable | median chars |",
+  "| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
 ];
 const rowsOf = (run) => run.docbots.figures.rows;
 for (const row of rowsOf(after).filter((r) => r.system === OURS)) {
@@ -46,7 +46,7 @@ for (const row of rowsOf(after).filter((r) => r.system === OURS)) {
   const s1 = signalOf(after.rescue, row.collection);
   const rescued = (s) => (s ? `${s.rescued}/${s.flaggedMisses}` : "–");
   lines.push(
-    `| ${row.collection} | ${arrow(pct(old?.hit5), pct(row.hit5))} | ${arrow(pct(old?.hit10), pct(row.hit10))} | ${peer ? `${pct(peer.hit5)} / ${pct(peer.hit10)} (${peer.system})` : "–"} | ${arrow(pct(old?.falseAlarms), pct(row.falseAlarms))} | ${arrow(pct(old?.unanswerableFlagged), pct(row.unanswerableFlagged))} | ${arrow(rescued(s0), rescued(s1))} | ${arrow(s0?.charsAdded ?? "–", s1?.charsAdded ?? "–")} | ${arrow(old?.medianChars ?? "–", row.medianChars ?? "–")} |`,
+    `| ${row.collection} | ${arrow(pct(old?.hit5), pct(row.hit5))} | ${arrow(pct(old?.hit10), pct(row.hit10))} | ${peer ? `${pct(peer.hit5)} / ${pct(peer.hit10)} (${peer.system})` : "–"} | ${arrow(pct(old?.falseAlarms), pct(row.falseAlarms))} | ${arrow(pct(old?.unanswerableFlagged), pct(row.unanswerableFlagged))} | ${arrow(rescued(s0), rescued(s1))} | ${arrow(s0?.toldNotCovered ?? "–", s1?.toldNotCovered ?? "–")} | ${arrow(s0?.charsAdded ?? "–", s1?.charsAdded ?? "–")} | ${arrow(old?.medianChars ?? "–", row.medianChars ?? "–")} |`,
   );
 }
 
@@ -54,8 +54,8 @@ lines.push(
   "",
   `### LibreOffice help, every language (\`lohelp\`; before: LOHELP_LANGUAGE=${before.lohelp.figures.mode}, after: ${after.lohelp.figures.mode})`,
   "",
-  "| language | hit@5 | hit@10 | best language-aware peer hit@5 / hit@10 (after) | false alarms | unanswerable flagged | signal rescued / flagged misses | chars added on unanswerable (median) | median chars |",
-  "| --- | --: | --: | --: | --: | --: | --: | --: | --: |",
+  "| language | hit@5 | hit@10 | best language-aware peer hit@5 / hit@10 (after) | false alarms | unanswerable flagged | signal rescued / flagged misses | told not covered: answer in top 5 | told not covered: unanswerable | chars added on unanswerable (median) | median chars |",
+  "| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |",
 );
 for (const language of after.lohelp.figures.languages) {
   const old = before.lohelp.figures.languages.find((l) => l.code === language.code);
@@ -64,8 +64,9 @@ for (const language of after.lohelp.figures.languages) {
     .filter((s) => s.languageAware && !s.system.startsWith("second-look"))
     .sort((a, b) => b.hit5 - a.hit5)[0];
   const rescued = (l) => (l ? `${l.rescue.rescued}/${l.rescue.flaggedMisses}` : "–");
+  const told = (l, key) => pct(l?.rescue[key]);
   lines.push(
-    `| ${language.code} | ${arrow(pct(ours(old)?.hit5), pct(ours(language).hit5))} | ${arrow(pct(ours(old)?.hit10), pct(ours(language).hit10))} | ${peer ? `${pct(peer.hit5)} / ${pct(peer.hit10)} (${peer.system})` : "–"} | ${arrow(pct(old?.weak.falseAlarms), pct(language.weak.falseAlarms))} | ${arrow(pct(old?.weak.unanswerableFlagged), pct(language.weak.unanswerableFlagged))} | ${arrow(rescued(old), rescued(language))} | ${arrow(old?.rescue.charsAddedOnUnanswerableMedian ?? "–", language.rescue.charsAddedOnUnanswerableMedian)} | ${arrow(old?.medianChars ?? "–", language.medianChars)} |`,
+    `| ${language.code} | ${arrow(pct(ours(old)?.hit5), pct(ours(language).hit5))} | ${arrow(pct(ours(old)?.hit10), pct(ours(language).hit10))} | ${peer ? `${pct(peer.hit5)} / ${pct(peer.hit10)} (${peer.system})` : "–"} | ${arrow(pct(old?.weak.falseAlarms), pct(language.weak.falseAlarms))} | ${arrow(pct(old?.weak.unanswerableFlagged), pct(language.weak.unanswerableFlagged))} | ${arrow(rescued(old), rescued(language))} | ${arrow(told(old, "toldNotCoveredAnswerInTop5"), told(language, "toldNotCoveredAnswerInTop5"))} | ${arrow(told(old, "toldNotCoveredUnanswerable"), told(language, "toldNotCoveredUnanswerable"))} | ${arrow(old?.rescue.charsAddedOnUnanswerableMedian ?? "–", language.rescue.charsAddedOnUnanswerableMedian)} | ${arrow(old?.medianChars ?? "–", language.medianChars)} |`,
   );
 }
 process.stdout.write(`${lines.join("\n")}\n`);
