@@ -193,18 +193,16 @@ export async function run() {
   }
 
   const variantNames = ["snowball", "none", ...LENGTHS.map((n) => `prefix-${n}`), DUAL];
-  const sum = (variant: string, figure: keyof Figures, except?: string) =>
-    rows.filter((r) => r.language !== except).reduce((s, r) => s + 100 * r.variants[variant]![figure], 0);
+  const sum = (variant: string, figure: keyof Figures) =>
+    rows.reduce((s, r) => s + 100 * r.variants[variant]![figure], 0);
   /** The prefix length with the highest summed hit@5 (then hit@10) over the languages but `except`. */
-  const choose = (except?: string) =>
-    LENGTHS.reduce((best, n) => {
-      const [a, b] = [`prefix-${n}`, `prefix-${best}`];
-      const d5 = sum(a, "hit5", except) - sum(b, "hit5", except);
-      return d5 > EPSILON ||
-        (Math.abs(d5) <= EPSILON && sum(a, "hit10", except) > sum(b, "hit10", except) + EPSILON)
-        ? n
-        : best;
-    }, LENGTHS[0] as number);
+  const choose = (except?: string) => {
+    const kept = rows.filter((r) => r.language !== except);
+    return LENGTHS.reduce(
+      (best, n) => (better(kept, `prefix-${n}`, `prefix-${best}`) ? n : best),
+      LENGTHS[0] as number,
+    );
+  };
   const chosen = choose();
   const leftOut = rows.map((r) => {
     const n = choose(r.language);

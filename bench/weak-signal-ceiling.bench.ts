@@ -8,7 +8,7 @@
 // 10-fold cross-validation (an optimistic bound: no shipped model sees the bot's own judgements).
 // If the in-collection ceiling is far below a target, no re-weighting of these signals meets it.
 
-import { ANSWER_DEPTH } from "../src/evaluation/calibration-fit.js";
+import { ANSWER_DEPTH, weakFlagFigures } from "../src/evaluation/calibration-fit.js";
 import { fitLogistic, predict } from "../src/evaluation/logistic.js";
 import { rocAuc } from "../src/evaluation/metrics.js";
 import { analyzerFor } from "../src/knowledge/analysis/registry.js";
@@ -355,13 +355,20 @@ function thresholds(values: readonly number[]): number[] {
   return [...new Set(values), Number.POSITIVE_INFINITY].sort((a, b) => a - b);
 }
 
+/** The product's weak-flag figures (calibration-fit.ts) with `threshold` on these scores. */
 function flagFigures(
   unanswerable: readonly number[],
   found: readonly number[],
   threshold: number,
 ): FlagFigures {
-  const share = (xs: readonly number[]) => xs.filter((x) => x < threshold).length / xs.length;
-  return { unanswerableFlagged: share(unanswerable), falseAlarms: share(found) };
+  const figures = weakFlagFigures(
+    [
+      ...unanswerable.map((bestScore) => ({ bestScore, answerable: false, answered: false })),
+      ...found.map((bestScore) => ({ bestScore, answerable: true, answered: true })),
+    ],
+    threshold,
+  );
+  return { unanswerableFlagged: figures.unanswerableFlagged ?? 0, falseAlarms: figures.falseAlarms ?? 0 };
 }
 
 /**

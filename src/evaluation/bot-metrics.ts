@@ -27,7 +27,7 @@ export interface QuestionOutcome {
   bestScore: number;
   /** Flagged weak: the grader's first verdict was not "correct" (the signal's flag when off). */
   flagged: boolean;
-  /** The corrective pass added the line saying the documents do not appear to cover the question. */
+  /** The corrective pass told the model the documents do not appear to cover the question (its metadata's `notCovered`). */
   toldNotCovered: boolean;
   originalChars: number;
   finalChars: number;

@@ -8,7 +8,6 @@ import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../corrective/llm-grade.js";
 import { DEADLINES } from "../deadline.js";
 import { errorMessage, SecondLookError } from "../errors.js";
-import { NOT_COVERED_NOTE_START } from "../knowledge-tool/corrective-note.js";
 import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
 import { isWeak } from "../knowledge-tool/weakness.js";
 import { fitText } from "../text-clip.js";
@@ -150,7 +149,7 @@ export async function evaluateBot(
           finalIds,
           bestScore: response.bestScore,
           flagged: metadata?.verdicts.length ? metadata.verdicts[0] !== "correct" : isWeak(response),
-          toldNotCovered: addedText(original, final).includes(NOT_COVERED_NOTE_START),
+          toldNotCovered: metadata?.notCovered !== undefined,
           originalChars: original.length,
           finalChars: final.length,
           modelCalls: modelCallsOf(metadata, resolution?.retryBudget ?? 1),
@@ -212,14 +211,6 @@ export function docIdsIn(text: string): string[] {
     ids.push(parsed.id);
   }
   return ids;
-}
-
-/**
- * What the corrective pass added after the original text (which it keeps byte-for-byte); a line a
- * document itself carries is in the original, never counted as the pass's.
- */
-function addedText(original: string, final: string): string {
-  return final.startsWith(original) ? final.slice(original.length) : final;
 }
 
 /**

@@ -49,6 +49,16 @@ export class CollectionAnalysis {
         : analyzerFor(setting).id;
   }
 
+  /**
+   * What changed since an index was built under analyzer id `builtWith`: the same setting's
+   * analysis (ids are `<setting>-<version>`: an upgrade) or the setting itself.
+   */
+  changeSince(builtWith: string): string {
+    return builtWith.startsWith(`${this.setting}-`)
+      ? `the analysis of "${this.setting}" has changed since`
+      : `its language is now "${this.setting}"`;
+  }
+
   /** The analysis for a collection's `language` setting (absent: English, as always). */
   static of(language: string | undefined): CollectionAnalysis {
     if (language === undefined) return new CollectionAnalysis(DEFAULT_LANGUAGE);

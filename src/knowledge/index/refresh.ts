@@ -121,11 +121,7 @@ function staleMessage(
   if (found.cause === "extraction") {
     return `collection ${collection} was indexed from ${found.builtWith}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-indexing every file`;
   }
-  // Analyzer ids are `<setting>-<version>`: the same setting under another version is an upgrade.
-  const change = found.builtWith.startsWith(`${analysis.setting}-`)
-    ? `the analysis of "${analysis.setting}" has changed since`
-    : `its language is now "${analysis.setting}"`;
-  return `collection ${collection} was indexed with analyzer ${found.builtWith}; ${change} (analyzer ${analysis.id}): re-indexing every file`;
+  return `collection ${collection} was indexed with analyzer ${found.builtWith}; ${analysis.changeSince(found.builtWith)} (analyzer ${analysis.id}): re-indexing every file`;
 }
 
 export async function refreshCollection(
