@@ -54,6 +54,8 @@ export const DEADLINES = {
   copilotChatMs: 60_000,
   /** Deleting a Copilot session after its chat. */
   copilotSessionDeleteMs: 5_000,
+  /** Detaching a Copilot session (all of a runtime's at once when it closes). */
+  copilotSessionDetachMs: 3_000,
   /** Stopping the shared Copilot client before it is killed. */
   copilotStopGraceMs: 5_000,
   /** The TCP connect that checks a provider is reachable. */

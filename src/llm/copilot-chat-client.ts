@@ -13,6 +13,7 @@ import { countOrZero, positiveOrUndefined } from "../limits.js";
 import { loadOptional } from "../optional-package.js";
 import { type Logger, logger as processLogger } from "../telemetry/logger.js";
 import { framedChatClient } from "./chat-client-frame.js";
+import { detachSessions } from "./copilot-runtime/detach-sessions.js";
 import { runtimeLocation } from "./copilot-runtime/runtime-environment.js";
 import type { ClientLease } from "./copilot-runtime/shared-client.js";
 import type { ChatMessage, ChatRequest, ChatResponse, LlmClient } from "./llm-client.js";
@@ -146,7 +147,7 @@ async function discardSession(lease: ClientLease, session: CopilotSession | unde
     AbortSignal.timeout(DEADLINES.copilotSessionDeleteMs),
     false,
   );
-  if (!deleted) await session.disconnect().catch(() => undefined);
+  if (!deleted) await detachSessions([session]);
 }
 
 /** One prompt, answered: the last root-agent message, with the usage the runtime reported. */

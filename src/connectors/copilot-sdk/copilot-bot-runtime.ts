@@ -5,6 +5,7 @@
 // session pool with its eviction, the bounded wait, and one question's turn.
 
 import type { CopilotSession, MCPServerConfig, SessionConfig } from "@github/copilot-sdk";
+import { detachSessions } from "../../llm/copilot-runtime/detach-sessions.js";
 import { runtimeLocation } from "../../llm/copilot-runtime/runtime-environment.js";
 import { acquireBotRuntime, type ClientLease } from "../../llm/copilot-runtime/shared-client.js";
 import { providerReachabilityGate, type ReachabilityGate } from "../../llm/provider-reachability.js";
@@ -193,6 +194,7 @@ class SessionPool {
   /** The sessions already created, for eviction without waiting on ones still starting. */
   private readonly ready = new Map<string, SessionEntry>();
   private lease: Promise<ClientLease> | undefined;
+  private closed = false;
 
   constructor(
     private readonly options: CopilotBotRuntimeOptions,
@@ -219,22 +221,25 @@ class SessionPool {
     if (this.sessions.size <= max) return;
     const idle = [...this.ready].filter(([id, entry]) => id !== keep && entry.busy === 0);
     idle.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
-    for (const [id, entry] of idle.slice(0, this.sessions.size - max)) {
+    const evicted = idle.slice(0, this.sessions.size - max);
+    for (const [id] of evicted) {
       this.sessions.delete(id);
       this.ready.delete(id);
-      await entry.session.disconnect().catch(() => undefined);
     }
+    await detachSessions(evicted.map(([, entry]) => entry.session));
   }
 
-  /** Disconnects every session and releases the runtime client. */
+  /**
+   * Detaches every session and releases the runtime client, in bounded time: sessions still
+   * being created are not waited for (the client's stop ends them), and the detaching is capped
+   * by `detachSessions`, the client's stop by its grace.
+   */
   async close(): Promise<void> {
-    const pending = [...this.sessions.values()];
+    this.closed = true;
+    const created = [...this.ready.values()].map((entry) => entry.session);
     this.sessions.clear();
     this.ready.clear();
-    for (const p of pending) {
-      const entry = await p.catch(() => undefined);
-      await entry?.session.disconnect().catch(() => undefined);
-    }
+    await detachSessions(created);
     const current = this.lease;
     this.lease = undefined;
     if (current) await (await current.catch(() => undefined))?.release();
@@ -260,6 +265,11 @@ class SessionPool {
     this.options.onSessionConfig?.(redactSessionConfig(config));
     const { client } = await this.getLease();
     const session = await client.createSession(config);
+    if (this.closed) {
+      // Created after close() began: nothing will use it, and close() did not see it.
+      await detachSessions([session]);
+      throw new BotRuntimeError("closed", `Bot '${bot.name}': the runtime is closed.`);
+    }
     this.log.debug(
       {
         conversationId,
