@@ -316,7 +316,7 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
     }
     expect(await exited).toBe(0);
     expect(stdout).toContain("stopped");
-  });
+  }, 120_000);
 
   it("finds a bot folder in the project: `bots` lists ./my-bot, `serve --bots ./my-bot` resolves it", async () => {
     cpSync(bot, join(app, "my-bot"), { recursive: true });

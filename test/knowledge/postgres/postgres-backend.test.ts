@@ -222,5 +222,7 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL backend against a real Pos
       await admin.end();
       await backend.close();
     }
-  });
+    // The search waits on the lock up to the connection's own statement_timeout
+    // (DEADLINES.postgresStatementMs, 10 s), on any machine.
+  }, 60_000);
 });
