@@ -5,6 +5,7 @@
 // (src/knowledge/postgres/pg-indexer.ts) reaches the embedded engine's indexing only through
 // this file (.dependency-cruiser.cjs, docs/architecture.md "The ranking core").
 
+export { LanguageSample } from "./analysis/unset-language.js";
 export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";
 export {
@@ -14,4 +15,5 @@ export {
   type RefreshProgress,
   type RefreshReport,
   statFailureReason,
+  warnOfUnsetLanguage,
 } from "./index/refresh.js";

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { glob } from "tinyglobby";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
+import { LanguageSample, unsetLanguageWarning } from "../analysis/unset-language.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
 import type { IndexStore, SkippedFile, StoredDocument, StoreLoad } from "./index-store.js";
@@ -174,6 +175,7 @@ export async function refreshCollection(
     pool,
     signal,
     language: source.language,
+    sample: source.language === undefined ? new LanguageSample() : undefined,
   };
   const worker = async () => {
     while (next < files.length && !signal?.aborted) {
@@ -215,8 +217,24 @@ export async function refreshCollection(
     // Nothing to save, so no save cleans up: strays a concurrent run left are removed here.
     await store.removeStraysOf(source.name).catch(() => undefined);
   }
+  await warnOfUnsetLanguage(source.name, botDir, context.sample);
   report.ms = Math.round(performance.now() - started);
   return { documents: kept, report };
+}
+
+/**
+ * One warning when a collection that sets no `language` (analysed as English) was read this run
+ * and its documents read as another language, naming the key and the value to set
+ * (analysis/unset-language.ts). Both indexers call it after reading a collection's files.
+ */
+export async function warnOfUnsetLanguage(
+  collection: string,
+  botDir: string,
+  sample: LanguageSample | undefined,
+): Promise<void> {
+  if (!sample) return;
+  const message = await unsetLanguageWarning(collection, botDir, sample);
+  if (message) logger().warn({ collection, key: `knowledge.collections.${collection}.language` }, message);
 }
 
 /**
@@ -267,6 +285,8 @@ interface RefreshContext {
   report: RefreshReport;
   pool: IngestPool;
   language: string | undefined;
+  /** Documents read this run, for the detector: only when the collection sets no language. */
+  sample: LanguageSample | undefined;
 }
 
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
@@ -333,6 +353,7 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
   if (before) report.updated++;
   else report.added++;
   const { document } = result;
+  context.sample?.offer(path, document);
   return {
     id: path,
     title: document.title,

@@ -12,10 +12,12 @@ import {
   type IngestLimits,
   IngestPool,
   ingestLimits,
+  LanguageSample,
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
   statFailureReason,
+  warnOfUnsetLanguage,
 } from "../ingest-core.js";
 import type { AnalyzedDocument } from "../ranking-core/index.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
@@ -113,6 +115,7 @@ export async function refreshPostgresCollection(
   const started = performance.now();
   const report = emptyRefreshReport(source.name);
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
+  const sample = source.language === undefined ? new LanguageSample() : undefined;
   await acquireIndexLock(client, bot, source.name);
   try {
     const { id, extractedBy } = await ensureCollection(
@@ -180,6 +183,7 @@ export async function refreshPostgresCollection(
             t,
             id,
             language: source.language,
+            sample,
             reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
           });
         } catch (error) {
@@ -217,6 +221,7 @@ export async function refreshPostgresCollection(
       `skipped ${skip.path}: ${skip.reason}`,
     );
   }
+  await warnOfUnsetLanguage(source.name, botDir, sample);
   report.ms = Math.round(performance.now() - started);
   return report;
 }
@@ -249,6 +254,8 @@ interface FileContext {
   id: number;
   /** The collection's language setting, for the parser thread's analyzer. */
   language: string | undefined;
+  /** Documents read this run, for the detector: only when the collection sets no language. */
+  sample: LanguageSample | undefined;
   /** Whether a file is parsed even when unchanged: its stored text came from an older extraction. */
   reread: (path: string) => boolean;
 }
@@ -326,6 +333,7 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     return;
   }
   const { document } = result;
+  c.sample?.offer(path, document);
   const analyzed: AnalyzedDocument = {
     id: path,
     title: document.title,

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BotConfig } from "../../../src/bots/config-schema.js";
 import { collectionLanguages } from "../../../src/connectors/collection-languages.js";
 import { openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
-import type { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
+import { PostgresBackend } from "../../../src/knowledge/postgres/postgres-backend.js";
+import { logLines } from "../../support/capture-logs.js";
 import { indexPagesBot, PAGES_BOT_SCHEMA, type PagesBot } from "../../support/postgres/pages-bot.js";
 import { type PostgresServer, postgresUnavailableReason } from "../../support/postgres/postgres-server.js";
 import { storeInvariants } from "../../support/postgres/store-invariants.js";
@@ -176,6 +177,28 @@ innen den femte, ellers kommer de først med i neste måneds utbetaling.
       const { engine } = await openEmbeddedEngine(botDir, COLLECTIONS);
       for (const query of [...QUERIES, "endringer i kontonumre"]) {
         expect(await backend.search({ query }), query).toEqual(await engine.search({ query }));
+      }
+    });
+
+    // Last: it adds a collection to the bot's database.
+    it("a collection that sets no language and reads as Norwegian: indexing says which key to set", async () => {
+      const unset = await PostgresBackend.open({
+        bot: "handbook",
+        urlEnv: "TEST_DATABASE_URL",
+        schema: SCHEMA,
+        collections: { norsk: { paths: ["docs/lonn.md"] } },
+        env: { TEST_DATABASE_URL: server.url },
+      });
+      try {
+        const { result, log } = await logLines(() => unset.refresh(botDir));
+        expect(result[0]).toMatchObject({ added: 1 });
+        expect(log).toContain(
+          `collection norsk has no \\"language\\" in ${join(botDir, "config.json")}, so it is analysed as English, but 1 of 1 sampled documents read as Norwegian Bokmål: set knowledge.collections.norsk.language to \\"nb\\"`,
+        );
+        // Nothing read again, nothing said again.
+        expect((await logLines(() => unset.refresh(botDir))).log).not.toContain("has no");
+      } finally {
+        await unset.close();
       }
     });
   },
