@@ -36,8 +36,13 @@ export function indexDirectory(botDir: string, env: NodeJS.ProcessEnv = process.
 }
 
 /** A collection's in-memory index, analysed as its language setting says. */
-function indexOf(source: CollectionSource, documents: readonly StoredDocument[]): CollectionIndex {
-  return new CollectionIndex(source.name, documents, { analysis: CollectionAnalysis.of(source.language) });
+async function indexOf(
+  source: CollectionSource,
+  documents: readonly StoredDocument[],
+): Promise<CollectionIndex> {
+  return new CollectionIndex(source.name, documents, {
+    analysis: await CollectionAnalysis.forSearch(source.language),
+  });
 }
 
 export interface OpenEmbeddedOptions {
@@ -153,7 +158,7 @@ export async function openEmbeddedEngine(
           `collection ${name}: no files match its paths ${JSON.stringify(paths)} in ${resolve(botDir)}; it is empty`,
         );
       }
-      indexes.push(indexOf(source, documents));
+      indexes.push(await indexOf(source, documents));
       reports.push(report);
     }
   } finally {
@@ -203,7 +208,7 @@ function refreshInBackground(
       if (stopBackground.signal.aborted) break;
       try {
         const { documents, report } = await refresh(source, stopBackground.signal);
-        engine.replaceCollection(indexOf(source, documents));
+        engine.replaceCollection(await indexOf(source, documents));
         finished.push(report);
         logger().info(
           { ...report, skipped: report.skipped.length },

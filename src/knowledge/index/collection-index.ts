@@ -123,8 +123,13 @@ export class CollectionIndex {
   readonly analysis: CollectionAnalysis;
   /** Documents per language they were analysed in. */
   readonly languages: ReadonlyMap<string, number>;
-  /** The analyzer of this collection's queries (every language it holds, for "auto"). */
+  /**
+   * The collection's analyzer of query text when no one query is in view (hints, feedback
+   * stopwords): its language's, or for "auto" every language it holds. A query's own terms come
+   * from `queryAnalyzerFor`.
+   */
   readonly analyzer: Analyzer;
+  private readonly fixedQueryAnalyzer: Analyzer | undefined;
   private readonly byId: Map<string, number>;
 
   constructor(name: string, documents: readonly TermedDocument[], options: CollectionIndexOptions = {}) {
@@ -134,6 +139,7 @@ export class CollectionIndex {
     this.analysis = options.analysis ?? CollectionAnalysis.of(undefined);
     this.languages = options.languages ?? documentsPerLanguage(documents, this.analysis.setting);
     const languages = this.languages;
+    this.fixedQueryAnalyzer = options.queryAnalyzer;
     this.analyzer = options.queryAnalyzer ?? this.analysis.queryAnalyzer(languages);
     this.byId = new Map(documents.map((d, i) => [d.id, i]));
     let unitCount = 0;
@@ -165,6 +171,11 @@ export class CollectionIndex {
     const copy: CollectionIndex = Object.create(CollectionIndex.prototype);
     Object.assign(copy, this, { lexical: this.lexical.restated() });
     return copy;
+  }
+
+  /** The analyzer of one query: for "auto", the query's own language when the detector is sure of it. */
+  queryAnalyzerFor(query: string): Analyzer {
+    return this.fixedQueryAnalyzer ?? this.analysis.queryAnalyzer(this.languages, query);
   }
 
   get documentCount(): number {

@@ -135,6 +135,8 @@ export class PostgresBackend implements KnowledgeBackend {
   private readonly calibration: CalibrationReader;
   /** Each collection's documents per language, as last read (at open, after indexing, by a search). */
   private readonly knownLanguages = new Map<string, ReadonlyMap<string, number>>();
+  /** Each collection's analysis as its searches use it (CollectionAnalysis.forSearch), set by open. */
+  private readonly analyses = new Map<string, CollectionAnalysis>();
 
   private constructor(
     private readonly target: PostgresTarget,
@@ -171,6 +173,9 @@ export class PostgresBackend implements KnowledgeBackend {
       folder,
       connectionSecrets(connectionString),
     );
+    for (const [name, collection] of Object.entries(options.collections)) {
+      backend.analyses.set(name, await CollectionAnalysis.forSearch(collection.language));
+    }
     try {
       await backend.run(async (client) => {
         const version = await client
@@ -312,9 +317,9 @@ export class PostgresBackend implements KnowledgeBackend {
     return this.closing;
   }
 
-  /** How a configured collection's text is analysed (its `language` setting). */
+  /** How a configured collection's text is analysed (its `language` setting), as a search uses it. */
   private analysisOf(name: string): CollectionAnalysis {
-    return CollectionAnalysis.of(this.configured[name]?.language);
+    return this.analyses.get(name) ?? CollectionAnalysis.of(this.configured[name]?.language);
   }
 
   /** Where this process's searches come from, when it was opened for a bot folder. */
@@ -421,11 +426,11 @@ export class PostgresBackend implements KnowledgeBackend {
   ): Promise<CollectionIndex> {
     const analysis = this.analysisOf(row.name);
     // Inside the per-collection loop: each collection analyses the query in its own language (an
-    // "auto" one in every language holding enough of its documents, by the embedded engine's rule,
-    // analysis/collection-analysis.ts), and meets compounds through its vocabulary as the embedded
-    // engine does (ranking-core/query-terms.ts).
+    // "auto" one in the query's language, or every language holding enough of its documents, by
+    // the embedded engine's rule, analysis/collection-analysis.ts), and meets compounds through
+    // its vocabulary as the embedded engine does (ranking-core/query-terms.ts).
     const languages = languageMix(row.languages);
-    const plan = queryTermPlan(query, analysis.queryAnalyzer(languages));
+    const plan = queryTermPlan(query, analysis.queryAnalyzer(languages, query));
     // One lookup for the query's terms and the compound parts that may join them (the parts it
     // chooses are among them; the others' frequencies are true ones, harmless to keep).
     const known = await this.documentFrequencies(client, row.id, plan.lookups);

@@ -86,7 +86,7 @@ export class RankingCore {
       const features = relevanceFeatures(ranking);
       let ceiling = 1;
       for (const [position, ranked] of ranking.documents.entries()) {
-        const hit = toHit(index, ranked, queryTerms, brief);
+        const hit = toHit(index, ranked, { terms: queryTerms, query }, brief);
         Object.assign(hit, relevanceAndBand(features[position]!, this.calibration));
         // A collection's ranking is the better judge of order than one feature: relevance is
         // kept non-increasing along it, so merging collections by relevance never reorders one.
@@ -146,7 +146,7 @@ function feedbackFor(top: readonly CollectionHit[], query: string) {
 function toHit(
   index: CollectionIndex,
   ranked: CollectionRanking["documents"][number],
-  queryTerms: ReadonlySet<string>,
+  query: { terms: ReadonlySet<string>; query: string },
   brief: boolean,
 ): Hit {
   const doc = index.documents[ranked.document]!;
@@ -168,7 +168,8 @@ function toHit(
   if (doc.modifiedTime) hit.modifiedTime = doc.modifiedTime;
   if (best.pages) hit.pages = best.pages;
   if (brief) {
-    hit.snippet = snippetFor(best.content, queryTerms, index.analyzer);
+    // The snippet's words are matched to the query's terms by the analyzer that made them.
+    hit.snippet = snippetFor(best.content, query.terms, index.queryAnalyzerFor(query.query));
   } else {
     hit.chunks = sections.map((s) =>
       s.heading ? { heading: s.heading, content: s.content } : { content: s.content },
@@ -180,7 +181,7 @@ function toHit(
 /** The query's terms in a collection: its analysis, plus compound parts and joins the collection holds. */
 export function queryTermsFor(query: string, index: CollectionIndex): string[] {
   const { lexical } = index;
-  return queryTermPlan(query, index.analyzer).terms((term) => {
+  return queryTermPlan(query, index.queryAnalyzerFor(query)).terms((term) => {
     const id = lexical.termId(term);
     return id === undefined ? 0 : lexical.documentFrequency(id);
   });

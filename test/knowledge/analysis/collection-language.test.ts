@@ -73,6 +73,35 @@ describe("language detection", () => {
   });
 });
 
+describe("an auto collection's analyzer of one query", () => {
+  const mix = new Map([
+    ["nb", 60],
+    ["en", 40],
+  ]);
+
+  it("is the query's own language when the detector is sure of it and the collection holds it", async () => {
+    const analysis = await CollectionAnalysis.forSearch("auto");
+    expect(analysis.queryAnalyzer(mix, "Hvordan søker jeg om ferie før påske?").id).toBe(
+      CollectionAnalysis.of("nb").id,
+    );
+    expect(analysis.queryAnalyzer(mix, "How do I install the VPN client on my laptop?").id).toBe(
+      CollectionAnalysis.of("en").id,
+    );
+  });
+
+  it("is every language the collection holds otherwise: a language it lacks, no verdict, or no detector", async () => {
+    const analysis = await CollectionAnalysis.forSearch("auto");
+    const union = CollectionAnalysis.of("auto").queryAnalyzer(mix).id;
+    expect(union).toBe(`${CollectionAnalysis.of("nb").id}+${CollectionAnalysis.of("en").id}`);
+    expect(analysis.queryAnalyzer(mix, "Wie beantrage ich meinen Urlaub vor Ostern?").id).toBe(union);
+    expect(analysis.queryAnalyzer(mix, "12345").id).toBe(union);
+    // `of` has no detector (indexing, ids): every query of a mixed collection in all its languages.
+    expect(CollectionAnalysis.of("auto").queryAnalyzer(mix, "Hvordan søker jeg om ferie før påske?").id).toBe(
+      union,
+    );
+  });
+});
+
 let bot: string;
 beforeEach(async () => {
   bot = await mkdtemp(join(tmpdir(), "second-look-language-"));
