@@ -15,5 +15,5 @@ export {
   type RefreshProgress,
   type RefreshReport,
   statFailureReason,
-  warnOfUnsetLanguage,
+  warnOfWhatWasRead,
 } from "./index/refresh.js";

@@ -195,12 +195,7 @@ export async function refreshCollection(
   const kept = documents.filter((d): d is StoredDocument => d !== undefined);
   const keptPaths = new Set(kept.map((d) => d.path));
   for (const path of previous.keys()) if (!keptPaths.has(path)) report.removed++;
-  for (const skip of report.skipped) {
-    logger().warn(
-      { collection: source.name, file: skip.path, reason: skip.reason },
-      `skipped ${skip.path}: ${skip.reason}`,
-    );
-  }
+  await warnOfWhatWasRead(source.name, botDir, report, context.sample);
   const skipsChanged =
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
@@ -217,23 +212,29 @@ export async function refreshCollection(
     // Nothing to save, so no save cleans up: strays a concurrent run left are removed here.
     await store.removeStraysOf(source.name).catch(() => undefined);
   }
-  await warnOfUnsetLanguage(source.name, botDir, context.sample);
   report.ms = Math.round(performance.now() - started);
   return { documents: kept, report };
 }
 
 /**
- * One warning when a collection that sets no `language` (analysed as English) was read this run
- * and its documents read as another language, naming the key and the value to set
- * (analysis/unset-language.ts). Both indexers call it after reading a collection's files.
+ * What an indexer says once it has read a collection's files, the same on both backends: a
+ * warning per file it skipped, with the reason; and when the collection sets no `language`
+ * (analysed as English) and the documents read this run are clearly in another language, one
+ * warning naming the key and the value to set (analysis/unset-language.ts).
  */
-export async function warnOfUnsetLanguage(
+export async function warnOfWhatWasRead(
   collection: string,
   botDir: string,
+  report: RefreshReport,
   sample: LanguageSample | undefined,
 ): Promise<void> {
-  if (!sample) return;
-  const message = await unsetLanguageWarning(collection, botDir, sample);
+  for (const skip of report.skipped) {
+    logger().warn(
+      { collection, file: skip.path, reason: skip.reason },
+      `skipped ${skip.path}: ${skip.reason}`,
+    );
+  }
+  const message = sample ? await unsetLanguageWarning(collection, botDir, sample) : undefined;
   if (message) logger().warn({ collection, key: `knowledge.collections.${collection}.language` }, message);
 }
 

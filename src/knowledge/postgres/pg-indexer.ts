@@ -17,7 +17,7 @@ import {
   type RefreshProgress,
   type RefreshReport,
   statFailureReason,
-  warnOfUnsetLanguage,
+  warnOfWhatWasRead,
 } from "../ingest-core.js";
 import type { AnalyzedDocument } from "../ranking-core/index.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
@@ -215,13 +215,7 @@ export async function refreshPostgresCollection(
   } finally {
     await releaseIndexLock(client, bot, source.name).catch(() => {});
   }
-  for (const skip of report.skipped) {
-    logger().warn(
-      { collection: source.name, file: skip.path, reason: skip.reason },
-      `skipped ${skip.path}: ${skip.reason}`,
-    );
-  }
-  await warnOfUnsetLanguage(source.name, botDir, sample);
+  await warnOfWhatWasRead(source.name, botDir, report, sample);
   report.ms = Math.round(performance.now() - started);
   return report;
 }

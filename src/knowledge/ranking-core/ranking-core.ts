@@ -1,6 +1,7 @@
 import { UnknownCollectionError } from "../../errors.js";
 import { type NormalizedSearchRequest, normalizeSearchRequest } from "../../search-request.js";
 import type { Doc, DocSection, Hit, SearchRequest, SearchResponse } from "../../types.js";
+import type { Analyzer } from "../analysis/analyzer.js";
 import { defaultAnalyzer } from "../analysis/registry.js";
 import { bodyBudgetAt, withinBudget } from "../context-budget.js";
 import { feedbackHints } from "../hints/feedback-hints.js";
@@ -79,14 +80,15 @@ export class RankingCore {
     let reranked = targets.length > 0;
     for (const index of targets) {
       // Each collection analyses the query in its own language(s), compounds met through its vocabulary.
-      const terms = queryTermsFor(query, index);
+      const analyzer = index.queryAnalyzerFor(query);
+      const terms = queryTermsFor(query, index, analyzer);
       const queryTerms = new Set(terms);
       const ranking = rankCollection(index, terms, { rerank, limit });
       reranked &&= ranking.reranked;
       const features = relevanceFeatures(ranking);
       let ceiling = 1;
       for (const [position, ranked] of ranking.documents.entries()) {
-        const hit = toHit(index, ranked, { terms: queryTerms, query }, brief);
+        const hit = toHit(index, ranked, { terms: queryTerms, analyzer }, brief);
         Object.assign(hit, relevanceAndBand(features[position]!, this.calibration));
         // A collection's ranking is the better judge of order than one feature: relevance is
         // kept non-increasing along it, so merging collections by relevance never reorders one.
@@ -146,7 +148,7 @@ function feedbackFor(top: readonly CollectionHit[], query: string) {
 function toHit(
   index: CollectionIndex,
   ranked: CollectionRanking["documents"][number],
-  query: { terms: ReadonlySet<string>; query: string },
+  query: { terms: ReadonlySet<string>; analyzer: Analyzer },
   brief: boolean,
 ): Hit {
   const doc = index.documents[ranked.document]!;
@@ -169,7 +171,7 @@ function toHit(
   if (best.pages) hit.pages = best.pages;
   if (brief) {
     // The snippet's words are matched to the query's terms by the analyzer that made them.
-    hit.snippet = snippetFor(best.content, query.terms, index.queryAnalyzerFor(query.query));
+    hit.snippet = snippetFor(best.content, query.terms, query.analyzer);
   } else {
     hit.chunks = sections.map((s) =>
       s.heading ? { heading: s.heading, content: s.content } : { content: s.content },
@@ -179,9 +181,13 @@ function toHit(
 }
 
 /** The query's terms in a collection: its analysis, plus compound parts and joins the collection holds. */
-export function queryTermsFor(query: string, index: CollectionIndex): string[] {
+export function queryTermsFor(
+  query: string,
+  index: CollectionIndex,
+  analyzer: Analyzer = index.queryAnalyzerFor(query),
+): string[] {
   const { lexical } = index;
-  return queryTermPlan(query, index.queryAnalyzerFor(query)).terms((term) => {
+  return queryTermPlan(query, analyzer).terms((term) => {
     const id = lexical.termId(term);
     return id === undefined ? 0 : lexical.documentFrequency(id);
   });
