@@ -10,6 +10,7 @@ import {
   findUnsetLanguage,
   LanguageSample,
   UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
+  type UnsetLanguageFinding,
   unsetLanguageMessage,
 } from "../../../src/knowledge/analysis/unset-language.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
@@ -58,27 +59,18 @@ describe("findUnsetLanguage", () => {
 });
 
 describe("unsetLanguageMessage", () => {
+  const messageFor = (found: Omit<UnsetLanguageFinding, "sampled">) =>
+    unsetLanguageMessage("docs", "/bots/hr/config.json", { ...found, sampled: 40 });
+
   it("names the file, the key and the value to set", () => {
-    const message = unsetLanguageMessage("docs", "/bots/hr/config.json", {
-      tag: "nb",
-      name: "Norwegian Bokmål",
-      documents: 38,
-      english: 1,
-      sampled: 40,
-    });
+    const message = messageFor({ tag: "nb", name: "Norwegian Bokmål", documents: 38, english: 1 });
     expect(message).toBe(
       'collection docs has no "language" in /bots/hr/config.json, so it is analysed as English, but 38 of 40 sampled documents read as Norwegian Bokmål: set knowledge.collections.docs.language to "nb"; the collection is re-indexed once',
     );
   });
 
   it("suggests auto first when a fifth or more of the sample is English", () => {
-    const message = unsetLanguageMessage("docs", "/bots/hr/config.json", {
-      tag: "de",
-      name: "German",
-      documents: 24,
-      english: 16,
-      sampled: 40,
-    });
+    const message = messageFor({ tag: "de", name: "German", documents: 24, english: 16 });
     expect(message).toContain("24 of 40 sampled documents read as German and 16 as English");
     expect(message).toContain(
       'set knowledge.collections.docs.language to "auto" (each document in its own language) or "de"',
