@@ -69,11 +69,11 @@ describe("unsetLanguageMessage", () => {
     );
   });
 
-  it("suggests auto first when a fifth or more of the sample is English", () => {
+  it("offers auto too when a fifth or more of the sample is English", () => {
     const message = messageFor({ tag: "de", name: "German", documents: 24, english: 16 });
     expect(message).toContain("24 of 40 sampled documents read as German and 16 as English");
     expect(message).toContain(
-      'set knowledge.collections.docs.language to "auto" (each document in its own language) or "de"',
+      'set knowledge.collections.docs.language to "de", or to "auto" if people also ask in English (each document is then analysed in its own language)',
     );
   });
 });
