@@ -183,12 +183,16 @@ export async function runGuardedTurn(
     ...(options.traceContext ? { traceContext: options.traceContext } : {}),
   });
   try {
-    try {
-      await session.send({ prompt });
-    } catch (error) {
-      const message = errorMessage(error);
-      throw sessionErrorToBotError(botName, message, error);
-    }
+    // A stop (cap, deadline, caller, close) ends the wait for the send too: a runtime that never
+    // acknowledges the prompt must not hold the question past its deadline.
+    const sent = await Promise.race([
+      session.send({ prompt }).then(
+        () => ({ failed: false as const }),
+        (error: unknown) => ({ failed: true as const, error }),
+      ),
+      ended.then(() => ({ failed: false as const })),
+    ]);
+    if (sent.failed) throw sessionErrorToBotError(botName, errorMessage(sent.error), sent.error);
     const ending = await ended;
     if (stopCode !== undefined) throw new BotRuntimeError(stopCode, stopMessage(stopCode, botName, limits));
     if (ending.kind === "error") throw sessionErrorToBotError(botName, ending.message, ending.cause);
