@@ -44,6 +44,11 @@ export class CollectionAnalysis {
    * mixed collection is analysed in all its languages.
    */
   private queryLanguage: LanguageDetector | undefined;
+  /**
+   * The last query's guess: the PostgreSQL backend asks for one query's analyzer twice (planning
+   * its candidate reads, then ranking them), and detection is the costly part (~0.1 ms).
+   */
+  private lastGuess: { query: string; guess: ReturnType<LanguageDetector> } | undefined;
 
   private constructor(setting: string) {
     this.setting = setting;
@@ -122,9 +127,15 @@ export class CollectionAnalysis {
     if (!this.isAuto) return analyzerFor(this.setting);
     const languages = queryLanguageTags(documentsPerLanguage);
     if (languages.length <= 1) return analyzerFor(languages[0] ?? DEFAULT_LANGUAGE);
-    const guess = query === undefined ? undefined : this.queryLanguage?.(query);
+    const guess = query === undefined ? undefined : this.guessOf(query);
     if (guess?.reliable && languages.includes(guess.tag)) return analyzerFor(guess.tag);
     return new UnionAnalyzer(languages.map((tag) => analyzerFor(tag)));
+  }
+
+  private guessOf(query: string): ReturnType<LanguageDetector> {
+    if (!this.queryLanguage) return undefined;
+    if (this.lastGuess?.query !== query) this.lastGuess = { query, guess: this.queryLanguage(query) };
+    return this.lastGuess.guess;
   }
 }
 

@@ -104,7 +104,7 @@ export function unsetLanguageMessage(
 }
 
 /** The file the warning names: the bot's config.json (src/bots/discovery.ts, CONFIG_FILE). */
-export function configPathOf(botDir: string): string {
+function configPathOf(botDir: string): string {
   return join(botDir, "config.json");
 }
 
