@@ -24,7 +24,7 @@ export function configJsonSchema(): Record<string, unknown> {
     ...schema,
     title: "second-look bot config.json",
     description:
-      "A bot folder's config.json (README: Configuration). Generated from src/bots/config-schema.ts.",
+      "A bot folder's config.json (docs/configuration.md). Generated from src/bots/config-schema.ts.",
   };
 }
 

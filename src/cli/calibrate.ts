@@ -27,7 +27,7 @@ export interface CalibrateOptions {
 }
 
 /**
- * Exit codes (README "calibrate"): 0 the fit was stored, or `--dry-run`; 1 the run failed; 3 the
+ * Exit codes (docs/evaluation.md "calibrate"): 0 the fit was stored, or `--dry-run`; 1 the run failed; 3 the
  * fit was not stored because, held-out, it is no improvement on the bot's current model.
  */
 export const CALIBRATE_EXIT = { ok: 0, error: 1, notStored: 3 } as const;
@@ -38,7 +38,7 @@ export async function runCalibrate(
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
   if (options.questions === undefined)
-    throw new CliError("give --questions <file.jsonl> (README: calibrate)");
+    throw new CliError("give --questions <file.jsonl> (docs/evaluation.md)");
   let questions: Awaited<ReturnType<typeof readJudgedQuestions>>;
   try {
     questions = await readJudgedQuestions(options.questions);

@@ -26,7 +26,7 @@ import { percent, tableLines } from "./text-table.js";
 const FORMATS = ["cranfield", "beir"] as const;
 
 /**
- * `eval <bot> --questions` exit codes (README "Judging a bot"): 0 every setting ran as configured
+ * `eval <bot> --questions` exit codes (docs/evaluation.md "Judging a bot"): 0 every setting ran as configured
  * and every gate passed; 1 the run itself failed (bad arguments, questions file, bot); 3 a setting
  * did not run as configured (its model grader unavailable or some of its calls failed), whatever
  * the gates say; 4 every setting ran, and a `--fail-under` gate failed.

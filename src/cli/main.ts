@@ -153,7 +153,7 @@ function addServingCommands(program: Command, run: Runner, io: Io): void {
     )
     .option(
       "--tokens-file <file>",
-      "bearer tokens with what each may use, one per line (README: MCP over HTTP)",
+      "bearer tokens with what each may use, one per line (docs/mcp.md)",
     )
     .option("--max-body <bytes>", "largest request body accepted (default 1048576)")
     .option("--rate <n>", "requests per minute per token (default 600)")
@@ -174,7 +174,7 @@ function addEvaluationCommands(program: Command, run: Runner, io: Io): void {
     .argument("<bot-or-dir>", "a bot (with --questions), or a judged collection's folder (with --format)")
     .option(
       "--questions <files>",
-      "judged questions (id, text, kind, relevant paths; README: eval): a .jsonl file, a comma-separated list or a glob, each reported on its own",
+      "judged questions (id, text, kind, relevant paths; docs/evaluation.md): a .jsonl file, a comma-separated list or a glob, each reported on its own",
     )
     .option(
       "--compare <settings>",
@@ -183,7 +183,7 @@ function addEvaluationCommands(program: Command, run: Runner, io: Io): void {
     .option("--format <format>", "cranfield | beir (a judged collection instead of a bot)")
     .option(
       "--fail-under <gates>",
-      "CI gates, e.g. hit5=0.6,falseAlarms<=0.2 (exit 4 when one fails; README: eval)",
+      "CI gates, e.g. hit5=0.6,falseAlarms<=0.2 (exit 4 when one fails; docs/evaluation.md)",
     )
     .option("--report <file.html>", "also write a self-contained HTML report with charts")
     .option("--lenient", "a relevant path matching no document is a warning, not an error")
@@ -200,7 +200,7 @@ function addEvaluationCommands(program: Command, run: Runner, io: Io): void {
     .argument("<bot>", "a name under ./bots or a path to a bot folder")
     .requiredOption(
       "--questions <file.jsonl>",
-      "judged questions: id, text, kind, relevant paths (README: eval)",
+      "judged questions: id, text, kind, relevant paths (docs/evaluation.md)",
     )
     .option("--dry-run", "measure and fit, store nothing")
     .option("--force", "store the fit even when, held-out, it is no improvement (says what gets worse)")

@@ -37,7 +37,7 @@ export interface SettingReport extends BotEvalFigures {
   perQuestion: QuestionOutcome[];
 }
 
-/** The stable `eval <bot> --questions --json` shape (README "Judging a bot"). Keys may be added, never renamed. */
+/** The stable `eval <bot> --questions --json` shape (docs/evaluation.md "Judging a bot"). Keys may be added, never renamed. */
 export interface BotEvalReport {
   bot: string;
   questionsFile: string;

@@ -29,7 +29,7 @@ export interface HintOutcome {
   recallAfter: number;
 }
 
-/** The stable `eval --json` shape (README "eval"). Extra keys may be added, never renamed. */
+/** The stable `eval --json` shape (docs/evaluation.md). Extra keys may be added, never renamed. */
 export interface EvaluationReport extends RankingMetrics {
   docs: number;
   queries: number;

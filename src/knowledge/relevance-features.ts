@@ -9,7 +9,7 @@ const KEY_TERMS = 3;
  * query could score, a rank), never a raw BM25 score or a query length, so a model fitted on some
  * collections carries to one of another size, vocabulary and query style. Other features were
  * measured leave-one-collection-out and left out (bench/results/calibration.json lists them and
- * README "Relevance calibration" says why).
+ * docs/quality-and-speed.md "Relevance calibration" says why).
  */
 export interface RelevanceFeatures {
   /** Original-query BM25F of the hit's best section over the most the whole query could score. */

@@ -1,8 +1,8 @@
-// Every figure the README quotes from a benchmark is marked `<!--fig <result>:<path>-->` right
-// before it, naming the committed result (bench/results/<result>.json) and the value's path in
+// Every figure the README and the topic pages in docs/ quote from a benchmark is marked
+// `<!--fig <result>:<path>-->` right before it, naming the committed result (bench/results/<result>.json) and the value's path in
 // it. This test reads each marked figure and fails when it disagrees with the result at the
 // README's own precision, so a re-run bench whose figures moved cannot leave the README stale.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -71,8 +71,18 @@ const committed = (name: string) => {
   return cache.get(name);
 };
 
-describe("README figures against the committed bench results", () => {
-  const figures = markedFigures(readFileSync(join(repo, "README.md"), "utf8"));
+/** The README and every topic page in docs/ (not the reference summaries below it). */
+function documentationPages(): string[] {
+  const topics = readdirSync(join(repo, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => join("docs", name));
+  return ["README.md", ...topics];
+}
+
+describe("README and docs figures against the committed bench results", () => {
+  const figures = documentationPages().flatMap((page) =>
+    markedFigures(readFileSync(join(repo, page), "utf8")),
+  );
 
   it("marks the measured figures (Cranfield quality and signal, bands, calibration, calibrate, handbook, strategies)", () => {
     expect(figures.length).toBeGreaterThanOrEqual(140);

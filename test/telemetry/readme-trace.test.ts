@@ -1,5 +1,5 @@
-// The README's handbook trace is a real run's: `ask handbook "stock options vesting schedule"
-// --trace` prints the tree the README shows, durations aside.
+// The handbook trace in docs/telemetry.md is a real run's: `ask handbook "stock options vesting schedule"
+// --trace` prints the tree that page shows, durations aside.
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,9 +17,9 @@ function tree(text: string): string[] {
     .map((line) => line.replace(/ {2}\d+(\.\d+)? ms/, "  <ms>"));
 }
 
-describe("the README's handbook trace", () => {
+describe("the handbook trace in docs/telemetry.md", () => {
   it("is what `ask handbook --trace` prints", async () => {
-    const readme = await readFile(join(REPO, "README.md"), "utf8");
+    const readme = await readFile(join(REPO, "docs/telemetry.md"), "utf8");
     const section = readme.slice(readme.indexOf(`\`ask handbook "${QUESTION}" --trace\``));
     const block = section.slice(
       section.indexOf("```\n") + 4,

@@ -1,8 +1,8 @@
 /**
  * BM25F parameters. The defaults are Robertson's textbook values (k1 1.2, b 0.75 for the body;
  * a milder b for the short title field, which a title-weight of 2 counts double). They are
- * shared by every collection: the engine must not be tuned to one test collection. README's
- * "Method" section shows how little the Cranfield figures move across nearby settings.
+ * shared by every collection: the engine must not be tuned to one test collection
+ * (docs/quality-and-speed.md).
  */
 export interface Bm25Params {
   k1: number;
