@@ -59,7 +59,7 @@ export function fuseRound(
  * band is. A medium-band re-query of a question the documents do not answer found text about its
  * words, not about the question: on the LibreOffice help in German that appended a median 1,184
  * characters to every unanswerable question, and over the 11 languages it rescued 7 of 160
- * flagged misses; the high band rescues 2 and adds nothing (bench/results/signal-noise.md). A
+ * flagged misses; the high band rescues 2 and adds nothing (`npm run bench -- lohelp`). A
  * shorter query also scores higher on its own scale, so "not weak" is no evidence. A model's
  * re-queries are never held to it; `auto` asks the model where the signal cannot tell.
  */

@@ -120,7 +120,7 @@ export class CollectionAnalysis {
    * pages read as English), every query analysed in both its language and English put an answer
    * in the top 5 for 13 % of the Spanish questions and 25 % of the Russian and Japanese ones;
    * analysed in the question's own language, for 52, 50 and 48 % (each language's tag gives 50,
-   * 50 and 52; bench/results/lohelp-auto-before-after.md). The other language's terms of the
+   * 50 and 52; `LOHELP_LANGUAGE=auto npm run bench -- lohelp`). The other language's terms of the
    * same words are noise to the pages written in the question's language.
    */
   queryAnalyzer(documentsPerLanguage: ReadonlyMap<string, number>, query?: string): Analyzer {

@@ -96,7 +96,7 @@ export function unsetLanguageMessage(
   const mixed = f.english >= f.sampled * MIXED_ENGLISH_MIN_SHARE;
   const read = `${f.documents} of ${f.sampled} sampled documents read as ${f.name}${mixed ? ` and ${f.english} as English` : ""}`;
   // The tag first: asked in the translation's language, LibreOffice's partly translated help
-  // finds more with its tag than with "auto" (bench/results/lohelp-auto-before-after.md).
+  // finds more with its tag than with "auto" (`LOHELP_LANGUAGE=auto npm run bench -- lohelp`).
   const fix = mixed
     ? `set ${key} to "${f.tag}", or to "auto" if people also ask in English (each document is then analysed in its own language)`
     : `set ${key} to "${f.tag}"`;
