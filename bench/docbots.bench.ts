@@ -1,10 +1,11 @@
 /**
- * The documentation-bot suite: every collection defaults are decided on (pydocs, lohelp-en, the
- * handbook's questions, Cranfield, CISI, CACM), our default search and first pass beside SQLite FTS5 and
- * MiniSearch indexing the same extracted text, in one run. For our default search also the
+ * The documentation-bot suite: every collection defaults are decided on (pydocs, lohelp-en,
+ * nodejs-api, the handbook's questions, Cranfield, CISI, CACM), our default search and first pass
+ * beside SQLite FTS5 and MiniSearch indexing the same extracted text, in one run. For our default search also the
  * weak flag (false alarms, misses caught, unanswerable flagged, AUC of bestScore for "an answer
  * in the top 5") and the median size of the full-mode text the model reads. pydocs is built with
- * ../shared/data/pydocs/build-bot.sh into a cache folder (BENCH_PYDOCS_BOT reuses one); a
+ * ../shared/data/pydocs/build-bot.sh into a cache folder (BENCH_PYDOCS_BOT reuses one), nodejs-api
+ * with bench/data/nodejs-api/build-bot.sh (BENCH_NODEJS_API_BOT reuses one); a
  * collection whose data is absent is skipped and named. For the documentation bots, per question:
  * which FTS5 finds in the top 5 and we do not, and the other way round, with both ranks.
  */

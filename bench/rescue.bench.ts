@@ -1,27 +1,35 @@
 // Corrective rescue on the documentation bots, through the shared command: `second-look eval
 // <bot> --questions queries.jsonl --compare off,signal,auto,haiku --json` on pydocs (and
-// `off,signal` on lohelp-en), run in-process. The model
+// `off,signal` on lohelp-en and nodejs-api), run in-process. The model
 // grader (auto, haiku) is the real provider code talking to a loopback Anthropic server that
 // replays one strong model's recorded replies (bench/grader-replay.ts): those columns are
 // REPLAYED, not a live model's.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SettingReport } from "../src/evaluation/evaluate-bot.js";
-import { dataDir, lohelpEnglishBotDir, MissingData, pydocsBotDir } from "./docbots/collections.js";
+import {
+  dataDir,
+  lohelpEnglishBotDir,
+  MissingData,
+  nodejsApiBotDir,
+  nodejsApiQuestions,
+  pydocsBotDir,
+} from "./docbots/collections.js";
 import { evalInProcess } from "./eval-in-process.js";
 import { REPLAY_KEY_VARIABLE, replayCorrectiveRetrieval, startGraderReplay } from "./grader-replay.js";
 
 export const name = "rescue";
 export const timeoutMs = 900_000;
 
-/** Both documentation bots' rescue tables, each with its figures. */
+/** Every documentation bot's rescue table, each with its figures. */
 export async function run(): Promise<{ title: string; figures: Record<string, unknown>; markdown: string }> {
   const pydocs = await pydocsRescue();
-  const lohelp = await lohelpRescue();
-  const bots = [pydocs, ...(typeof lohelp === "string" ? [] : [lohelp])];
+  const others = [await lohelpRescue(), await nodejsApiRescue()];
+  const bots = [pydocs, ...others.filter((b): b is BotRescue => typeof b !== "string")];
+  const skipped = others.filter((b): b is string => typeof b === "string");
   const markdown = [
     ...bots.flatMap((b) => [`### ${b.bot}`, "", b.markdown, ""]),
-    ...(typeof lohelp === "string" ? [`Skipped: ${lohelp}.`] : []),
+    ...(skipped.length ? [`Skipped: ${skipped.join("; ")}.`] : []),
   ].join("\n");
   return {
     title: "Corrective rescue on the documentation bots (eval --compare; model grader replayed on pydocs)",
@@ -29,7 +37,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
       // pydocs' figures where they always were; every bot's under `bots`.
       ...pydocs.figures,
       bots: bots.map((b) => ({ bot: b.bot, ...b.figures })),
-      skipped: typeof lohelp === "string" ? [lohelp] : [],
+      skipped,
     },
     markdown,
   };
@@ -42,11 +50,11 @@ interface BotRescue {
 }
 
 const TABLE_HEAD = [
-  "| setting | hit@5 final | rescued / flagged misses | false alarms | told not covered: answer in top 5 / unanswerable | chars added on unanswerable (median) | model calls / 100 searches | p50 / p95 ms |",
+  "| setting | hit@5 final | rescued / flagged misses | false alarms | told not covered: answer in top 5 / unanswerable | chars added on unanswerable (median / p90) | model calls / 100 searches | p50 / p95 ms |",
   "|---|---|---|---|---|---|---|---|",
 ];
 const tableRow = (r: ReturnType<typeof row>) =>
-  `| ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.finalHit5)} | ${r.rescued} / ${r.flaggedMisses} (${pct(r.rescueRate)}) | ${r.falseAlarms} | ${r.toldNotCovered} | ${r.charsAdded ?? "–"} | ${r.modelCallsPer100} | ${r.p50} / ${r.p95} |`;
+  `| ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.finalHit5)} | ${r.rescued} / ${r.flaggedMisses} (${pct(r.rescueRate)}) | ${r.falseAlarms} | ${r.toldNotCovered} | ${r.charsAdded ?? "–"} / ${r.charsAddedP90 ?? "–"} | ${r.modelCallsPer100} | ${r.p50} / ${r.p95} |`;
 
 /**
  * lohelp-en: the lohelp bench's en-us bot (bench/docbots/collections.ts), `off` and `signal`
@@ -68,6 +76,32 @@ async function lohelpRescue(): Promise<BotRescue | string> {
     figures: { rows, perQuestion: report.settings.map(perQuestion) },
     markdown: [
       `lohelp en-us bot (${report.documents ?? "?"} documents), ${report.settings[0]?.questions ?? 0} judged questions; no model grader replies are recorded for them.`,
+      "",
+      ...TABLE_HEAD,
+      ...rows.map(tableRow),
+    ].join("\n"),
+  };
+}
+
+/**
+ * nodejs-api: Node.js 18's API reference (bench/data/nodejs-api), `off` and `signal` only (no
+ * model's grader replies are recorded for its questions).
+ */
+async function nodejsApiRescue(): Promise<BotRescue | string> {
+  let dir: string;
+  try {
+    dir = await nodejsApiBotDir();
+  } catch (error) {
+    if (error instanceof MissingData) return `nodejs-api: ${error.message}`;
+    throw error;
+  }
+  const report = await evalInProcess([dir, "--questions", nodejsApiQuestions, "--compare", "off,signal"]);
+  const rows = report.settings.map(row);
+  return {
+    bot: "nodejs-api",
+    figures: { rows, perQuestion: report.settings.map(perQuestion) },
+    markdown: [
+      `nodejs-api bot (${report.documents ?? "?"} documents), ${report.settings[0]?.questions ?? 0} judged questions; no model grader replies are recorded for them.`,
       "",
       ...TABLE_HEAD,
       ...rows.map(tableRow),
@@ -142,6 +176,7 @@ function row(s: SettingReport) {
     falseAlarms: `${s.weak.falseAlarms.count}/${s.weak.falseAlarms.of}`,
     toldNotCovered: `${s.toldNotCovered.answerInTop5.count}/${s.toldNotCovered.answerInTop5.of} / ${s.toldNotCovered.unanswerable.count}/${s.toldNotCovered.unanswerable.of}`,
     charsAdded: s.charsAddedOnUnanswerable.median,
+    charsAddedP90: s.charsAddedOnUnanswerable.p90,
     modelCallsPer100: s.modelCallsPer100,
     p50: s.latencyMs.p50,
     p95: s.latencyMs.p95,

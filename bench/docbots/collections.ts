@@ -1,7 +1,8 @@
 // The judged collections the documentation-bot suite decides defaults on, all in one shape:
 // two documentation bots — pydocs (built from Debian's Python 3.11 HTML docs by
-// ../shared/data/pydocs/build-bot.sh) and lohelp-en (LibreOffice's help in English, the lohelp
-// bench's en-us bot: its pages from BENCH_LOHELP_DIR or ../shared/data/lohelp/build-bot.sh) —
+// ../shared/data/pydocs/build-bot.sh), lohelp-en (LibreOffice's help in English, the lohelp
+// bench's en-us bot: its pages from BENCH_LOHELP_DIR or ../shared/data/lohelp/build-bot.sh) and
+// nodejs-api (Node.js 18's API reference in Markdown, built by bench/data/nodejs-api/build-bot.sh) —
 // the handbook bot's own questions, and Cranfield, CISI and CACM (BEIR layout). Each comes with
 // an engine built the way a bot builds it and the extracted text the peers index.
 import { execFile } from "node:child_process";
@@ -23,9 +24,9 @@ import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
 import { DEFAULT_CALIBRATION } from "../../src/knowledge/relevance.js";
 import { lohelpBotDir, openLohelpBot } from "../lohelp/bot.js";
 import { LOHELP_LANGUAGES } from "../lohelp/languages.js";
-import { dataDir, MissingData, repo } from "./data.js";
+import { benchDataDir, dataDir, MissingData, repo } from "./data.js";
 
-export { dataDir, MissingData, repo };
+export { benchDataDir, dataDir, MissingData, repo };
 
 export interface JudgedCollection {
   name: string;
@@ -35,9 +36,17 @@ export interface JudgedCollection {
   questions: { id: string; text: string; answerable: boolean; relevant: Set<string>; vocab?: string }[];
 }
 
-export const COLLECTION_NAMES = ["pydocs", "lohelp-en", "handbook", "cranfield", "cisi", "cacm"] as const;
+export const COLLECTION_NAMES = [
+  "pydocs",
+  "lohelp-en",
+  "nodejs-api",
+  "handbook",
+  "cranfield",
+  "cisi",
+  "cacm",
+] as const;
 /** The documentation bots: questions in users' words, unanswerable ones among them. */
-export const DOCS_COLLECTIONS: readonly string[] = ["pydocs", "lohelp-en"];
+export const DOCS_COLLECTIONS: readonly string[] = ["pydocs", "lohelp-en", "nodejs-api"];
 
 /** The collections whose data is present; `skipped` says why the others are not. */
 export async function loadCollections(
@@ -49,6 +58,7 @@ export async function loadCollections(
     try {
       if (name === "pydocs") collections.push(await loadPydocs());
       else if (name === "lohelp-en") collections.push(await loadLohelpEnglish());
+      else if (name === "nodejs-api") collections.push(await loadNodejsApi());
       else if (name === "handbook") collections.push(await loadHandbook());
       else collections.push(await loadBeirCollection(name));
     } catch (error) {
@@ -105,6 +115,42 @@ async function loadLohelpEnglish(): Promise<JudgedCollection> {
     engine,
     await readJudgedQuestions(join(dataDir, "lohelp", "queries.en-us.jsonl")),
   );
+}
+
+/** The judged questions of the nodejs-api set (committed in this repository, bench/data/nodejs-api). */
+export const nodejsApiQuestions = join(benchDataDir, "nodejs-api", "queries.jsonl");
+
+/**
+ * The nodejs-api bot folder: the 64 API pages of Debian's nodejs-doc, built once into a cache dir
+ * by the set's own script (BENCH_NODEJS_API_BOT reuses one; the script keeps the .deb in its cache).
+ */
+export async function nodejsApiBotDir(): Promise<string> {
+  const script = join(benchDataDir, "nodejs-api", "build-bot.sh");
+  if (!existsSync(script)) throw new MissingData(`${script} not found`);
+  const dir = process.env.BENCH_NODEJS_API_BOT ?? join(tmpdir(), "second-look-bench-nodejs-api");
+  if (!existsSync(join(dir, "docs", "fs.md"))) {
+    process.stderr.write(`building the nodejs-api bot in ${dir} with ${script} …\n`);
+    try {
+      await run("bash", [script, dir], { maxBuffer: 16 * 1024 * 1024 });
+    } catch (error) {
+      // no network and no cached package: the collection is skipped and named, like absent data
+      throw new MissingData(`${script} failed: ${(error as { stderr?: string }).stderr?.trim() || error}`);
+    }
+  }
+  const config = {
+    description: "Node.js 18 API reference (benchmark)",
+    knowledge: { backend: "embedded", collections: { "nodejs-api": { paths: ["docs/**/*.md"] } } },
+    correctiveRetrieval: { enabled: true, grader: "signal" },
+  };
+  await writeFile(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+  return dir;
+}
+
+async function loadNodejsApi(): Promise<JudgedCollection> {
+  const dir = await nodejsApiBotDir();
+  const { engine } = await openEmbeddedEngine(dir, { "nodejs-api": { paths: ["docs/**/*.md"] } });
+  engine.useCalibration(DEFAULT_CALIBRATION);
+  return fromEngine("nodejs-api", engine, await readJudgedQuestions(nodejsApiQuestions));
 }
 
 async function loadHandbook(): Promise<JudgedCollection> {
