@@ -7,7 +7,9 @@
  *
  * Writes bench/results/<name>.json and .md per module and a combined bench/results/README.md;
  * prints each module's markdown to stdout (progress goes to stderr). Exits 1 if any module
- * failed or timed out, 2 on an unknown module name.
+ * failed or timed out, 2 on an unknown module name. `npm run bench -- --index` runs nothing and
+ * writes bench/results/README.md anew from the committed results (after merging two changes
+ * that each re-ran a suite).
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -97,6 +99,21 @@ async function runChild(file: string): Promise<void> {
 }
 
 async function runAll(requested: string[]): Promise<number> {
+  if (requested.length === 1 && requested[0] === "--index") {
+    const modules = readdirSync(benchDir)
+      .filter((f) => f.endsWith(SUFFIX))
+      .map((f) => f.slice(0, -SUFFIX.length))
+      .sort();
+    // The index says when the newest of the results it gathers was measured, not when it was written.
+    const dates = modules
+      .map((name) => join(resultsDir, `${name}.json`))
+      .filter((file) => existsSync(file))
+      .map((file) => (JSON.parse(readFileSync(file, "utf8")) as RecordedRun).date)
+      .sort();
+    const newest = dates.at(-1) ?? new Date().toISOString();
+    writeFileSync(join(resultsDir, "README.md"), combinedReadme(modules, newest, describeEnvironment()));
+    return 0;
+  }
   const available = readdirSync(benchDir)
     .filter((f) => f.endsWith(SUFFIX))
     .map((f) => f.slice(0, -SUFFIX.length))

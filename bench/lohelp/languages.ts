@@ -3,14 +3,10 @@
 // language-aware peers analyse with (the README's "Peers": npm `stopword` and `snowball-stemmers`;
 // the Latin words of the ja and zh-cn pages are English).
 import { dan, deu, eng, fin, fra, nld, rus, spa, swe } from "stopword";
-import type { PeerLanguage } from "../peers/language-analysis.js";
+import { dataDir } from "../docbots/data.js";
+import { type MultilingualSet, type SetLanguage, selectLanguages } from "../multilingual/set.js";
 
-export interface LohelpLanguage extends PeerLanguage {
-  /** The data's code: queries.<code>.jsonl, build-bot.sh's LANG. */
-  code: string;
-  /** The BCP-47 tag a collection in this language declares. */
-  tag: string;
-}
+export type LohelpLanguage = SetLanguage;
 
 export const LOHELP_LANGUAGES: readonly LohelpLanguage[] = [
   { code: "en-us", tag: "en-US", snowball: "english", stopwords: eng },
@@ -26,18 +22,17 @@ export const LOHELP_LANGUAGES: readonly LohelpLanguage[] = [
   { code: "zh-cn", tag: "zh-CN", snowball: "english", stopwords: eng, cjk: "zh" },
 ];
 
+/** lohelp as a multilingual set: LibreOffice's help, 1,672 pages per language, in ../shared/data/lohelp. */
+export const LOHELP: MultilingualSet = {
+  name: "lohelp",
+  title: "LibreOffice help",
+  envPrefix: "LOHELP",
+  dataDir: `${dataDir}/lohelp`,
+  probePage: "text/scalc/guide/line_fix.html",
+  languages: LOHELP_LANGUAGES,
+  englishOnlyFile: new URL("../results/lohelp-before.json", import.meta.url),
+};
+
 /** The languages LOHELP_LANGS names (comma-separated codes), or all eleven; an unknown code is an error. */
-export function selectedLanguages(list: string | undefined = process.env.LOHELP_LANGS): LohelpLanguage[] {
-  if (!list?.trim()) return [...LOHELP_LANGUAGES];
-  const codes = list
-    .split(",")
-    .map((c) => c.trim().toLowerCase())
-    .filter(Boolean);
-  const unknown = codes.filter((c) => !LOHELP_LANGUAGES.some((l) => l.code === c));
-  if (unknown.length) {
-    throw new Error(
-      `LOHELP_LANGS: unknown language(s) ${unknown.join(", ")}; use ${LOHELP_LANGUAGES.map((l) => l.code).join(", ")}`,
-    );
-  }
-  return LOHELP_LANGUAGES.filter((l) => codes.includes(l.code));
-}
+export const selectedLanguages = (list: string | undefined = process.env.LOHELP_LANGS): LohelpLanguage[] =>
+  selectLanguages(LOHELP, list);

@@ -81,7 +81,7 @@ describe("fts5OrQuery", () => {
   });
 });
 
-describe("language-aware peer options (bench/lohelp.bench.ts)", () => {
+describe("language-aware peer options (bench/multilingual/suite.ts)", () => {
   const german = peerAnalysis({ snowball: "german", stopwords: ["die", "der", "und"] });
   const japanese = peerAnalysis({ snowball: "english", stopwords: ["the"], cjk: "ja" });
   const pages: EvalDoc[] = [
