@@ -42,6 +42,12 @@ export interface CorrectCall {
   resultText: string;
   /** Aborted when the hook's time bound or the question's deadline passes. */
   signal: AbortSignal;
+  /**
+   * The collections this call's caller may search: an HTTP token's scope, else the bot's own
+   * list (stdio, the Copilot SDK session), as the connector's tools computed it. The pass, its
+   * grader's prompt, every re-query and what it appends stay inside it (and inside the bot's).
+   */
+  scope: readonly string[];
   /** The user's question this search serves (for a model grader), when the connector knows it. */
   question?: string;
   /**

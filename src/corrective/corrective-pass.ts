@@ -60,7 +60,10 @@ export interface CorrectiveRetrievalInput {
    * then grading reads it (and the merged hits) instead of parsing text.
    */
   originalResponse?: SearchResponse;
-  /** The bot's allow-list: a re-query never searches outside it. */
+  /**
+   * The call's allow-list (the caller's scope: an HTTP token's collections, else the bot's): the
+   * grader is told only these, a re-query never searches outside them, nothing outside is merged.
+   */
   allowedCollections: readonly string[];
   /** Re-queries allowed: clamped to 1..2, anything not a number is 1. */
   budget?: number;
@@ -95,7 +98,7 @@ export interface PassSettings
     | "signal"
     | "backend"
   > {
-  /** The bot's allow-list, each name once. */
+  /** The call's allow-list, each name once. */
   allowed: string[];
   budget: number;
   setting: GraderSetting;

@@ -35,6 +35,7 @@ describe("a search call through the assembled bot", () => {
       toolArgs: null,
       resultText: call.text,
       signal: AbortSignal.timeout(10_000),
+      scope: ["wiki"],
       searchCall: call,
     });
     expect(corrected?.metadata.queriesTried).toEqual(["leave"]);
@@ -49,6 +50,7 @@ describe("a search call through the assembled bot", () => {
       toolArgs: { query: "vacation days" },
       resultText: "opaque text",
       signal: AbortSignal.timeout(10_000),
+      scope: ["wiki"],
     });
     expect(corrected).toBeNull();
   });

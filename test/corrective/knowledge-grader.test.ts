@@ -232,7 +232,12 @@ describe("createKnowledgeGrader", () => {
       timeoutMs: 2_000,
       collections: ["handbook"],
     });
-    const result = await grade({ question: "leave?", text: "t", digestSource: weakText(3, 100) });
+    const result = await grade({
+      question: "leave?",
+      text: "t",
+      digestSource: weakText(3, 100),
+      collections: ["handbook"],
+    });
     expect(result).toEqual({ verdict: "ambiguous", rewrittenQuery: "annual leave", reason: "broad" });
     expect(client.requests).toHaveLength(1);
     expect(client.requests[0]).toMatchObject({ model: "claude-haiku-4-5", timeoutMs: 2_000 });
@@ -242,11 +247,17 @@ describe("createKnowledgeGrader", () => {
   it("never waits past its bound, even on a client that ignores its signal", async () => {
     const client = fakeClient(() => new Promise<string>(() => undefined));
     const grade = createKnowledgeGrader(client, { timeoutMs: 100 });
-    await expect(grade({ question: "q", text: "t", digestSource: "t" })).rejects.toThrow(
+    await expect(grade({ question: "q", text: "t", digestSource: "t", collections: [] })).rejects.toThrow(
       "grader call exceeded 100 ms",
     );
     const controller = new AbortController();
-    const pending = grade({ question: "q", text: "t", digestSource: "t", signal: controller.signal });
+    const pending = grade({
+      question: "q",
+      text: "t",
+      digestSource: "t",
+      collections: [],
+      signal: controller.signal,
+    });
     controller.abort(new Error("caller gave up"));
     await expect(pending).rejects.toThrow("caller gave up");
   });
