@@ -176,6 +176,7 @@ export function assembleBot(
           text: corrected.text,
           changed: corrected.outcome.changed,
           metadata: corrected.outcome.metadata,
+          ...(corrected.outcome.added ? { added: corrected.outcome.added } : {}),
         }
       );
     };

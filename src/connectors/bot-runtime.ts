@@ -5,7 +5,7 @@
 import type { SearchCall } from "../corrective/search-call.js";
 import { SecondLookError } from "../errors.js";
 import type { SearchArgs } from "../knowledge-tool/tool-arguments.js";
-import type { CorrectiveMetadata, Doc, SearchRequest, SearchResponse } from "../types.js";
+import type { CorrectiveMetadata, Doc, Hit, SearchRequest, SearchResponse } from "../types.js";
 
 export interface ProviderDescription {
   type: "openai" | "anthropic" | "azure";
@@ -63,6 +63,8 @@ export interface CorrectResult {
   text: string;
   changed: boolean;
   metadata: CorrectiveMetadata;
+  /** The hits the pass appended to the text, in the order shown (each inside the call's scope). */
+  added?: Hit[];
 }
 
 /** Corrective retrieval for one call; `null` means "nothing to say" (an uneventful check). */

@@ -18,6 +18,7 @@ import type {
   CorrectiveMetadata,
   CorrectiveOutcome,
   GraderMode,
+  Hit,
   KnowledgeBackend,
   RetryHints,
   SearchResponse,
@@ -130,6 +131,8 @@ export interface CorrectivePass {
   /** How each re-query was derived ("query" when not named). */
   origins: Map<string, string>;
   currentCollections?: readonly string[];
+  /** The hits appended to the text so far, in the order shown. */
+  added: Hit[];
   /** Whether the grade in hand came from the model (its candidates then lead the round). */
   gradedByModel: boolean;
   /** Whether a model-graded round re-searched (the model then searched in the documents' words). */
@@ -201,6 +204,7 @@ export function startPass(
     tried,
     origins: new Map(),
     ...(settings.originalCollections ? { currentCollections: settings.originalCollections } : {}),
+    added: [],
     gradedByModel: false,
     requeriedByModel: false,
     usedModel: false,
@@ -271,7 +275,12 @@ export function finishPass(pass: CorrectivePass): CorrectiveOutcome {
   if (pass.usedModel || verdicts.some((v) => v !== "correct")) {
     emitGradeSpan(pass.settings.traceParent, metadata, { startMs: pass.spanStartMs, endMs: epochMs() });
   }
-  return { changed: pass.changed, text: pass.body, metadata };
+  return {
+    changed: pass.changed,
+    text: pass.body,
+    metadata,
+    ...(pass.added.length > 0 ? { added: pass.added } : {}),
+  };
 }
 
 // The grader prompt gets the end of the question (the current turn), bounded.

@@ -165,6 +165,7 @@ function appendFresh(
     renderAddition(fresh, fusedResponse, { brief: pass.shown.brief, startIndex: pass.hitsShown + 1 }),
   );
   pass.changed = true;
+  pass.added.push(...fresh);
   for (const hit of fresh) pass.shown.known.add(docKey(hit));
   pass.hitsShown += fresh.length;
   // The merged text now ends with the fused addition's footer (or none): its hints are the

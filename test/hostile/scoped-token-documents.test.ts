@@ -108,17 +108,24 @@ async function overStdioPath(mode: Mode, deep: boolean, backend: TemptingBackend
   }
 }
 
+interface Structured {
+  collections: string[];
+  hits: { collection: string }[];
+  corrective: { added: { collection: string; doc_id: string }[]; addedHits: number } | null;
+}
+
 /** What a reply must never hold, and what the pass must never have searched or read. */
 function expectInside(reply: ToolReply, backend: TemptingBackend, scope: readonly string[]): void {
   expect(reply.isError).toBe(false);
   expect(outOfScopeDocuments(reply.text, scope)).toEqual([]);
   expect(outOfScopeDocuments(JSON.stringify(reply.structured), scope)).toEqual([]);
-  const structured = reply.structured as { collections: string[]; hits: { collection: string }[] };
+  const structured = reply.structured as Structured;
   expect(
     structured.collections.every((c) => scope.includes(c)),
     structured.collections.join(),
   ).toBe(true);
   expect(structured.hits.every((h) => scope.includes(h.collection))).toBe(true);
+  expect((structured.corrective?.added ?? []).every((h) => scope.includes(h.collection))).toBe(true);
   for (const request of backend.searches) {
     expect(request.collections, request.query).toBeDefined();
     expect(
@@ -140,6 +147,11 @@ describe("D1: a token scoped to one collection reads only that collection", () =
         // The pass ran and re-searched (inside the scope): the case is not vacuous.
         expect(reply.text).toContain("[corrective retrieval — re-query #1");
         expect(backend.searches.some((r) => r.rerank === true)).toBe(true);
+        // structuredContent names what the text shows: the hits the re-search appended, each in the text.
+        const { corrective } = reply.structured as Structured;
+        expect(corrective?.added.length).toBeGreaterThan(0);
+        expect(corrective?.added.length).toBe(corrective?.addedHits);
+        for (const added of corrective?.added ?? []) expect(reply.text).toContain(added.doc_id);
         // The deep fallback read the weak re-query's documents (inside the scope) when it is on.
         expect(backend.reads.length > 0).toBe(deep);
         const prompts = toWiki.prompts().slice(before);

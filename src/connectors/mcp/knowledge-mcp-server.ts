@@ -269,7 +269,13 @@ async function searchTool(
     },
     "mcp: search answered",
   );
-  const pass = corrected ? { changed: corrected.changed, ...corrected.metadata } : null;
+  const pass = corrected
+    ? {
+        changed: corrected.changed,
+        ...corrected.metadata,
+        ...(corrected.added ? { added: corrected.added } : {}),
+      }
+    : null;
   // The collections the reply's text draws on: the search's, and every one a re-query searched.
   const drawnOn = [...new Set([...searched, ...(pass?.collectionsTried.flat() ?? [])])].filter((c) =>
     allowed.includes(c),
