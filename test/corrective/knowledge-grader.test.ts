@@ -244,6 +244,32 @@ describe("createKnowledgeGrader", () => {
     expect(client.requests[0]!.signal).toBeInstanceOf(AbortSignal);
   });
 
+  it("names only the call's collections, with their languages, within the bound it was built with", async () => {
+    const client = fakeClient(async () => '{"verdict":"correct","reason":"fine"}');
+    const grade = createKnowledgeGrader(client, {
+      collections: ["handbook", "hr", "payroll"],
+      collectionLanguages: {
+        handbook: { tags: ["en"], name: "English" },
+        hr: { tags: ["de"], name: "German" },
+        payroll: { tags: ["en"], name: "English" },
+      },
+    });
+    const ask = (collections: unknown) =>
+      grade({ question: "leave?", text: "t", digestSource: weakText(2, 50), collections } as never);
+    await ask(["handbook"]);
+    await ask(["hr", "elsewhere"]);
+    await ask("handbook");
+    const prompts = client.requests.map((r) => r.messages[0]!.content);
+    expect(prompts[0]).toContain("AVAILABLE COLLECTIONS: handbook (English)\n");
+    expect(prompts[1]).toContain("AVAILABLE COLLECTIONS: hr (German)\n");
+    // Not a list: no collection is named at all, never the bound's whole list.
+    expect(prompts[2]).not.toContain("AVAILABLE COLLECTIONS");
+    for (const prompt of prompts) {
+      expect(prompt).not.toContain("payroll");
+      expect(prompt).not.toContain("elsewhere");
+    }
+  });
+
   it("never waits past its bound, even on a client that ignores its signal", async () => {
     const client = fakeClient(() => new Promise<string>(() => undefined));
     const grade = createKnowledgeGrader(client, { timeoutMs: 100 });
