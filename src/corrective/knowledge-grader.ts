@@ -5,8 +5,9 @@
 // untrusted text: the JSON is found tolerantly, each field is bounded and reduced to one line,
 // and a suggested collection is only a suggestion (the orchestrator honours it inside the
 // call's allow-list and ignores it outside). The prompt names only the collections the call may
-// search (`GradeInput.collections`), so the model is never told of one the caller may not read. A failed or slow call rejects, and gradeWithModel
-// turns that into `correct`; an unusable reply is `correct` here already.
+// search (`GradeInput.collections`), so the model is never told of one the caller may not read.
+// A failed or slow call rejects, and gradeWithModel turns that into `correct`; an unusable reply
+// is `correct` here already.
 
 import { DEADLINES, withDeadline } from "../deadline.js";
 import { collectionsWithLanguages } from "../knowledge-tool/collection-languages.js";

@@ -110,7 +110,10 @@ export function mergeStep(
   return "appended";
 }
 
-/** The round's answers with every hit outside `allowed` dropped (each response otherwise as it was). */
+/**
+ * The round's answers with every hit outside `allowed` dropped; a response that lost hits scores
+ * as its best remaining hit, so a dropped hit's score never makes the round look convincing.
+ */
 export function withinScope(
   found: Pick<RoundSearch, "answered" | "continuation">,
   allowed: readonly string[],
@@ -119,10 +122,9 @@ export function withinScope(
   const scoped = (r: CandidateResult): CandidateResult => {
     const results = Array.isArray(r.response.results) ? r.response.results : [];
     if (results.every((hit) => inside.has(hit?.collection))) return r;
-    return {
-      ...r,
-      response: { ...r.response, results: results.filter((hit) => inside.has(hit?.collection)) },
-    };
+    const kept = results.filter((hit) => inside.has(hit?.collection));
+    const bestScore = Math.min(r.response.bestScore, Math.max(0, ...kept.map((hit) => hit.relevance)));
+    return { ...r, response: { ...r.response, results: kept, bestScore } };
   };
   return {
     answered: found.answered.map(scoped),
