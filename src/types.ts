@@ -189,4 +189,6 @@ export interface CorrectiveOutcome {
   changed: boolean;
   text: string;
   metadata: CorrectiveMetadata;
+  /** The hits the pass appended to the text, in the order shown; absent when it appended none. */
+  added?: Hit[];
 }

@@ -91,6 +91,8 @@ async function searchOn(
       toolArgs: toolArgsOf(request),
       resultText: original,
       signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
+      // The caller may search whatever the bot's tools offer, as over stdio.
+      scope: assembled.backend.collections(),
       searchCall: call,
     });
     if (corrected) {

@@ -9,6 +9,8 @@
 // (the bot's runtime and sign-in, so a Copilot bot needs no second key). Each collection's
 // document language goes to the tools' descriptions, the grader and the corrective pass, which
 // reads a query in another language as a weak search (knowledge-tool/weakness.ts isLanguageMismatch).
+// The pass's scope is the call's (`CorrectCall.scope`, the caller's allow-list, within the bot's):
+// the grader is told those collections only, and every re-query searches inside them.
 
 import { context } from "@opentelemetry/api";
 import type { BotDefinition } from "../bots/discovery.js";
@@ -137,9 +139,11 @@ export function assembleBot(
       settings.grader === "signal"
         ? undefined
         : observed(modelGrader(bot, settings, env, warned, observer, languages), observer);
+    const botList = botCollections(bot.config);
     return async (call) => {
       const searchCall = call.searchCall ?? rememberedOrObserved(call, remembered);
       if (!searchCall) return null;
+      const allowed = callScope(botList, call.scope);
       // The grader's `chat` span belongs under this tool call, like the re-query spans.
       const parent = searchCall.toolSpan?.context;
       const grade: GradeFn | undefined =
@@ -158,7 +162,7 @@ export function assembleBot(
         {
           // Re-queries go to the raw backend: they are part of this tool call, not new ones.
           backend,
-          allowedCollections: botCollections(bot.config),
+          allowedCollections: allowed,
           budget: settings.retryBudget,
           grader: settings.grader,
           ...(grade ? { grade } : {}),
@@ -172,6 +176,7 @@ export function assembleBot(
           text: corrected.text,
           changed: corrected.outcome.changed,
           metadata: corrected.outcome.metadata,
+          ...(corrected.outcome.added ? { added: corrected.outcome.added } : {}),
         }
       );
     };
@@ -198,6 +203,17 @@ function rememberedOrObserved(call: CorrectCall, remembered: RememberedCalls): S
   const rendered = remembered.take(searchArgsKey(args), call.resultText);
   // The arguments as the caller handed them over, as every observed call's are read.
   return rendered ? { ...rendered, args } : { args, text: call.resultText };
+}
+
+/**
+ * The collections a call may have corrected: its caller's scope, within the bot's list, in the
+ * bot's order. A scope that is not a list of names allows nothing (the pass then re-queries
+ * nothing): a connector that forgot it never widens a call to the whole bot.
+ */
+export function callScope(botList: readonly string[], scope: unknown): string[] {
+  if (!Array.isArray(scope)) return [];
+  const named = new Set(scope.filter((c): c is string => typeof c === "string"));
+  return botList.filter((name) => named.has(name));
 }
 
 /** The grader, its failures told to the observer (the caller's handling of them unchanged). */
@@ -234,9 +250,9 @@ function modelGrader(
       // The bot's provider's wireModel names the bot's model, not the grader's.
       useWireModel: settings.graderProvider !== undefined,
     });
+    // No collection list here: each pass tells the grader its own call's scope (GradeInput).
     return createKnowledgeGrader(client, {
       timeoutMs: settings.graderTimeoutMs,
-      collections: botCollections(bot.config),
       collectionLanguages: languages,
     });
   } catch (error) {

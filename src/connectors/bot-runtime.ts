@@ -5,7 +5,7 @@
 import type { SearchCall } from "../corrective/search-call.js";
 import { SecondLookError } from "../errors.js";
 import type { SearchArgs } from "../knowledge-tool/tool-arguments.js";
-import type { CorrectiveMetadata, Doc, SearchRequest, SearchResponse } from "../types.js";
+import type { CorrectiveMetadata, Doc, Hit, SearchRequest, SearchResponse } from "../types.js";
 
 export interface ProviderDescription {
   type: "openai" | "anthropic" | "azure";
@@ -42,6 +42,12 @@ export interface CorrectCall {
   resultText: string;
   /** Aborted when the hook's time bound or the question's deadline passes. */
   signal: AbortSignal;
+  /**
+   * The collections this call's caller may search: an HTTP token's scope, else the bot's own
+   * list (stdio, the Copilot SDK session), as the connector's tools computed it. The pass, its
+   * grader's prompt, every re-query and what it appends stay inside it (and inside the bot's).
+   */
+  scope: readonly string[];
   /** The user's question this search serves (for a model grader), when the connector knows it. */
   question?: string;
   /**
@@ -57,6 +63,8 @@ export interface CorrectResult {
   text: string;
   changed: boolean;
   metadata: CorrectiveMetadata;
+  /** The hits the pass appended to the text, in the order shown (each inside the call's scope). */
+  added?: Hit[];
 }
 
 /** Corrective retrieval for one call; `null` means "nothing to say" (an uneventful check). */

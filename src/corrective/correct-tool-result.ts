@@ -45,8 +45,12 @@ export interface CorrectiveContext
     | "traceContext"
     | "languages"
   > {
-  /** The bot's allow-list; `backend.collections()` when absent. */
-  allowedCollections?: readonly string[];
+  /**
+   * The collections the caller may search (an HTTP token's scope, else the bot's list): the
+   * grader is told only these, and no re-query searches or appends anything outside them. There
+   * is no default: anything but a list allows nothing, so the pass re-queries nothing.
+   */
+  allowedCollections: readonly string[];
   /** The user's question for a model grader, when the call does not carry one. */
   question?: string;
 }
@@ -109,7 +113,7 @@ export async function correctSearchCall(
     const { body, marker } = peelTraceMarker(call.text);
     if (body.trim() === "") return null;
     const { args } = call;
-    const allowed = ctx.allowedCollections ?? ctx.backend.collections();
+    const allowed: unknown = ctx.allowedCollections;
 
     const outcome = await runCorrectiveRetrieval({
       question: typeof options.question === "string" ? options.question : (ctx.question ?? ""),

@@ -18,6 +18,7 @@ import type {
   CorrectiveMetadata,
   CorrectiveOutcome,
   GraderMode,
+  Hit,
   KnowledgeBackend,
   RetryHints,
   SearchResponse,
@@ -60,7 +61,10 @@ export interface CorrectiveRetrievalInput {
    * then grading reads it (and the merged hits) instead of parsing text.
    */
   originalResponse?: SearchResponse;
-  /** The bot's allow-list: a re-query never searches outside it. */
+  /**
+   * The call's allow-list (the caller's scope: an HTTP token's collections, else the bot's): the
+   * grader is told only these, a re-query never searches outside them, nothing outside is merged.
+   */
   allowedCollections: readonly string[];
   /** Re-queries allowed: clamped to 1..2, anything not a number is 1. */
   budget?: number;
@@ -95,7 +99,7 @@ export interface PassSettings
     | "signal"
     | "backend"
   > {
-  /** The bot's allow-list, each name once. */
+  /** The call's allow-list, each name once. */
   allowed: string[];
   budget: number;
   setting: GraderSetting;
@@ -127,6 +131,8 @@ export interface CorrectivePass {
   /** How each re-query was derived ("query" when not named). */
   origins: Map<string, string>;
   currentCollections?: readonly string[];
+  /** The hits appended to the text so far, in the order shown. */
+  added: Hit[];
   /** Whether the grade in hand came from the model (its candidates then lead the round). */
   gradedByModel: boolean;
   /** Whether a model-graded round re-searched (the model then searched in the documents' words). */
@@ -198,6 +204,7 @@ export function startPass(
     tried,
     origins: new Map(),
     ...(settings.originalCollections ? { currentCollections: settings.originalCollections } : {}),
+    added: [],
     gradedByModel: false,
     requeriedByModel: false,
     usedModel: false,
@@ -268,7 +275,12 @@ export function finishPass(pass: CorrectivePass): CorrectiveOutcome {
   if (pass.usedModel || verdicts.some((v) => v !== "correct")) {
     emitGradeSpan(pass.settings.traceParent, metadata, { startMs: pass.spanStartMs, endMs: epochMs() });
   }
-  return { changed: pass.changed, text: pass.body, metadata };
+  return {
+    changed: pass.changed,
+    text: pass.body,
+    metadata,
+    ...(pass.added.length > 0 ? { added: pass.added } : {}),
+  };
 }
 
 // The grader prompt gets the end of the question (the current turn), bounded.

@@ -4,8 +4,10 @@
 // optional hypothetical answer passage (query expansion), and a reason. Everything the model says is
 // untrusted text: the JSON is found tolerantly, each field is bounded and reduced to one line,
 // and a suggested collection is only a suggestion (the orchestrator honours it inside the
-// bot's allow-list and ignores it outside). A failed or slow call rejects, and gradeWithModel
-// turns that into `correct`; an unusable reply is `correct` here already.
+// call's allow-list and ignores it outside). The prompt names only the collections the call may
+// search (`GradeInput.collections`), so the model is never told of one the caller may not read.
+// A failed or slow call rejects, and gradeWithModel turns that into `correct`; an unusable reply
+// is `correct` here already.
 
 import { DEADLINES, withDeadline } from "../deadline.js";
 import { collectionsWithLanguages } from "../knowledge-tool/collection-languages.js";
@@ -56,7 +58,10 @@ export interface KnowledgeGraderOptions {
   model?: string;
   /** Bound on the model call (retries included), also handed to the client. Default 8 s. */
   timeoutMs?: number;
-  /** The bot's allowed collections, shown to the model so it does not invent one. */
+  /**
+   * A bound on the collections ever named to the model. Each grade names its call's own
+   * (`GradeInput.collections`, the caller's allow-list), those of them in this list when given.
+   */
   collections?: readonly string[];
   /** Each collection's document language, shown beside its name ("docs (English)"). */
   collectionLanguages?: Readonly<Record<string, CollectionLanguage>>;
@@ -68,7 +73,8 @@ export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGrade
   const timeoutMs = positiveOrUndefined(options.timeoutMs) ?? DEADLINES.graderMs;
   const log = options.log ?? processLogger();
   return async (input) => {
-    const request = graderRequest(input.question, input.digestSource ?? input.text, options.collections, {
+    const named = namedCollections(input.collections, options.collections);
+    const request = graderRequest(input.question, input.digestSource ?? input.text, named, {
       ...(options.collectionLanguages ? { collections: options.collectionLanguages } : {}),
       ...(input.documentLanguage ? { documents: input.documentLanguage } : {}),
       ...(input.queryLanguage ? { question: input.queryLanguage } : {}),
@@ -82,6 +88,13 @@ export function createKnowledgeGrader(client: LlmClient, options: KnowledgeGrade
     );
     return parseGraderReply(reply.text, log);
   };
+}
+
+/** The call's collections (within `bound` when given); none when the call carries no list. */
+function namedCollections(call: unknown, bound: readonly string[] | undefined): string[] {
+  if (!Array.isArray(call)) return [];
+  const names = call.filter((c): c is string => typeof c === "string");
+  return bound ? names.filter((c) => bound.includes(c)) : names;
 }
 
 /** What the grader is told about languages: per collection, the searched documents', the question's. */

@@ -14,6 +14,11 @@ export interface GradeInput {
   text: string;
   /** A bounded view of `text` (head and tail), what a digest should be built from. */
   digestSource: string;
+  /**
+   * The collections this call may search (the caller's allow-list): the only ones a grader may
+   * name to the model, and the only ones a suggested collection is honoured in.
+   */
+  collections: readonly string[];
   /** Fires when the grade is no longer wanted (time bound or caller abort). */
   signal?: AbortSignal;
   /** The searched documents' language by name ("English"), when known. */

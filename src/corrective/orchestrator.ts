@@ -1,5 +1,5 @@
 // The corrective pass for one knowledge-search result (docs/design.md §5, docs/reference/muninn-corrective-retrieval.md §6): grade → pick a
-// re-query → search inside the bot's allow-list with rerank → merge the new hits → grade the
+// re-query → search inside the call's allow-list with rerank → merge the new hits → grade the
 // merged set while the budget lasts. A loop, never recursive; every awaited step is bounded;
 // every failure leaves the text as it was. Where muninn went wrong (docs/reference/muninn-corrective-retrieval.md §10), this fixes:
 // the re-query stays in the allow-list (8), carries limit/brief/minRelevance (9), sees a weak

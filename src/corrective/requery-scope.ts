@@ -1,4 +1,5 @@
-// Where a re-query may search (docs/design.md §5; docs/reference/muninn-corrective-retrieval.md limitation 8): inside the bot's allow-list,
+// Where a re-query may search (docs/design.md §5; docs/reference/muninn-corrective-retrieval.md limitation 8): inside the call's
+// allow-list (the caller's scope: an HTTP token's collections, else the bot's),
 // always as an explicit list, so a backend never widens "no collection" to everything it has.
 
 export interface RequeryScope {

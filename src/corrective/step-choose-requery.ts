@@ -53,7 +53,7 @@ export function chooseRequery(pass: CorrectivePass, grade: Grade): RequeryPlan |
   if (grade.suggestedCollection !== undefined && !scope.redirected) {
     settings.log.info(
       { suggested: grade.suggestedCollection },
-      "corrective: suggested collection is outside the bot's allow-list; ignored",
+      "corrective: suggested collection is outside the call's allow-list; ignored",
     );
   }
   for (const candidate of candidates) {

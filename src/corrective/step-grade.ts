@@ -26,6 +26,7 @@ export async function gradeStep(pass: CorrectivePass, afterLastRequery: boolean)
         question: settings.question,
         text: pass.body,
         digestSource: pass.digestSource,
+        collections: settings.allowed,
         ...(pass.documentLanguage ? { documentLanguage: pass.documentLanguage } : {}),
         ...(pass.mismatch ? { queryLanguage: pass.mismatch.query.name } : {}),
       },

@@ -1,6 +1,8 @@
 // Steps "merge" and the re-reading before "re-grade" of the corrective pass: a round's answers
 // fused into one ranking, the unseen hits judged (does the round convince, is anything new?),
-// and — when it does — appended under a note, after which the result is read again.
+// and — when it does — appended under a note, after which the result is read again. A hit of a
+// collection outside the call's allow-list is dropped before anything else reads the round,
+// whatever the backend returned: the pass never shows a caller a document it may not read.
 
 import { appendCorrection, renderRequeryNote } from "../knowledge-tool/corrective-note.js";
 import { docKey } from "../knowledge-tool/doc-id-line.js";
@@ -74,8 +76,9 @@ export function mergeStep(
   found: RoundSearch,
   grade: Grade,
 ): MergeOutcome {
-  const { answered } = found;
-  const { fused, fresh } = fuseRound(found, pass.shown.known, pass.shown.alreadyShown);
+  const scoped = withinScope(found, pass.settings.allowed);
+  const { answered } = scoped;
+  const { fused, fresh } = fuseRound(scoped, pass.shown.known, pass.shown.alreadyShown);
   const unconvincing = isUnconvincing(answered, plan.fromModel);
   pass.newHits.push(unconvincing ? 0 : fresh.length);
   found.round.succeeded({
@@ -105,6 +108,28 @@ export function mergeStep(
   }
   appendFresh(pass, plan, answered, fresh, grade);
   return "appended";
+}
+
+/**
+ * The round's answers with every hit outside `allowed` dropped; a response that lost hits scores
+ * as its best remaining hit, so a dropped hit's score never makes the round look convincing.
+ */
+export function withinScope(
+  found: Pick<RoundSearch, "answered" | "continuation">,
+  allowed: readonly string[],
+): Pick<RoundSearch, "answered" | "continuation"> {
+  const inside = new Set(allowed);
+  const scoped = (r: CandidateResult): CandidateResult => {
+    const results = Array.isArray(r.response.results) ? r.response.results : [];
+    if (results.every((hit) => inside.has(hit?.collection))) return r;
+    const kept = results.filter((hit) => inside.has(hit?.collection));
+    const bestScore = Math.min(r.response.bestScore, Math.max(0, ...kept.map((hit) => hit.relevance)));
+    return { ...r, response: { ...r.response, results: kept, bestScore } };
+  };
+  return {
+    answered: found.answered.map(scoped),
+    ...(found.continuation ? { continuation: scoped(found.continuation) } : {}),
+  };
 }
 
 /** The fresh hits under the round's note, then the merged result read again for the re-grade. */
@@ -142,6 +167,7 @@ function appendFresh(
     renderAddition(fresh, fusedResponse, { brief: pass.shown.brief, startIndex: pass.hitsShown + 1 }),
   );
   pass.changed = true;
+  pass.added.push(...fresh);
   for (const hit of fresh) pass.shown.known.add(docKey(hit));
   pass.hitsShown += fresh.length;
   // The merged text now ends with the fused addition's footer (or none): its hints are the

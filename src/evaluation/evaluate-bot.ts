@@ -127,6 +127,7 @@ export async function evaluateBot(
             resultText: original,
             question: question.text,
             signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
+            scope: assembled.backend.collections(),
             searchCall: call,
           });
           if (corrected) {

@@ -15,15 +15,18 @@ const hitShape = z.object({
 
 export const searchKnowledgeOutputShape = {
   query: z.string(),
-  collections: z.array(z.string()).describe("The collections searched."),
+  collections: z
+    .array(z.string())
+    .describe("The collections searched, by the search and by any corrective re-search."),
   hits: z
     .array(hitShape)
-    .describe("The search's own hits, best first (hits a corrective re-search added are in the text)."),
+    .describe("The search's own hits, best first (those a corrective re-search added: corrective.added)."),
   corrective: z
     .object({
       changed: z.boolean().describe("Whether a re-search changed the result the text shows."),
       queriesTried: z.array(z.string()).describe("The queries the re-searches used."),
       addedHits: z.number().int().min(0),
+      added: z.array(hitShape).describe("The hits a re-search appended to the text, in the order shown."),
     })
     .nullable()
     .describe("What the corrective pass did; null when it did not run or had nothing to say."),
@@ -51,24 +54,31 @@ export function searchKnowledgeOutput(
   query: string,
   collections: readonly string[],
   hits: readonly Hit[],
-  corrective: (Pick<CorrectiveMetadata, "queriesTried" | "newHits"> & { changed: boolean }) | null,
+  corrective:
+    | (Pick<CorrectiveMetadata, "queriesTried" | "newHits"> & { changed: boolean; added?: readonly Hit[] })
+    | null,
 ): SearchKnowledgeOutput {
   return {
     query,
     collections: [...collections],
-    hits: hits.map((hit) => ({
-      collection: hit.collection,
-      doc_id: hit.id,
-      title: hit.title,
-      url: hit.url ?? null,
-      relevance: Math.min(1, Math.max(0, hit.relevance)),
-    })),
+    hits: hits.map(hitOutput),
     corrective: corrective
       ? {
           changed: corrective.changed,
           queriesTried: [...corrective.queriesTried],
           addedHits: corrective.newHits.reduce((sum, n) => sum + n, 0),
+          added: (corrective.added ?? []).map(hitOutput),
         }
       : null,
+  };
+}
+
+function hitOutput(hit: Hit): SearchKnowledgeOutput["hits"][number] {
+  return {
+    collection: hit.collection,
+    doc_id: hit.id,
+    title: hit.title,
+    url: hit.url ?? null,
+    relevance: Math.min(1, Math.max(0, hit.relevance)),
   };
 }

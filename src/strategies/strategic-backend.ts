@@ -5,7 +5,9 @@
 //   one selection call; a model's own searches (rerank unset) stay lexical.
 // - deepFallback: such a re-query whose response is still weak, while the run's budget
 //   remains, reads its leading documents with treewalk (paged) or agentic (not paged) and
-//   rebuilds each document's hit from the sections they select, with their pages.
+//   rebuilds each document's hit from the sections they select, with their pages. It reads only
+//   documents of the collections the request named (a corrective re-query always names its
+//   call's allow-list), whatever the backend returned.
 // - planning: a multi-hop question (the planner says so) is searched per sub-question and the
 //   results merged, each document once, best relevance first.
 // - answerSpans: the top hits get a verbatim quote.
@@ -110,7 +112,7 @@ export function strategicBackend(
         backend.getDocument
       ) {
         const current = response;
-        response = await soft("deep fallback", current, () => deepRead(current, request.query, signal));
+        response = await soft("deep fallback", current, () => deepRead(current, request, signal));
       }
       if (settings.answerSpans && response.results.length > 0) {
         const current = response;
@@ -145,11 +147,15 @@ export function strategicBackend(
 
   async function deepRead(
     response: SearchResponse,
-    query: string,
+    request: SearchRequest,
     signal?: AbortSignal,
   ): Promise<SearchResponse> {
+    const { query } = request;
     const getDocument = backend.getDocument!.bind(backend);
-    const leading = response.results.slice(0, options.deepDocuments ?? 2);
+    const named = request.collections?.length ? new Set(request.collections) : undefined;
+    const leading = response.results
+      .filter((hit) => named === undefined || named.has(hit.collection))
+      .slice(0, options.deepDocuments ?? 2);
     const replaced = new Map<Hit, Hit>();
     for (const hit of leading) {
       if (signal?.aborted) break;

@@ -58,6 +58,7 @@ async function setup(grader: "haiku" | "auto") {
       resultText: assembled.renderResult(found, false),
       question: query,
       signal: AbortSignal.timeout(20_000),
+      scope: ["docs"],
     });
   };
   return { backend, search, server };

@@ -35,6 +35,7 @@ describe("a search call through the assembled bot", () => {
       toolArgs: null,
       resultText: call.text,
       signal: AbortSignal.timeout(10_000),
+      scope: ["wiki"],
       searchCall: call,
     });
     expect(corrected?.metadata.queriesTried).toEqual(["leave"]);
@@ -49,6 +50,7 @@ describe("a search call through the assembled bot", () => {
       toolArgs: { query: "vacation days" },
       resultText: "opaque text",
       signal: AbortSignal.timeout(10_000),
+      scope: ["wiki"],
     });
     expect(corrected).toBeNull();
   });
@@ -96,5 +98,44 @@ describe("a search call through the assembled bot", () => {
     expect(seen[0]!.searchCall?.args).toEqual({ query: "vacation days", limit: 5 });
     expect(seen[0]!.searchCall?.response?.results.map((h) => h.id)).toEqual(["1"]);
     expect(seen[0]!.args).toBeUndefined();
+    // The hook's scope is the search tool's own list: the same allow-list as the tool's.
+    expect(seen[0]!.scope).toEqual(assembled.backend.collections());
+  });
+
+  it("re-queries inside the call's scope, within the bot's list; a scope that is no list allows none", async () => {
+    const twoCollections = BotConfigSchema.parse({
+      knowledge: {
+        backend: "embedded",
+        collections: { wiki: { paths: ["wiki/**"] }, hr: { paths: ["hr/**"] } },
+      },
+      correctiveRetrieval: { enabled: true, grader: "signal" },
+    });
+    const backend = stubBackend(
+      (request: SearchRequest) =>
+        request.query === "leave"
+          ? response("leave", [hit("wiki", "2", "Leave policy", 0.9)])
+          : response(request.query, [hit("wiki", "1", "Old doc", 0.2)], { broaderQuery: "leave" }),
+      ["wiki", "hr", "payroll"],
+    );
+    const assembled = assembleBot({ config: twoCollections }, backend, {});
+    const correct = assembled.correctFor()!;
+    const callWith = async (scope: unknown) => {
+      const request = { query: "vacation days" };
+      const call = assembled.renderCall(request, await assembled.backend.search(request));
+      const before = backend.requests.length;
+      await correct({
+        toolName: "search_knowledge",
+        toolArgs: null,
+        resultText: call.text,
+        signal: AbortSignal.timeout(10_000),
+        scope: scope as string[],
+        searchCall: call,
+      });
+      return backend.requests.slice(before).map((r) => r.collections);
+    };
+    expect(await callWith(["wiki", "payroll"])).toEqual([["wiki"]]);
+    expect(await callWith(["hr", "wiki"])).toEqual([["wiki", "hr"]]);
+    expect(await callWith(undefined)).toEqual([]);
+    expect(await callWith("wiki")).toEqual([]);
   });
 });

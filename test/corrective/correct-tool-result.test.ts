@@ -273,16 +273,20 @@ describe("correctToolResult — arguments, read defensively", () => {
     expect(out?.text).toBe(resultText);
   });
 
-  it("without allowedCollections the re-query searches the backend's collections", async () => {
+  it("an allow-list that is not a list allows nothing: no re-query, never the backend's whole list", async () => {
     const backend = stubBackend(() => response("LA_BUC concepts", [widerHit]), ["wiki", "docs"]);
-    await correctToolResult(
-      { toolName: "s", toolArgs: { query: "q" }, resultText: textB },
-      { backend, log: silent },
-    );
-    expect(backend.requests[0]?.collections).toEqual(["wiki", "docs"]);
+    for (const allowedCollections of [undefined, null, "wiki"]) {
+      const out = await correctToolResult(
+        { toolName: "s", toolArgs: { query: "q" }, resultText: textB },
+        // A JavaScript caller that forgot the caller's scope, or passed something else.
+        { backend, log: silent, allowedCollections } as unknown as CorrectiveContext,
+      );
+      expect(out?.text ?? textB).toBe(textB);
+    }
+    expect(backend.requests).toHaveLength(0);
   });
 
-  it("fails soft: a backend whose collections() throws → null", async () => {
+  it("fails soft: a backend that is down (collections() and search() throw) → the original text", async () => {
     const backend = {
       collections(): string[] {
         throw new Error("down");
@@ -293,9 +297,10 @@ describe("correctToolResult — arguments, read defensively", () => {
     };
     const out = await correctToolResult(
       { toolName: "s", toolArgs: { query: "q" }, resultText: textB },
-      { backend, log: silent },
+      { backend, allowedCollections: ["wiki"], log: silent },
     );
-    expect(out).toBeNull();
+    expect(out?.text ?? textB).toBe(textB);
+    expect(out?.outcome.changed ?? false).toBe(false);
   });
 
   it("an already aborted signal → null without searching", async () => {

@@ -172,7 +172,7 @@ describe("haiku grader: untrusted suggestions, failures", () => {
     // "wiki" exists on the backend, but this bot may not search it.
     expect(search.requests).toEqual([{ query: "carryover", collections: ["handbook"], rerank: true }]);
     expect(corrected!.outcome.metadata.collectionsTried).toEqual([["handbook"]]);
-    expect(logged()).toContain("suggested collection is outside the bot's allow-list; ignored");
+    expect(logged()).toContain("suggested collection is outside the call's allow-list; ignored");
   });
 
   it("a grader slower than its timeout leaves the original untouched within timeout + 1 s", async () => {

@@ -232,21 +232,58 @@ describe("createKnowledgeGrader", () => {
       timeoutMs: 2_000,
       collections: ["handbook"],
     });
-    const result = await grade({ question: "leave?", text: "t", digestSource: weakText(3, 100) });
+    const result = await grade({
+      question: "leave?",
+      text: "t",
+      digestSource: weakText(3, 100),
+      collections: ["handbook"],
+    });
     expect(result).toEqual({ verdict: "ambiguous", rewrittenQuery: "annual leave", reason: "broad" });
     expect(client.requests).toHaveLength(1);
     expect(client.requests[0]).toMatchObject({ model: "claude-haiku-4-5", timeoutMs: 2_000 });
     expect(client.requests[0]!.signal).toBeInstanceOf(AbortSignal);
   });
 
+  it("names only the call's collections, with their languages, within the bound it was built with", async () => {
+    const client = fakeClient(async () => '{"verdict":"correct","reason":"fine"}');
+    const grade = createKnowledgeGrader(client, {
+      collections: ["handbook", "hr", "payroll"],
+      collectionLanguages: {
+        handbook: { tags: ["en"], name: "English" },
+        hr: { tags: ["de"], name: "German" },
+        payroll: { tags: ["en"], name: "English" },
+      },
+    });
+    const ask = (collections: unknown) =>
+      grade({ question: "leave?", text: "t", digestSource: weakText(2, 50), collections } as never);
+    await ask(["handbook"]);
+    await ask(["hr", "elsewhere"]);
+    await ask("handbook");
+    const prompts = client.requests.map((r) => r.messages[0]!.content);
+    expect(prompts[0]).toContain("AVAILABLE COLLECTIONS: handbook (English)\n");
+    expect(prompts[1]).toContain("AVAILABLE COLLECTIONS: hr (German)\n");
+    // Not a list: no collection is named at all, never the bound's whole list.
+    expect(prompts[2]).not.toContain("AVAILABLE COLLECTIONS");
+    for (const prompt of prompts) {
+      expect(prompt).not.toContain("payroll");
+      expect(prompt).not.toContain("elsewhere");
+    }
+  });
+
   it("never waits past its bound, even on a client that ignores its signal", async () => {
     const client = fakeClient(() => new Promise<string>(() => undefined));
     const grade = createKnowledgeGrader(client, { timeoutMs: 100 });
-    await expect(grade({ question: "q", text: "t", digestSource: "t" })).rejects.toThrow(
+    await expect(grade({ question: "q", text: "t", digestSource: "t", collections: [] })).rejects.toThrow(
       "grader call exceeded 100 ms",
     );
     const controller = new AbortController();
-    const pending = grade({ question: "q", text: "t", digestSource: "t", signal: controller.signal });
+    const pending = grade({
+      question: "q",
+      text: "t",
+      digestSource: "t",
+      collections: [],
+      signal: controller.signal,
+    });
     controller.abort(new Error("caller gave up"));
     await expect(pending).rejects.toThrow("caller gave up");
   });

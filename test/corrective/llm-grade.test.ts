@@ -7,7 +7,7 @@ import {
 } from "../../src/corrective/llm-grade.js";
 import { silent } from "./corrective-fixtures.js";
 
-const input = { question: "q", text: "t", digestSource: "t" };
+const input = { question: "q", text: "t", digestSource: "t", collections: ["wiki"] };
 
 describe("normalizeGrade", () => {
   it("keeps a valid verdict and drops the query fields of a 'correct' one", () => {

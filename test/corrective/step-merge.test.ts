@@ -78,6 +78,48 @@ describe("mergeStep", () => {
     expect(span.succeededWith).toEqual({ queries: ["a"], newHits: 1 });
   });
 
+  it("drops every hit outside the call's scope, whatever the backend answered", () => {
+    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), {
+      backend,
+      allowedCollections: ["wiki"],
+    });
+    pass.retries = 1;
+    const leaked = (n: number) => hit("hr", `secret-${n}`, `Secret ${n}`, 0.99);
+    const outcome = mergeStep(
+      pass,
+      plan,
+      {
+        round: round(),
+        answered: [answer("a", leaked(1), hit("wiki", "2", "Fresh", 0.9)), answer("b", leaked(2))],
+        continuation: answer("q", leaked(3)),
+      },
+      insufficient,
+    );
+    expect(outcome).toBe("appended");
+    expect(pass.body).toContain("Fresh");
+    expect(pass.body).not.toContain("Secret");
+    expect(pass.body).not.toContain("hr");
+    expect(pass.added.map((h) => `${h.collection}/${h.id}`)).toEqual(["wiki/2"]);
+  });
+
+  it("a round whose every hit is outside the scope appends nothing", () => {
+    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), {
+      backend,
+      allowedCollections: ["wiki"],
+    });
+    pass.retries = 1;
+    const outcome = mergeStep(
+      pass,
+      { ...plan, fromModel: true },
+      { round: round(), answered: [answer("a", hit("Wiki", "9", "Secret", 0.99))] },
+      insufficient,
+    );
+    expect(outcome).not.toBe("appended");
+    expect(pass.body).not.toContain("Secret");
+    expect(pass.body).not.toContain("`9`");
+    expect(pass.added).toEqual([]);
+  });
+
   it("an unconvincing round stops, appends nothing new and records why", () => {
     const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), { backend });
     pass.retries = 1;

@@ -46,7 +46,14 @@ async function orchestratorCalls(
         resultText: renderSearchResponse(response, { brief: false }),
         response,
       },
-      { backend: engine, grader: mode, grade: counting, budget: 1, log: silent },
+      {
+        backend: engine,
+        allowedCollections: engine.collections(),
+        grader: mode,
+        grade: counting,
+        budget: 1,
+        log: silent,
+      },
     );
   }
   return { calls, searches: dataset.queries.length };

@@ -123,6 +123,24 @@ describe("strategicBackend", () => {
     expect(llm.calls).toBe(3);
   });
 
+  it("deep fallback reads only documents of the collections the request named", async () => {
+    const reads: string[] = [];
+    const base = backend({
+      q: [hit("secret.pdf", 0.12, { collection: "hr" }), hit("manual.pdf", 0.1), hit("other.pdf", 0.08)],
+    });
+    base.getDocument = async (collection, id) => {
+      reads.push(`${collection}/${id}`);
+      return undefined;
+    };
+    const wrapped = strategicBackend(base, {
+      llm: new ScriptedLlm([]),
+      settings: { ...settings, rerankStrategy: "lexical", deepFallback: "agentic" },
+    });
+    await wrapped.search({ query: "q", rerank: true, collections: ["docs"] });
+    // The leading documents inside the request's collections, the hr one passed over.
+    expect(reads).toEqual(["docs/manual.pdf", "docs/other.pdf"]);
+  });
+
   it("no deep fallback for a model's own search or a strong response", async () => {
     const llm = new ScriptedLlm([]);
     const weak = { q: [hit("manual.pdf", 0.2)] };

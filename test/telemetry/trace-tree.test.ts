@@ -117,6 +117,7 @@ async function searchThroughBot(options: {
     toolArgs: { query: QUERY, collection: "wiki" },
     resultText: text,
     signal: AbortSignal.timeout(20_000),
+    scope: ["wiki"],
   });
   return {
     metadata: corrected?.metadata,

@@ -129,6 +129,8 @@ export function sessionConfigFor(
   const onPostToolUse = correct
     ? createCorrectiveHook({
         correct,
+        // The search tool's own list (createKnowledgeTools offers these): one allow-list per session.
+        scope: options.backend.collections(),
         ...(options.correctTimeoutMs !== undefined ? { timeoutMs: options.correctTimeoutMs } : {}),
         knownServers,
         context: turn,

@@ -30,6 +30,11 @@ export interface HookTurnContext {
 
 export interface CorrectiveHookOptions {
   correct: CorrectFn;
+  /**
+   * The collections the session's caller may search (the session's search tool's list): every
+   * call's corrective pass stays inside them (`CorrectCall.scope`).
+   */
+  scope: readonly string[];
   /** Bound on one corrective pass; past it the original passes through. Default 30 s. */
   timeoutMs?: number;
   /** Results longer than this are passed through unexamined (bounded work). Default RESULT_LIMITS.hookResultChars (src/limits.ts). */
@@ -149,6 +154,7 @@ export function createCorrectiveHook(options: CorrectiveHookOptions): PostToolUs
             toolName,
             toolArgs: input.toolArgs,
             resultText: original,
+            scope: options.scope,
             ...(context?.question ? { question: context.question } : {}),
             ...handed,
           },

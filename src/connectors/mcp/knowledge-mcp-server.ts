@@ -250,6 +250,9 @@ async function searchTool(
       toolArgs: args,
       resultText: call.text,
       signal: deadline.signal,
+      // The caller's allow-list (the token's scope; the bot's list over stdio and for a token of
+      // the whole bot): the pass, its grader prompt and every re-query stay inside it.
+      scope: allowed,
       searchCall: call,
     }),
     deadline.signal,
@@ -266,8 +269,18 @@ async function searchTool(
     },
     "mcp: search answered",
   );
-  const pass = corrected ? { changed: corrected.changed, ...corrected.metadata } : null;
-  return success(corrected?.text ?? call.text, searchKnowledgeOutput(args.query, searched, hits, pass));
+  const pass = corrected
+    ? {
+        changed: corrected.changed,
+        ...corrected.metadata,
+        ...(corrected.added ? { added: corrected.added } : {}),
+      }
+    : null;
+  // The collections the reply's text draws on: the search's, and every one a re-query searched.
+  const drawnOn = [...new Set([...searched, ...(pass?.collectionsTried.flat() ?? [])])].filter((c) =>
+    allowed.includes(c),
+  );
+  return success(corrected?.text ?? call.text, searchKnowledgeOutput(args.query, drawnOn, hits, pass));
 }
 
 async function getDocumentTool(

@@ -9,6 +9,8 @@ import { createCorrectiveHook } from "../../../src/connectors/copilot-sdk/correc
 import type { PostToolUseHookInput } from "../../../src/connectors/copilot-sdk/post-tool-use-types.js";
 
 const invocation = { sessionId: "s1" };
+/** The session's search tool's collections: every call's scope. */
+const SCOPE = ["wiki"];
 
 function input(overrides: Record<string, unknown> = {}): PostToolUseHookInput {
   return {
@@ -31,7 +33,7 @@ const changing: CorrectFn = async (call) => ({
 describe("corrective hook", () => {
   it("returns the corrected text as modifiedResult, keeping the rest of the tool result", async () => {
     const correct = vi.fn(changing);
-    const hook = createCorrectiveHook({ correct });
+    const hook = createCorrectiveHook({ scope: SCOPE, correct });
     const out = await hook(input(), invocation);
     expect(out).toEqual({
       modifiedResult: {
@@ -45,12 +47,13 @@ describe("corrective hook", () => {
       toolName: "search_knowledge",
       toolArgs: { query: "vacation policy" },
       resultText: "ORIGINAL *Weak match.*",
+      scope: SCOPE,
     });
     expect(call.signal).toBeInstanceOf(AbortSignal);
   });
 
   it("corrects external MCP knowledge searches too", async () => {
-    const hook = createCorrectiveHook({ correct: changing });
+    const hook = createCorrectiveHook({ scope: SCOPE, correct: changing });
     for (const toolName of [
       "knowledge-search_knowledge",
       "mcp__knowledge__search_knowledge",
@@ -68,17 +71,21 @@ describe("corrective hook", () => {
     ["empty text", { changed: true, text: "", metadata: {} }],
     ["not an object", "corrected!"],
   ])("passes the original through when correct returns %s", async (_label, value) => {
-    const hook = createCorrectiveHook({ correct: async () => value as never });
+    const hook = createCorrectiveHook({ scope: SCOPE, correct: async () => value as never });
     expect(await hook(input(), invocation)).toBeUndefined();
   });
 
   it("passes through when correct throws, synchronously or not", async () => {
     const sync = createCorrectiveHook({
+      scope: SCOPE,
       correct: (() => {
         throw new Error("boom");
       }) as unknown as CorrectFn,
     });
-    const async_ = createCorrectiveHook({ correct: async () => Promise.reject(new Error("boom")) });
+    const async_ = createCorrectiveHook({
+      scope: SCOPE,
+      correct: async () => Promise.reject(new Error("boom")),
+    });
     expect(await sync(input(), invocation)).toBeUndefined();
     expect(await async_(input(), invocation)).toBeUndefined();
   });
@@ -86,6 +93,7 @@ describe("corrective hook", () => {
   it("bounds its time: a pass that ignores its signal is abandoned at the timeout, and the signal fires", async () => {
     let seen: AbortSignal | undefined;
     const hook = createCorrectiveHook({
+      scope: SCOPE,
       timeoutMs: 50,
       correct: (call) => {
         seen = call.signal;
@@ -104,6 +112,7 @@ describe("corrective hook", () => {
       (call: CorrectCall) => new Promise<null>((r) => call.signal.addEventListener("abort", () => r(null))),
     );
     const hook = createCorrectiveHook({
+      scope: SCOPE,
       correct,
       timeoutMs: 10_000,
       context: () => ({ signal: question.signal }),
@@ -118,6 +127,7 @@ describe("corrective hook", () => {
   it("hands the turn's question to the corrective pass (a model grader judges against it)", async () => {
     const correct = vi.fn(async (_call: CorrectCall) => null);
     const hook = createCorrectiveHook({
+      scope: SCOPE,
       correct,
       context: () => ({ question: "how many vacation days do I get?" }),
     });
@@ -147,14 +157,14 @@ describe("corrective hook", () => {
     ];
     it.each(cases)("%s", async (_label, value) => {
       const correct = vi.fn(changing);
-      const hook = createCorrectiveHook({ correct });
+      const hook = createCorrectiveHook({ scope: SCOPE, correct });
       await expect(hook(value as PostToolUseHookInput, invocation)).resolves.toBeUndefined();
       expect(correct).not.toHaveBeenCalled();
     });
 
     it("a 10 MB result is passed through with bounded work", async () => {
       const correct = vi.fn(changing);
-      const hook = createCorrectiveHook({ correct });
+      const hook = createCorrectiveHook({ scope: SCOPE, correct });
       const huge = "x".repeat(10 * 1024 * 1024);
       const out = await hook(
         input({ toolResult: { textResultForLlm: huge, resultType: "success" } }),
@@ -172,7 +182,7 @@ describe("corrective hook", () => {
           throw new Error("hostile");
         },
       });
-      const hook = createCorrectiveHook({ correct: changing });
+      const hook = createCorrectiveHook({ scope: SCOPE, correct: changing });
       await expect(hook(hostile, invocation)).resolves.toBeUndefined();
     });
   });
@@ -183,6 +193,7 @@ describe("corrective hook", () => {
     matcher.noteStart("c2", "search_knowledge", { query: "vacation policy" });
     matcher.noteStart("c3", "search_knowledge", { query: "fails" });
     const hook = createCorrectiveHook({
+      scope: SCOPE,
       correct: async (call) => {
         if ((call.toolArgs as { query: string }).query === "fails") throw new Error("x");
         return changing(call);
