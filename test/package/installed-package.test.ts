@@ -276,6 +276,12 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
       SLACK_SIGNING_SECRET_MY_BOT: "package-test-secret",
       SLACK_PORT_MY_BOT: String(port),
     };
+    // A bot that names no model cannot answer, and serve refuses it: this one names a Copilot model.
+    const config = JSON.parse(readFileSync(join(app, "my-bot/config.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(join(app, "my-bot/config.json"), JSON.stringify({ ...config, model: "gpt-4.1" }));
     const args = ["serve", "--bots", "./my-bot", "--host", "127.0.0.1"];
     // @slack/bolt is an optional peer: not installed, so the bot cannot start, and one line says what to run.
     const missing = await run(bin, args, { cwd: app, env }).then(
