@@ -10,7 +10,13 @@ import { type BotConfigInput, BotConfigSchema } from "../../src/bots/config-sche
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { documentsInSearchText } from "../../src/hosts/cited-documents.js";
 import { DocumentLinks, safeHttpUrl, staticRoot } from "../../src/knowledge/document-links.js";
+import type { KnowledgeBackend } from "../../src/types.js";
 import { callAndRead } from "../support/mcp-call.js";
+import {
+  type PostgresServer,
+  postgresUnavailableReason,
+  startPostgres,
+} from "../support/postgres/postgres-server.js";
 import { connectInMemory } from "./mcp/mcp-harness.js";
 
 describe("DocumentLinks", () => {
@@ -77,35 +83,50 @@ describe("DocumentLinks", () => {
   });
 });
 
-describe("a bot whose collection names its published address", { timeout: 30_000 }, () => {
+/** The bot's documents: a page the template links, one with its own address, one with a hostile one. */
+function writeSite(dir: string): void {
+  mkdirSync(join(dir, "site/guide"), { recursive: true });
+  writeFileSync(
+    join(dir, "site/guide/rotation.md"),
+    "# Key rotation\n\nThe signing key rotates every ninety days.\n",
+  );
+  writeFileSync(
+    join(dir, "site/moved.md"),
+    "---\ntitle: Moved page\nurl: https://wiki.example.org/Moved_page\n---\n\nThe archive moved to the cold vault.\n",
+  );
+  writeFileSync(
+    join(dir, "site/hostile.html"),
+    '<html><head><title>Hostile</title><link rel="canonical" href="javascript:alert(1)"></head><body><p>Tidal charts for the harbour office.</p></body></html>',
+  );
+}
+
+const SITE_URL = { template: "https://docs.example.com/{path}", extensions: { ".md": ".html" } };
+
+/** What a linked backend answers for the three documents, and get_document. */
+async function expectLinks(backend: KnowledgeBackend, collection: string): Promise<void> {
+  const first = async (query: string) => (await backend.search({ query })).results[0];
+  expect(await first("signing key rotates")).toMatchObject({
+    id: "site/guide/rotation.md",
+    url: "https://docs.example.com/guide/rotation.html",
+  });
+  expect((await first("archive cold vault"))?.url).toBe("https://wiki.example.org/Moved_page");
+  expect((await first("tidal charts harbour"))?.url).toBe("https://docs.example.com/hostile.html");
+  const doc = await backend.getDocument?.(collection, "site/guide/rotation.md");
+  expect(doc?.url).toBe("https://docs.example.com/guide/rotation.html");
+}
+
+describe("a bot whose collection names its published address", { timeout: 45_000 }, () => {
   let dir: string;
   const config: BotConfigInput = {
     knowledge: {
       backend: "embedded",
-      collections: {
-        docs: {
-          paths: ["site/**/*.{md,html}"],
-          url: { template: "https://docs.example.com/{path}", extensions: { ".md": ".html" } },
-        },
-      },
+      collections: { docs: { paths: ["site/**/*.{md,html}"], url: SITE_URL } },
     },
     correctiveRetrieval: { enabled: true, grader: "signal" },
   };
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "second-look-links-"));
-    mkdirSync(join(dir, "site/guide"), { recursive: true });
-    writeFileSync(
-      join(dir, "site/guide/rotation.md"),
-      "# Key rotation\n\nThe signing key rotates every ninety days.\n",
-    );
-    writeFileSync(
-      join(dir, "site/moved.md"),
-      "---\ntitle: Moved page\nurl: https://wiki.example.org/Moved_page\n---\n\nThe archive moved to the cold vault.\n",
-    );
-    writeFileSync(
-      join(dir, "site/hostile.html"),
-      '<html><head><title>Hostile</title><link rel="canonical" href="javascript:alert(1)"></head><body><p>Tidal charts for the harbour office.</p></body></html>',
-    );
+    writeSite(dir);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -116,23 +137,18 @@ describe("a bot whose collection names its published address", { timeout: 30_000
       config: BotConfigSchema.parse(config),
     });
     try {
-      const first = async (query: string) => (await backend.search({ query })).results[0];
-      expect(await first("signing key rotates")).toMatchObject({
-        id: "site/guide/rotation.md",
-        url: "https://docs.example.com/guide/rotation.html",
-      });
-      expect((await first("archive cold vault"))?.url).toBe("https://wiki.example.org/Moved_page");
-      expect((await first("tidal charts harbour"))?.url).toBe("https://docs.example.com/hostile.html");
-      const doc = await backend.getDocument?.("docs", "site/guide/rotation.md");
-      expect(doc?.url).toBe("https://docs.example.com/guide/rotation.html");
+      await expectLinks(backend, "docs");
     } finally {
       await close();
     }
   });
 
   it("the MCP tool's text and structuredContent carry it, and a chat host's citations read it from the text", async () => {
-    const parsed = BotConfigSchema.parse(config);
-    const { backend, close } = await openBotBackend({ name: "links", dir, config: parsed });
+    const { backend, close } = await openBotBackend({
+      name: "links",
+      dir,
+      config: BotConfigSchema.parse(config),
+    });
     const harness = await connectInMemory({ config, backend, env: {} });
     try {
       const reply = await callAndRead(harness.client, "search_knowledge", { query: "signing key rotates" });
@@ -154,3 +170,42 @@ describe("a bot whose collection names its published address", { timeout: 30_000
     }
   });
 });
+
+const skipReason = postgresUnavailableReason();
+if (skipReason) console.warn(`[skipped] links on a PostgreSQL bot: ${skipReason}`);
+
+describe.skipIf(skipReason !== undefined)(
+  "a PostgreSQL bot whose collection names its published address",
+  () => {
+    let server: PostgresServer;
+    let dir: string;
+    beforeAll(async () => {
+      server = await startPostgres();
+      dir = mkdtempSync(join(tmpdir(), "second-look-pg-links-"));
+      writeSite(dir);
+    }, 120_000);
+    afterAll(async () => {
+      await server?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("links its hits and documents as the embedded backend does, from the stored addresses", async () => {
+      const config = BotConfigSchema.parse({
+        knowledge: {
+          backend: "postgres",
+          postgres: { urlEnv: "SL_LINKS_DATABASE_URL", schema: "links_test" },
+          collections: { site: { paths: ["site/**/*.{md,html}"], url: SITE_URL } },
+        },
+      });
+      const env = { SL_LINKS_DATABASE_URL: server.url };
+      const indexed = await openBotBackend({ name: "pg-links", dir, config }, { index: true, env });
+      await indexed.close();
+      const { backend, close } = await openBotBackend({ name: "pg-links", dir, config }, { env });
+      try {
+        await expectLinks(backend, "site");
+      } finally {
+        await close();
+      }
+    }, 60_000);
+  },
+);
