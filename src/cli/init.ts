@@ -67,8 +67,14 @@ export async function runInit(
   }
   const from = resolve(cwd, options.from ?? folderArg);
   await mustBeFolder(from, options.from === undefined ? "<folder>" : "--from");
-  // The persona init writes is not a document (a folder that is its own documents keeps it beside them).
-  const found = (await documentFiles(from)).filter((f) => from !== dir || f !== PERSONA_FILE);
+  // Not documents: the persona init writes (a folder that is its own documents keeps it beside
+  // them), and the bot folder itself when it lies inside --from (its copies would be copied again).
+  const botInside = relative(from, dir).split(sep).join("/");
+  const ownFiles =
+    botInside && !botInside.startsWith("..") && !isAbsolute(botInside) ? `${botInside}/` : undefined;
+  const found = (await documentFiles(from)).filter(
+    (f) => (from !== dir || f !== PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
+  );
   if (found.length === 0) {
     throw new CliError(
       `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too)`,

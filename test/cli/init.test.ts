@@ -52,7 +52,7 @@ async function initJson(...args: string[]): Promise<InitJson> {
   return JSON.parse(run.stdout) as InitJson;
 }
 
-describe("second-look init", { timeout: 45_000 }, () => {
+describe("second-look init", { timeout: 60_000 }, () => {
   it("copies documents from --from into the bot, writes a config with corrective retrieval on, indexes, and search finds every format", async () => {
     const docs = join(work, "team-docs");
     const phrases = mixedDocuments(docs);
@@ -104,6 +104,16 @@ describe("second-look init", { timeout: 45_000 }, () => {
       exclude: ["persona.md"],
     });
     expect(json.collections[0]).toMatchObject({ added: 1 });
+  });
+
+  it("with the bot folder inside --from, copies the documents but not the bot's own files", async () => {
+    const docs = join(work, "docs");
+    write(join(docs, "faq.md"), "# FAQ\n\nThe canteen opens at noon.\n");
+    write(join(docs, "kb/notes.md"), "# Left over\n\nA file in the bot folder before init.\n");
+    const json = await initJson(join(docs, "kb"), "--from", docs);
+    expect(json.files).toBe(1);
+    expect(existsSync(join(docs, "kb/documents/faq.md"))).toBe(true);
+    expect(existsSync(join(docs, "kb/documents/kb"))).toBe(false);
   });
 
   it("detects the documents' language and writes it into the collection", async () => {
