@@ -22,7 +22,6 @@ export async function runIndex(
     );
   } else {
     for (const r of reports) io.stdout.write(terminalText(`${summary(r)}\n`));
-    if (corrective) io.stdout.write(`${corrective}\n`);
     const server = backendEntry(bot.config.knowledge.backend).remoteServer?.(bot.config.knowledge);
     // Without this the command would print nothing at all: there is no index of ours to build.
     if (server && reports.length === 0) {
@@ -32,6 +31,8 @@ export async function runIndex(
         ),
       );
     }
+    // Last, where the owner reads on: the pass is off, and the key that turns it on.
+    if (corrective) io.stdout.write(terminalText(`${corrective}\n`));
   }
   return 0;
 }
