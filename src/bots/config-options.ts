@@ -115,6 +115,13 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     description: "Globs to leave out of the collection.",
   },
   {
+    key: "knowledge.collections.<name>.url",
+    type: "string | object",
+    default: "—",
+    description:
+      'Where the collection\'s documents are published, so hits, citations and chat replies link to the page: an http(s) template such as "https://docs.example.com/{path}" ({path}: the document\'s path under the folder its paths share), or {"template": …, "extensions": {".md": ".html"} (or "" to drop it), "root": "<folder {path} starts in>"}. A document\'s own http(s) address (front matter url, HTML canonical link) comes first.',
+  },
+  {
     key: "knowledge.postgres",
     type: "object",
     default: "— (required for postgres)",

@@ -8,6 +8,7 @@ import {
   SUPPORTED_LANGUAGES,
 } from "../knowledge/analysis/registry.js";
 import { backendEntry, KNOWLEDGE_BACKENDS } from "../knowledge/backends/registry.js";
+import { templateProblem } from "../knowledge/document-links.js";
 import { IngestLimitsSchema } from "../knowledge/index/ingest-limits.js";
 import { DEFAULT_SCHEMA, SCHEMA_NAME } from "../knowledge/postgres/pg-schema.js";
 import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema, timeoutMs } from "../llm/provider-config.js";
@@ -32,10 +33,37 @@ const LanguageSetting = z.string().superRefine((value, ctx) => {
   });
 });
 
+/** An http(s) address with `{path}` where the document's path goes (src/knowledge/document-links.ts). */
+const UrlTemplate = z.string().superRefine((value, ctx) => {
+  const problem = templateProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", input: value, message: problem });
+});
+
+/** Where a collection's documents are published: a template, or one with extension rewriting and a root. */
+export const CollectionUrlSchema = z.union([
+  UrlTemplate,
+  z.strictObject({
+    template: UrlTemplate,
+    extensions: z
+      .record(
+        z
+          .string()
+          .regex(/^\.[A-Za-z0-9]{1,16}$/, { error: 'keys are file extensions with the dot, e.g. ".md"' }),
+        z.string().regex(/^(\.[A-Za-z0-9]{1,16}|\/)?$/, {
+          error:
+            'values are what the page ends with instead: an extension such as ".html", "" to drop it, or "/"',
+        }),
+      )
+      .optional(),
+    root: nonEmpty.optional(),
+  }),
+]);
+
 export const CollectionSchema = z.strictObject({
   paths: z.array(nonEmpty).min(1, { error: "needs at least one glob" }),
   exclude: z.array(nonEmpty).optional(),
   language: LanguageSetting.optional(),
+  url: CollectionUrlSchema.optional(),
 });
 export type CollectionConfig = z.output<typeof CollectionSchema>;
 

@@ -172,7 +172,9 @@ function citedText(cited: CitedAnswer): string {
   for (const c of cited.citations) {
     const pages = renderPageRange(c.pages);
     const where = [c.title, c.heading].filter(Boolean).join(" — ") + (pages ? `, ${pages}` : "");
-    lines.push(`[${c.n}] ${where}${c.quote ? `: "${c.quote.text}"` : ""}  (${c.collection}/${c.id})`);
+    lines.push(
+      `[${c.n}] ${where}${c.quote ? `: "${c.quote.text}"` : ""}  (${c.collection}/${c.id})${c.url ? ` ${c.url}` : ""}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,6 +1,8 @@
 // `second-look index <bot>`: build or refresh a bot's index (embedded, or its PostgreSQL tables).
 import { resolveBot } from "../bots/bot-resolver.js";
+import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { correctiveOffNote } from "../corrective/corrective-config.js";
 import { backendEntry } from "../knowledge/backends/registry.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
 import { progressReporter } from "./progress.js";
@@ -12,19 +14,12 @@ export async function runIndex(
   io: { stdout: NodeJS.WritableStream },
 ): Promise<number> {
   const bot = await resolveBot(botRef, { quiet: options.json });
-  const progress = progressReporter(!options.json);
-  const started = performance.now();
-  let opened: Awaited<ReturnType<typeof openBotBackend>>;
-  try {
-    opened = await openBotBackend(bot, { onProgress: progress.update, index: true });
-  } finally {
-    progress.stop();
-  }
-  const { reports } = opened;
-  await opened.close();
-  const ms = Math.round(performance.now() - started);
+  const { reports, ms } = await indexBot(bot, { progress: !options.json });
+  const corrective = correctiveOffNote(bot);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify({ bot: bot.name, ms, collections: reports })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ bot: bot.name, ms, collections: reports, correctiveRetrieval: bot.corrective.enabled })}\n`,
+    );
   } else {
     for (const r of reports) io.stdout.write(terminalText(`${summary(r)}\n`));
     const server = backendEntry(bot.config.knowledge.backend).remoteServer?.(bot.config.knowledge);
@@ -36,8 +31,28 @@ export async function runIndex(
         ),
       );
     }
+    // Last, where the owner reads on: the pass is off, and the key that turns it on.
+    if (corrective) io.stdout.write(terminalText(`${corrective}\n`));
   }
   return 0;
+}
+
+/** Builds or refreshes a bot's index with a progress bar on a terminal; what each collection's refresh did. */
+export async function indexBot(
+  bot: BotDefinition,
+  options: { progress: boolean },
+): Promise<{ reports: RefreshReport[]; ms: number }> {
+  const progress = progressReporter(options.progress);
+  const started = performance.now();
+  let opened: Awaited<ReturnType<typeof openBotBackend>>;
+  try {
+    opened = await openBotBackend(bot, { onProgress: progress.update, index: true });
+  } finally {
+    progress.stop();
+  }
+  const { reports } = opened;
+  await opened.close();
+  return { reports, ms: Math.round(performance.now() - started) };
 }
 
 /** One line per collection, then one line per skipped file saying why, in words. */

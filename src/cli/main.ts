@@ -27,6 +27,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
+  addInitCommand(program, run, io);
   addBotCommands(program, run, io);
   addServingCommands(program, run, io);
   addEvaluationCommands(program, run, io);
@@ -43,6 +44,27 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     io.stderr.write(errorLine(command || "error", error));
     process.exitCode = (error as { exitCode?: number }).exitCode ?? 1;
   }
+}
+
+/** init: a bot from a folder of documents, indexed, in one command. */
+function addInitCommand(program: Command, run: Runner, io: Io): void {
+  program
+    .command("init")
+    .description(
+      "make a bot from a folder of documents: config.json, persona.md, the index, and what to run next",
+    )
+    .argument("<folder>", "the bot folder to create (its documents too, unless --from names them)")
+    .option(
+      "--from <docs>",
+      "the folder holding the documents (copied into <folder>/documents when outside it)",
+    )
+    .option("--force", "replace the folder's config.json and persona.md")
+    .option("--json", "machine-readable output")
+    .action((folder: string, opts: { from?: string; force?: boolean; json?: boolean }) =>
+      run("init", async () =>
+        (await import("./init.js")).runInit(folder, { ...opts, json: !!opts.json }, io),
+      )(),
+    );
 }
 
 /** bots, index, search, ask: one bot's index and answers, from the terminal. */

@@ -5,6 +5,7 @@ import { resolveBot } from "../bots/bot-resolver.js";
 import type { BotDefinition } from "../bots/discovery.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { correctiveOffNote } from "../corrective/corrective-config.js";
 import { DEADLINES } from "../deadline.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import type { CorrectiveOutcome, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
@@ -34,7 +35,7 @@ export async function runSearch(
   botRef: string,
   query: string,
   options: SearchOptions,
-  io: { stdout: NodeJS.WritableStream },
+  io: { stdout: NodeJS.WritableStream; stderr?: NodeJS.WritableStream },
 ): Promise<number> {
   if (!query.trim()) throw new CliError("the query is empty");
   const request: SearchRequest = { query };
@@ -42,6 +43,9 @@ export async function runSearch(
   if (options.limit !== undefined) request.limit = wholeOption(options.limit, "--limit", 0, 1, 100);
   if (options.brief) request.brief = true;
   const bot = await resolveBot(botRef, { quiet: options.json });
+  // First, before any index work: the owner learns the headline feature is off, and how to turn it on.
+  const off = correctiveOffNote(bot);
+  if (off && options.correct) io.stderr?.write(`${off}\n`);
   const result = await searchAsTheModelWould(bot, request, {
     correct: options.correct,
     progress: !options.json,

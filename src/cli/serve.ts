@@ -2,6 +2,7 @@
 // Slack and/or Teams until SIGTERM (or SIGINT), then finishes the answers in flight within the
 // shutdown timeout. Bots without credentials are listed with the variables that would enable
 // them; with none enabled at all the command exits non-zero with that list.
+import { join } from "node:path";
 import { findBots, resolveBots } from "../bots/bot-resolver.js";
 import { type BotDefinition, BotNotFoundError } from "../bots/discovery.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
@@ -130,6 +131,11 @@ export async function runServe(
     io.stderr.write(`second-look serve: ${conflicts.join("\n  ")}\n`);
     return 1;
   }
+  const mute = cannotAnswer(bots, enabled);
+  if (mute.length > 0) {
+    io.stderr.write(mute.map((line) => `second-look serve: ${line}\n`).join(""));
+    return 1;
+  }
   for (const plan of skipped) io.stdout.write(`skipped${skippedLine(plan).replace(/^ +/, " ")}\n`);
   for (const plan of enabled) {
     for (const invalid of [plan.slack.invalid, plan.teams.invalid]) {
@@ -140,6 +146,20 @@ export async function runServe(
   // Spans of every question go where the OTEL_* environment says; flushed after the stop.
   const plan: ServePlan = { bots, enabled, host: options.host, concurrency, maxQueued, timeoutSeconds };
   return withTracing({ keepSpans: false }, () => serveUntilStopped(plan, io, deps));
+}
+
+/**
+ * One line per bot with platform credentials that could not answer a question: its config names
+ * no model and no provider, so every message would get "Sorry, something went wrong".
+ */
+function cannotAnswer(bots: readonly BotDefinition[], enabled: readonly HostPlan[]): string[] {
+  return bots
+    .filter((bot) => enabled.some((plan) => plan.bot === bot.name))
+    .filter((bot) => !hasModel(bot) && bot.config.provider === undefined)
+    .map(
+      (bot) =>
+        `bot ${bot.name} cannot answer: ${join(bot.dir, "config.json")} names no model and no provider; set "model" (a Copilot model), or "model" and "provider" (your own endpoint), then serve it`,
+    );
 }
 
 /** What runServe settled before starting: the bots, those with a platform, and the limits. */
@@ -155,14 +175,6 @@ interface ServePlan {
 async function serveUntilStopped(plan: ServePlan, io: Io, deps: ServeDeps): Promise<number> {
   const { bots, enabled, concurrency, maxQueued, timeoutSeconds } = plan;
   const log = logger();
-  for (const bot of bots) {
-    if (enabled.some((plan) => plan.bot === bot.name) && !hasModel(bot)) {
-      log.warn(
-        { bot: bot.name },
-        `bot ${bot.name} names no model: it answers only if the Copilot CLI is signed in on this machine`,
-      );
-    }
-  }
   // Asked while the bots start (an index may take a while), reported as soon as known.
   const modelChecks = warnUnreachableModels(
     bots.filter((bot) => enabled.some((plan) => plan.bot === bot.name)),

@@ -1,6 +1,7 @@
 import type { BotConfig } from "../bots/config-schema.js";
 import type { OpenBackendOptions, OpenedBackend } from "../knowledge/backends/backend-entry.js";
 import { backendEntry } from "../knowledge/backends/registry.js";
+import { linkDocuments } from "./document-links.js";
 
 export type { OpenBackendOptions, OpenedBackend } from "../knowledge/backends/backend-entry.js";
 
@@ -12,5 +13,7 @@ export async function openBotBackend(
   bot: { name?: string; dir: string; config: Pick<BotConfig, "knowledge"> },
   options: OpenBackendOptions = {},
 ): Promise<OpenedBackend> {
-  return backendEntry(bot.config.knowledge.backend).open(bot, options);
+  const opened = await backendEntry(bot.config.knowledge.backend).open(bot, options);
+  linkDocuments(opened.backend, bot.config.knowledge);
+  return opened;
 }

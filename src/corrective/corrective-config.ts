@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { DEADLINES } from "../deadline.js";
 import type { ProviderConfig } from "../llm/provider-config.js";
 import { logger } from "../telemetry/logger.js";
@@ -201,16 +202,41 @@ export function resolveCorrectiveConfig(
 }
 
 const OFF_REASONS: Record<CorrectiveSource, string> = {
-  "kill-switch": "kill-switch",
-  bot: "disabled in config",
-  env: "disabled by env",
-  default: "default",
+  "kill-switch": `kill-switch: ${CORRECTIVE_ENV.disabled} is set`,
+  bot: "disabled in config: correctiveRetrieval.enabled is false",
+  env: `disabled by env: ${CORRECTIVE_ENV.enabled} is false`,
+  default: "default: set correctiveRetrieval.enabled to true to turn it on",
 };
 
-/** `correctiveRetrieval: on (grader=signal, budget=1)` or `correctiveRetrieval: off (<why>)`. */
+/** `correctiveRetrieval: on (grader=signal, budget=1)` or `correctiveRetrieval: off (<why and the key>)`. */
 export function describeCorrective(resolved: ResolvedCorrectiveConfig): string {
   if (resolved.enabled) {
     return `correctiveRetrieval: on (grader=${resolved.grader}, budget=${resolved.retryBudget})`;
   }
   return `correctiveRetrieval: off (${OFF_REASONS[resolved.source.enabled]})`;
+}
+
+/** What turns the pass on, by where "off" came from. */
+const TURN_ON: Record<CorrectiveSource, (configFile: string) => string> = {
+  "kill-switch": () => `unset ${CORRECTIVE_ENV.disabled} to turn it on`,
+  bot: (file) => `set correctiveRetrieval.enabled to true in ${file} to turn it on`,
+  env: (file) =>
+    `unset ${CORRECTIVE_ENV.enabled}, or set correctiveRetrieval.enabled to true in ${file}, to turn it on`,
+  default: (file) =>
+    `add "correctiveRetrieval": {"enabled": true, "grader": "signal"} to ${file} to turn it on`,
+};
+
+/**
+ * One line for a bot's owner when its corrective pass is off — where they look (`bots`, `index`,
+ * `search`): what is off, why, and the key that turns it on. Undefined when the pass is on.
+ */
+export function correctiveOffNote(bot: {
+  name: string;
+  dir: string;
+  corrective: ResolvedCorrectiveConfig;
+}): string | undefined {
+  if (bot.corrective.enabled) return undefined;
+  const source = bot.corrective.source.enabled;
+  const why = source === "default" ? "the default" : OFF_REASONS[source].split(":")[0];
+  return `bot ${bot.name}: correctiveRetrieval is off (${why}), so weak searches are not re-queried; ${TURN_ON[source](join(bot.dir, "config.json"))}`;
 }

@@ -137,7 +137,7 @@ describe("discoverBots", () => {
       ],
       [
         30,
-        "bot wiki: huginn http://localhost:8321 (2 collections) · correctiveRetrieval: off (disabled in config)",
+        "bot wiki: huginn http://localhost:8321 (2 collections) · correctiveRetrieval: off (disabled in config: correctiveRetrieval.enabled is false)",
       ],
     ]);
     expect(lines[0]).toMatchObject({
@@ -155,9 +155,9 @@ describe("discoverBots", () => {
     await discoverBots(tmp, { CORRECTIVE_RETRIEVAL_ENABLED: "true", CORRECTIVE_RETRIEVAL_BUDGET: "2" });
     await discoverBots(tmp, { CORRECTIVE_RETRIEVAL_ENABLED: "true", CORRECTIVE_RETRIEVAL_DISABLED: "true" });
     expect(lines.map((l) => l.msg)).toEqual([
-      "bot plain: embedded (1 collection) · correctiveRetrieval: off (default)",
+      "bot plain: embedded (1 collection) · correctiveRetrieval: off (default: set correctiveRetrieval.enabled to true to turn it on)",
       "bot plain: embedded (1 collection) · correctiveRetrieval: on (grader=signal, budget=2)",
-      "bot plain: embedded (1 collection) · correctiveRetrieval: off (kill-switch)",
+      "bot plain: embedded (1 collection) · correctiveRetrieval: off (kill-switch: CORRECTIVE_RETRIEVAL_DISABLED is set)",
     ]);
   });
 
@@ -233,7 +233,7 @@ describe("loadBot", () => {
     });
     expect(bot.corrective.enabled).toBe(false);
     expect(lines.map((l) => l.msg)).toEqual([
-      "bot handbook: embedded (1 collection) · correctiveRetrieval: off (kill-switch)",
+      "bot handbook: embedded (1 collection) · correctiveRetrieval: off (kill-switch: CORRECTIVE_RETRIEVAL_DISABLED is set)",
     ]);
   });
 

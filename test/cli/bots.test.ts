@@ -117,7 +117,7 @@ describe("runBots (human)", () => {
       /^typo {6}error {5}.*config\.json: correctiveRetrival: unknown key; did you mean/,
     );
     expect(lines[2]).toBe(
-      "wiki      huginn    wiki,confluence     gpt-4.1-mini (openai)  correctiveRetrieval: off (disabled in config)",
+      "wiki      huginn    wiki,confluence     gpt-4.1-mini (openai)  correctiveRetrieval: off (disabled in config: correctiveRetrieval.enabled is false)",
     );
   });
 

@@ -105,7 +105,8 @@ describe("second-look index, human output", () => {
     const run = await runCli(["index", dir]);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe(
-      "huginn searches the Huginn server at http://127.0.0.1:9, which indexes its own collections: nothing to index here\n",
+      "huginn searches the Huginn server at http://127.0.0.1:9, which indexes its own collections: nothing to index here\n" +
+        `bot huginn: correctiveRetrieval is off (the default), so weak searches are not re-queried; add "correctiveRetrieval": {"enabled": true, "grader": "signal"} to ${join(dir, "config.json")} to turn it on\n`,
     );
   });
 

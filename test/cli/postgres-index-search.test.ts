@@ -77,7 +77,9 @@ describe.skipIf(skipReason !== undefined)("second-look index and search on a pos
         `^ {2}skipped ${HOSTILE}: parsing (took longer than the 4 s|needed more than the \\d+ MB memory) limit per file$`,
       ),
     );
-    expect(lines).toHaveLength(2);
+    // Then the line saying this bot's corrective pass is off, with the key that turns it on.
+    expect(lines[2]).toMatch(/^bot handbook-pg: correctiveRetrieval is off \(the default\)/);
+    expect(lines).toHaveLength(3);
     // The log line names the file and the bound too.
     expect(run.stderr).toContain(`skipped ${HOSTILE}: parsing`);
     expect(await storeInvariants(server.url, "cli_test")).toEqual([]);
@@ -132,7 +134,7 @@ describe.skipIf(skipReason !== undefined)("second-look index and search on a pos
     const removed = await runCliProcess(["index", bot], env());
     expect(removed.exitCode, removed.stderr).toBe(0);
     expect(removed.stdout).toMatch(
-      /^handbook: 15 files · 0 added, 0 updated, 1 removed, 15 unchanged · \d+ ms\n$/,
+      /^handbook: 15 files · 0 added, 0 updated, 1 removed, 15 unchanged · \d+ ms\nbot handbook-pg: correctiveRetrieval is off [^\n]+\n$/,
     );
     const search = await runCliProcess(
       ["search", bot, "quokka hotline zebrafish", "--json", "--no-correct"],

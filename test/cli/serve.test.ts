@@ -1,5 +1,8 @@
 // `second-look serve` through the command line's own entry point: with no platform credentials
 // at all it starts nothing and says, per bot, which variables would enable it.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
@@ -74,5 +77,33 @@ describe("second-look serve", () => {
     expect(again.text()).toBe(
       'second-look serve: --concurrency must be a whole number from 1 to 64, got "0"\n',
     );
+  });
+
+  it("refuses, in one line and exit 1, a bot with credentials that names no model and no provider", async () => {
+    const root = mkdtempSync(join(tmpdir(), "second-look-serve-mute-"));
+    try {
+      const dir = join(root, "mute");
+      mkdirSync(join(dir, "docs"), { recursive: true });
+      writeFileSync(join(dir, "docs/a.md"), "# A\n\nText.\n");
+      writeFileSync(
+        join(dir, "config.json"),
+        JSON.stringify({ knowledge: { collections: { docs: { paths: ["docs/*.md"] } } } }),
+      );
+      process.env.SLACK_BOT_TOKEN_MUTE = "xoxb-mute";
+      process.env.SLACK_SIGNING_SECRET_MUTE = "mute-secret";
+      const stdout = sink();
+      const stderr = sink();
+      await main(["serve", "--bots", dir, "--host", "127.0.0.1"], {
+        stdout: stdout.stream,
+        stderr: stderr.stream,
+      });
+      expect(process.exitCode).toBe(1);
+      expect(stdout.text()).toBe("");
+      expect(stderr.text()).toBe(
+        `second-look serve: bot mute cannot answer: ${join(dir, "config.json")} names no model and no provider; set "model" (a Copilot model), or "model" and "provider" (your own endpoint), then serve it\n`,
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -80,7 +80,9 @@ describe("resolveCorrectiveConfig", () => {
     const r = resolveCorrectiveConfig({ enabled: false, grader: "signal" }, env);
     expect(core(r)).toEqual({ enabled: false, retryBudget: 1, grader: "signal" });
     expect(r.source.enabled).toBe("bot");
-    expect(describeCorrective(r)).toBe("correctiveRetrieval: off (disabled in config)");
+    expect(describeCorrective(r)).toBe(
+      "correctiveRetrieval: off (disabled in config: correctiveRetrieval.enabled is false)",
+    );
   });
 
   it("the kill-switch overrides everything (muninn 67)", () => {
@@ -97,7 +99,9 @@ describe("resolveCorrectiveConfig", () => {
       retryBudget: "kill-switch",
       grader: "kill-switch",
     });
-    expect(describeCorrective(r)).toBe("correctiveRetrieval: off (kill-switch)");
+    expect(describeCorrective(r)).toBe(
+      "correctiveRetrieval: off (kill-switch: CORRECTIVE_RETRIEVAL_DISABLED is set)",
+    );
   });
 
   it("the kill-switch is on for 1/true/yes/on (any case), off for 0/false/no/off or unset", () => {
@@ -144,14 +148,18 @@ describe("resolveCorrectiveConfig", () => {
   it("an explicit env disable is reported as such", () => {
     const r = resolveCorrectiveConfig(undefined, { CORRECTIVE_RETRIEVAL_ENABLED: "0" });
     expect(r.enabled).toBe(false);
-    expect(describeCorrective(r)).toBe("correctiveRetrieval: off (disabled by env)");
+    expect(describeCorrective(r)).toBe(
+      "correctiveRetrieval: off (disabled by env: CORRECTIVE_RETRIEVAL_ENABLED is false)",
+    );
   });
 
   it("resolves field by field: the bot's grader with the env's budget", () => {
     const r = resolveCorrectiveConfig({ grader: "auto" }, { CORRECTIVE_RETRIEVAL_BUDGET: "2" });
     expect(core(r)).toEqual({ enabled: false, retryBudget: 2, grader: "auto" });
     expect(r.source).toMatchObject({ enabled: "default", retryBudget: "env", grader: "bot" });
-    expect(describeCorrective(r)).toBe("correctiveRetrieval: off (default)");
+    expect(describeCorrective(r)).toBe(
+      "correctiveRetrieval: off (default: set correctiveRetrieval.enabled to true to turn it on)",
+    );
   });
 
   it("takes the grader model, timeout and provider from the bot", () => {

@@ -30,6 +30,7 @@ import {
   installTarball,
   MB,
   NPM,
+  NPX,
   OPTIONAL_PEERS,
 } from "../support/installed-tree.js";
 
@@ -276,6 +277,12 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
       SLACK_SIGNING_SECRET_MY_BOT: "package-test-secret",
       SLACK_PORT_MY_BOT: String(port),
     };
+    // A bot that names no model cannot answer, and serve refuses it: this one names a Copilot model.
+    const config = JSON.parse(readFileSync(join(app, "my-bot/config.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    writeFileSync(join(app, "my-bot/config.json"), JSON.stringify({ ...config, model: "gpt-4.1" }));
     const args = ["serve", "--bots", "./my-bot", "--host", "127.0.0.1"];
     // @slack/bolt is an optional peer: not installed, so the bot cannot start, and one line says what to run.
     const missing = await run(bin, args, { cwd: app, env }).then(
@@ -330,6 +337,101 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
     );
     expect(served.stderr).toContain("my-bot: Slack: set SLACK_BOT_TOKEN_MY_BOT");
   });
+
+  // The README's library example, as written: copied into a project that installed the package
+  // (the library alone), run with node, printing the text the model would read.
+  it("the library example runs as written from an installed package and prints the search", async () => {
+    cpSync(join(REPO, "examples/library-search.mjs"), join(library, "library-search.mjs"));
+    const { stdout } = await run(process.execPath, ["library-search.mjs"], {
+      cwd: library,
+      env: { ...cleanEnv(), SECOND_LOOK_LOG_LEVEL: "warn" },
+    });
+    expect(stdout).toMatch(/^## Annual leave \(/);
+    expect(stdout).toContain("doc_id: `docs/leave.md`");
+    expect(stdout).toContain("Everyone gets 25 vacation days a year.");
+  }, 60_000);
+
+  // Issue 33's acceptance: an empty project with the package, a folder of documents in every
+  // format read, `init`, then search, ask (offline: no model, the corrected search) and mcp.
+  it("npx second-look init ./kb --from <docs> makes a bot that search, ask and mcp answer from every format", async () => {
+    // The project that installed the package: nothing of the bot exists until init writes it.
+    const project = app;
+    expect(existsSync(join(project, "kb"))).toBe(false);
+    const docs = join(work, "team-docs");
+    mkdirSync(join(docs, "ops"), { recursive: true });
+    const phrases: Record<string, string> = {
+      "documents/keys.md": "signing key rotates ninety days",
+      "documents/ops/backup.html": "snapshots cold vault",
+      "documents/tides.txt": "tide tables harbour office",
+      "documents/manual.pdf": PAGE_THREE_PHRASE,
+    };
+    writeFileSync(join(docs, "keys.md"), "# Rotating keys\n\nThe signing key rotates every ninety days.\n");
+    writeFileSync(
+      join(docs, "ops/backup.html"),
+      "<html><head><title>Backups</title></head><body><h1>Backups</h1><p>Snapshots are kept for thirty days in the cold vault.</p></body></html>",
+    );
+    writeFileSync(
+      join(docs, "tides.txt"),
+      "Tides\n\nQuarterly tide tables are printed in the harbour office.\n",
+    );
+    writeFileSync(join(docs, "manual.pdf"), threePagePdf(true));
+    const env = { ...cleanEnv(), SECOND_LOOK_LOG_LEVEL: "warn" };
+
+    const init = await run(NPX, ["second-look", "init", "./kb", "--from", docs, "--json"], {
+      cwd: project,
+      env,
+    });
+    const made = JSON.parse(init.stdout) as {
+      formats: Record<string, number>;
+      files: number;
+      next: string[];
+    };
+    expect(made.formats).toEqual({ markdown: 1, html: 1, text: 1, pdf: 1 });
+    expect(made.next.map((c) => c.split(" ").slice(0, 4).join(" "))).toEqual([
+      "npx second-look search ./kb",
+      "npx second-look ask ./kb",
+      "npx second-look mcp ./kb",
+    ]);
+    const config = JSON.parse(readFileSync(join(project, "kb/config.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(config.$schema).toBe("../node_modules/second-look/config.schema.json");
+    expect(existsSync(join(project, "kb", config.$schema as string))).toBe(true);
+
+    // search in its own process once; every format's text through the MCP server below.
+    const searched = await run(bin, ["search", "./kb", PAGE_THREE_PHRASE, "--json"], { cwd: project, env });
+    const found = JSON.parse(searched.stdout) as { response: { results: { id: string }[] } };
+    expect(found.response.results[0]?.id).toBe("documents/manual.pdf");
+
+    const asked = await run(bin, ["ask", "./kb", "how often does the signing key rotate", "--json"], {
+      cwd: project,
+      env,
+    });
+    const answer = JSON.parse(asked.stdout) as { answer: string | null; search: { final: string } | null };
+    expect(answer.answer).toBeNull();
+    expect(answer.search?.final).toContain("doc_id: `documents/keys.md`");
+
+    const transport = new StdioClientTransport({
+      command: bin,
+      args: ["mcp", "./kb"],
+      cwd: project,
+      env: env as Record<string, string>,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "package-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      for (const [id, phrase] of Object.entries(phrases)) {
+        const result = await client.callTool({ name: "search_knowledge", arguments: { query: phrase } });
+        expect(result.isError, phrase).not.toBe(true);
+        const hits = (result.structuredContent as { hits: { doc_id: string }[] }).hits;
+        expect(hits[0]?.doc_id, phrase).toBe(id);
+      }
+    } finally {
+      await client.close();
+    }
+  }, 300_000);
 });
 
 describe("a clone installed without dev dependencies", () => {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 
 export const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+export const NPX = process.platform === "win32" ? "npx.cmd" : "npx";
 
 /**
  * The environment without what `npm test` / `npm run bench` exported (npm_lifecycle_*,

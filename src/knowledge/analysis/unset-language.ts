@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { DETECTION_SAMPLE_CHARS, type LanguageDetector, languageDetector } from "./detect.js";
-import { DEFAULT_LANGUAGE, languageOf } from "./registry.js";
+import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "./registry.js";
 
 /** Documents sampled per index run: enough for a clear majority, a bounded cost (~40 detections). */
 export const UNSET_LANGUAGE_SAMPLE_DOCUMENTS = 40;
@@ -121,4 +121,24 @@ export async function unsetLanguageWarning(
   if (sample.texts.length === 0) return undefined;
   const found = findUnsetLanguage(sample.texts, await languageDetector());
   return found ? unsetLanguageMessage(collection, configPathOf(botDir), found) : undefined;
+}
+
+/** What `second-look init` writes as a new collection's `language`, and what it read to choose. */
+export interface LanguageChoice {
+  /** A supported tag, or "auto" when a clear share of the documents reads as another language too. */
+  language: string;
+  finding: UnsetLanguageFinding | undefined;
+}
+
+/**
+ * The `language` for a collection being set up from these sampled texts, by the rule the
+ * unset-language warning applies: English unless a third of the sample reads as another
+ * supported language; that language, or "auto" when English also holds a clear share (the
+ * warning's "mixed" case), so neither half of the collection is analysed in the wrong language.
+ */
+export function chooseCollectionLanguage(texts: readonly string[], detect: LanguageDetector): LanguageChoice {
+  const finding = findUnsetLanguage(texts, detect);
+  if (!finding) return { language: DEFAULT_LANGUAGE, finding };
+  const mixed = finding.english >= finding.sampled * MIXED_ENGLISH_MIN_SHARE;
+  return { language: mixed ? AUTO_LANGUAGE : finding.tag, finding };
 }

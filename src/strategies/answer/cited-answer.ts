@@ -30,6 +30,8 @@ export interface Citation {
   collection: string;
   id: string;
   title: string;
+  /** The page people can open (an http(s) URL), when the document has one. */
+  url?: string;
   heading?: string;
   pages?: { start: number; end: number };
   /** Present only when it was found verbatim in the source (offsets ≥ 0). */
@@ -139,6 +141,7 @@ function stopWords(reason: StopReason | undefined): string {
 
 function toCitation(hit: Hit, n: number): Citation {
   const citation: Citation = { n, collection: hit.collection, id: hit.id, title: hit.title };
+  if (hit.url) citation.url = hit.url;
   if (hit.heading) citation.heading = hit.heading;
   if (hit.pages) citation.pages = { ...hit.pages };
   if (hit.quote && hit.quote.start >= 0) citation.quote = hit.quote;

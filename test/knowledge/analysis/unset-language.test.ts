@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DETECTION_SAMPLE_CHARS, languageDetector } from "../../../src/knowledge/analysis/detect.js";
 import {
+  chooseCollectionLanguage,
   findUnsetLanguage,
   LanguageSample,
   UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
@@ -55,6 +56,16 @@ describe("findUnsetLanguage", () => {
   it("counts the English documents of a mixed collection, so the warning can suggest auto", async () => {
     const found = findUnsetLanguage([...GERMAN, ...ENGLISH.slice(0, 2)], await languageDetector());
     expect(found).toMatchObject({ tag: "de", documents: 3, english: 2, sampled: 5 });
+  });
+});
+
+describe("chooseCollectionLanguage (what init writes)", () => {
+  it("English, the other language, or auto when English holds a clear share too", async () => {
+    const detect = await languageDetector();
+    expect(chooseCollectionLanguage(ENGLISH, detect).language).toBe("en");
+    expect(chooseCollectionLanguage(NORWEGIAN, detect).language).toBe("nb");
+    expect(chooseCollectionLanguage([...GERMAN, ...ENGLISH.slice(0, 2)], detect).language).toBe("auto");
+    expect(chooseCollectionLanguage([], detect)).toEqual({ language: "en", finding: undefined });
   });
 });
 

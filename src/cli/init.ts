@@ -1,0 +1,319 @@
+// `second-look init <folder> [--from <docs>]`: a working bot from a folder of documents in one
+// command — the formats found, the documents' language detected, a config.json with corrective
+// retrieval on (signal grader), the default persona written out to edit, the index built, and
+// the next three commands printed.
+import { existsSync } from "node:fs";
+import { cp, mkdir, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { glob } from "tinyglobby";
+import { resolveBot } from "../bots/bot-resolver.js";
+import { type BotConfig, COLLECTION_NAME } from "../bots/config-schema.js";
+import { defaultPersona } from "../bots/persona.js";
+import { languageDetector } from "../knowledge/analysis/detect.js";
+import { chooseCollectionLanguage, type LanguageChoice } from "../knowledge/analysis/unset-language.js";
+import { documentFormatFor, SUPPORTED_EXTENSIONS } from "../knowledge/documents/document-format.js";
+import type { RefreshReport } from "../knowledge/index/refresh.js";
+import { IngestPool, ingestLimits, LanguageSample } from "../knowledge/ingest-core.js";
+import { CliError } from "./cli-error.js";
+import { indexBot, summary } from "./index-bot.js";
+import { plural, terminalText } from "./terminal-text.js";
+
+export interface InitOptions {
+  from?: string;
+  force?: boolean;
+  json: boolean;
+}
+
+/** The stable `--json` shape (fields are only ever added). */
+export interface InitJson {
+  bot: string;
+  dir: string;
+  config: string;
+  collection: string;
+  /** "referenced": the documents were inside the bot folder already; "copied": into `documents/`. */
+  documents: "referenced" | "copied";
+  files: number;
+  /** Files per format (markdown, html, text, pdf, …). */
+  formats: Record<string, number>;
+  language: string;
+  collections: RefreshReport[];
+  next: string[];
+}
+
+const PERSONA_FILE = "persona.md";
+
+/** Where copied documents go inside the bot folder. */
+export const COPIED_DOCUMENTS_FOLDER = "documents";
+/** Never taken as documents: our own state and dependency trees (as the indexer skips them). */
+const NEVER_DOCUMENTS = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
+/** A folder of documents, not a disk: init refuses past this many files (the indexer's own cap). */
+const MAX_INIT_FILES = 200_000;
+/** Documents read to choose the collection's language (the unset-language warning's sample). */
+const LANGUAGE_SAMPLE_FILES = 40;
+
+export async function runInit(
+  folderArg: string,
+  options: InitOptions,
+  io: { stdout: NodeJS.WritableStream; cwd?: string },
+): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const dir = resolve(cwd, folderArg);
+  const configFile = join(dir, "config.json");
+  if (existsSync(configFile) && !options.force) {
+    throw new CliError(
+      `${configFile} already exists: init does not overwrite a bot (--force replaces its config.json and persona.md)`,
+    );
+  }
+  const from = resolve(cwd, options.from ?? folderArg);
+  await mustBeFolder(from, options.from === undefined ? "<folder>" : "--from");
+  // Not documents: the persona init writes (a folder that is its own documents keeps it beside
+  // them), and the bot folder itself when it lies inside --from (its copies would be copied again).
+  const botInside = relative(from, dir).split(sep).join("/");
+  const ownFiles =
+    botInside && !botInside.startsWith("..") && !isAbsolute(botInside) ? `${botInside}/` : undefined;
+  const found = (await documentFiles(from)).filter(
+    (f) => (from !== dir || f !== PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
+  );
+  if (found.length === 0) {
+    throw new CliError(
+      `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too)`,
+    );
+  }
+  const place = await placeDocuments(dir, from, found);
+  const collection = collectionName(from);
+  const language = await detectLanguage(place.files);
+  const formats = countFormats(found);
+  const name = basename(dir);
+  const config: { description: string } & Record<string, unknown> = botConfig(dir, {
+    collection,
+    globs: place.globs,
+    exclude: place.exclude,
+    language: language.language,
+    formats,
+    from,
+  });
+  await mkdir(dir, { recursive: true });
+  await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(
+    join(dir, PERSONA_FILE),
+    `${defaultPersona(name, { description: config.description } as BotConfig)}\n`,
+  );
+
+  const bot = await resolveBot(dir, { quiet: options.json, cwd });
+  const { reports } = await indexBot(bot, { progress: !options.json });
+  const next = nextCommands(relativeRef(cwd, dir), sampleQuery(language.titles));
+  if (options.json) {
+    const json: InitJson = {
+      bot: bot.name,
+      dir,
+      config: configFile,
+      collection,
+      documents: place.copied ? "copied" : "referenced",
+      files: found.length,
+      formats,
+      language: language.language,
+      collections: reports,
+      next,
+    };
+    io.stdout.write(`${JSON.stringify(json)}\n`);
+    return 0;
+  }
+  const lines = [
+    `wrote ${configFile} and ${join(dir, "persona.md")}`,
+    `${collection}: ${plural(found.length, "document")} (${describeFormats(formats)}) ${place.copied ? `copied from ${from} into ${join(dir, COPIED_DOCUMENTS_FOLDER)}` : `read where they are, under ${from}`}`,
+    `language: ${describeLanguage(language)}`,
+    "correctiveRetrieval: on (grader=signal, budget=1)",
+    ...reports.map(summary),
+    "",
+    "next:",
+    ...next.map((command) => `  ${command}`),
+  ];
+  io.stdout.write(terminalText(`${lines.join("\n")}\n`));
+  return 0;
+}
+
+async function mustBeFolder(path: string, what: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory()) throw new CliError(`${what} ${path} is not a folder of documents`);
+}
+
+/** The documents under `root` the loaders read, relative paths with forward slashes, sorted. */
+async function documentFiles(root: string): Promise<string[]> {
+  const files = await glob(["**/*"], {
+    cwd: root,
+    ignore: NEVER_DOCUMENTS,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    expandDirectories: false,
+    dot: false,
+  });
+  const documents = files.filter((f) => documentFormatFor(f) !== undefined).sort();
+  if (documents.length > MAX_INIT_FILES) {
+    throw new CliError(`${root} holds ${documents.length} documents; init takes at most ${MAX_INIT_FILES}`);
+  }
+  return documents;
+}
+
+interface Placed {
+  copied: boolean;
+  /** The collection's `paths`, relative to the bot folder. */
+  globs: string[];
+  /** Globs the collection leaves out: the persona, when the bot folder is its documents' folder. */
+  exclude: string[];
+  /** Absolute paths of the documents as the bot reads them. */
+  files: string[];
+}
+
+/**
+ * Documents inside the bot folder are read where they are (a glob relative to it). Documents
+ * elsewhere are copied into `<bot>/documents/`: a bot reads only files inside its own folder
+ * (a document id never climbs out of it, src/knowledge/documents/document-id.ts), and a folder
+ * that holds its documents can be moved, committed or deployed as one.
+ */
+async function placeDocuments(dir: string, from: string, found: readonly string[]): Promise<Placed> {
+  const inside = relative(dir, from);
+  const isInside =
+    inside === "" || (!inside.startsWith(`..${sep}`) && inside !== ".." && !isAbsolute(inside));
+  const extensions = [...new Set(found.map((f) => f.slice(f.lastIndexOf(".") + 1)))].sort();
+  const pattern = extensions.length === 1 ? `*.${extensions[0]}` : `*.{${extensions.join(",")}}`;
+  const base = isInside ? inside.split(sep).join("/") : COPIED_DOCUMENTS_FOLDER;
+  const target = isInside ? from : join(dir, COPIED_DOCUMENTS_FOLDER);
+  if (!isInside) {
+    if (existsSync(target)) {
+      throw new CliError(
+        `${target} already exists: init copies the documents there; remove it or name another bot folder`,
+      );
+    }
+    for (const file of found) {
+      const to = join(target, file);
+      await mkdir(dirname(to), { recursive: true });
+      await cp(join(from, file), to, { errorOnExist: true, force: false });
+    }
+  }
+  return {
+    copied: !isInside,
+    globs: [base ? `${base}/**/${pattern}` : `**/${pattern}`],
+    exclude: base ? [] : [PERSONA_FILE],
+    files: found.map((f) => join(target, f)),
+  };
+}
+
+/** The collection's name: the documents folder's name as a slug, else "docs". */
+export function collectionName(from: string): string {
+  const slug = basename(from)
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "")
+    .slice(0, 64);
+  return COLLECTION_NAME.test(slug) ? slug : "docs";
+}
+
+/**
+ * The documents' language, from a sample parsed in the indexer's own parser threads (under its
+ * time and memory bounds): the files whose paths hash lowest, as the unset-language warning picks.
+ */
+async function detectLanguage(files: readonly string[]): Promise<LanguageChoice & { titles: string[] }> {
+  const sample = new LanguageSample();
+  const pool = IngestPool.shared(ingestLimits());
+  const titles: string[] = [];
+  const picked = pickSample(files);
+  await Promise.all(
+    picked.map(async (absPath) => {
+      const result = await pool.ingest({ absPath, id: basename(absPath) });
+      if (!result.ok || result.unchanged) return;
+      titles.push(result.document.title);
+      sample.offer(absPath, result.document);
+    }),
+  );
+  return { ...chooseCollectionLanguage(sample.texts, await languageDetector()), titles };
+}
+
+function pickSample(files: readonly string[]): string[] {
+  if (files.length <= LANGUAGE_SAMPLE_FILES) return [...files];
+  const step = files.length / LANGUAGE_SAMPLE_FILES;
+  return Array.from({ length: LANGUAGE_SAMPLE_FILES }, (_, i) => files[Math.floor(i * step)]!);
+}
+
+function countFormats(files: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const file of files) {
+    const format = documentFormatFor(file)!;
+    counts[format] = (counts[format] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function describeFormats(formats: Record<string, number>): string {
+  return Object.entries(formats)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([format, n]) => `${n} ${format}`)
+    .join(", ");
+}
+
+function describeLanguage(choice: LanguageChoice): string {
+  const f = choice.finding;
+  if (!f) return `${choice.language} (the sampled documents read as English)`;
+  const read = `${f.documents} of ${f.sampled} sampled documents read as ${f.name}, ${f.english} as English`;
+  return `${choice.language} (${read}; knowledge.collections.<name>.language changes it)`;
+}
+
+/** The package's config.schema.json (two folders up from src/cli/ and dist/cli/ alike). */
+const SCHEMA_FILE = fileURLToPath(new URL("../../config.schema.json", import.meta.url));
+
+/** config.json as init writes it: every choice explicit, so the owner sees what to change. */
+function botConfig(
+  dir: string,
+  c: {
+    collection: string;
+    globs: string[];
+    exclude: string[];
+    language: string;
+    formats: Record<string, number>;
+    from: string;
+  },
+): { description: string } & Record<string, unknown> {
+  return {
+    $schema: relative(dir, SCHEMA_FILE).split(sep).join("/"),
+    description: `Answers questions from the documents in ${basename(c.from)} (${describeFormats(c.formats)}). Written by second-look init; the $schema file describes every key.`,
+    persona: "persona.md",
+    knowledge: {
+      backend: "embedded",
+      collections: {
+        [c.collection]: {
+          paths: c.globs,
+          ...(c.exclude.length ? { exclude: c.exclude } : {}),
+          language: c.language,
+        },
+      },
+    },
+    correctiveRetrieval: { enabled: true, grader: "signal", retryBudget: 1 },
+  };
+}
+
+/** How the user names the bot in the next commands: relative to where they are, as a path. */
+function relativeRef(cwd: string, dir: string): string {
+  const rel = relative(cwd, dir).split(sep).join("/");
+  if (rel === "") return ".";
+  if (isAbsolute(rel) || rel.startsWith("../")) return rel;
+  return `./${rel}`;
+}
+
+/** A query to try: a sampled document's title when it is plain words, else a placeholder. */
+function sampleQuery(titles: readonly string[]): string {
+  const plain = titles
+    .map((t) => t.trim())
+    .filter((t) => /^[\p{L}\p{N} ,.-]{3,60}$/u.test(t))
+    .sort();
+  return plain[0] ?? "your question";
+}
+
+/** The next three commands: search, ask (offline without a model), and the MCP server. */
+function nextCommands(ref: string, query: string): string[] {
+  const shellRef = /^[\w./-]+$/.test(ref) ? ref : `'${ref.replace(/'/g, "'\\''")}'`;
+  return [
+    `npx second-look search ${shellRef} "${query}"`,
+    `npx second-look ask ${shellRef} "${query}"`,
+    `npx second-look mcp ${shellRef}`,
+  ];
+}

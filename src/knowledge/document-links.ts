@@ -1,0 +1,144 @@
+// Where a collection's documents are published, so a hit can name the page people open rather
+// than a file path: a document's own address (Markdown front matter `url`, HTML
+// `<link rel="canonical">`), else the collection's `url` template (`knowledge.collections.<name>.url`)
+// filled with the document's path. Addresses from documents are untrusted text: only a bounded
+// http(s) URL is kept, normalised by the WHATWG parser (which percent-encodes spaces, quotes and
+// angle brackets); anything else (javascript:, file:, data:, junk) is dropped.
+import type { Doc, SearchResponse } from "../types.js";
+
+/** Longer addresses are not links people follow; they are dropped. */
+export const MAX_URL_CHARS = 2_000;
+/** The placeholder a template must hold: the document's path under the collection's root. */
+export const PATH_PLACEHOLDER = "{path}";
+
+/** A collection's `url` setting as config.json holds it (src/bots/config-schema.ts). */
+export type CollectionLinkSetting =
+  | string
+  | {
+      template: string;
+      /** File extension (with the dot) → what the published page ends with instead ("" drops it). */
+      extensions?: Record<string, string>;
+      /** The folder `{path}` is relative to, relative to the bot folder; default: the static folder its paths share. */
+      root?: string;
+    };
+
+/** The address if it is a bounded http(s) URL, normalised; undefined otherwise. */
+export function safeHttpUrl(candidate: string | undefined): string | undefined {
+  if (candidate === undefined) return undefined;
+  const trimmed = candidate.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_URL_CHARS || !/^https?:\/\//i.test(trimmed))
+    return undefined;
+  try {
+    const url = new URL(trimmed);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+    if (url.username || url.password) return undefined;
+    return url.href.length > MAX_URL_CHARS ? undefined : url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a template cannot be used, or undefined when it can (the schema's check). */
+export function templateProblem(template: string): string | undefined {
+  if (!template.includes(PATH_PLACEHOLDER)) {
+    return `must contain ${PATH_PLACEHOLDER}, where the document's path goes (e.g. "https://docs.example.com/${PATH_PLACEHOLDER}")`;
+  }
+  if (safeHttpUrl(template.replaceAll(PATH_PLACEHOLDER, "x")) === undefined) {
+    return "must be an http:// or https:// address (without a user name or password)";
+  }
+  return undefined;
+}
+
+const GLOB_CHARS = /[*?[\]{}()!]/;
+
+/**
+ * The folder every glob of a collection starts in (the segments before the first wildcard,
+ * common to all of them), with forward slashes; "" when they share none. A glob without any
+ * wildcard names a file, whose folder counts.
+ */
+export function staticRoot(paths: readonly string[]): string {
+  let common: string[] | undefined;
+  for (const path of paths) {
+    const segments = path.replace(/^\.\//, "").split("/");
+    const firstWild = segments.findIndex((s) => GLOB_CHARS.test(s));
+    const folder = firstWild === -1 ? segments.slice(0, -1) : segments.slice(0, firstWild);
+    if (common === undefined) common = folder;
+    else {
+      let i = 0;
+      while (i < common.length && i < folder.length && common[i] === folder[i]) i++;
+      common = common.slice(0, i);
+    }
+  }
+  return (common ?? []).join("/");
+}
+
+interface CollectionLinks {
+  template: string;
+  extensions: ReadonlyMap<string, string>;
+  root: string;
+}
+
+/** The addresses of a bot's documents: their own, else their collection's template filled. */
+export class DocumentLinks {
+  private constructor(private readonly collections: ReadonlyMap<string, CollectionLinks>) {}
+
+  /** From a bot's `knowledge.collections` (each with its `paths` and optional `url`). */
+  static of(
+    collections: Readonly<
+      Record<string, { paths: readonly string[]; url?: CollectionLinkSetting | undefined }>
+    >,
+  ): DocumentLinks {
+    const byName = new Map<string, CollectionLinks>();
+    for (const [name, collection] of Object.entries(collections)) {
+      const setting = collection.url;
+      if (setting === undefined) continue;
+      const {
+        template,
+        extensions = {},
+        root,
+      } = typeof setting === "string" ? { template: setting } : setting;
+      byName.set(name, {
+        template,
+        extensions: new Map(Object.entries(extensions).map(([from, to]) => [from.toLowerCase(), to])),
+        root: (root ?? staticRoot(collection.paths)).replace(/^\.\/?/, "").replace(/\/+$/, ""),
+      });
+    }
+    return new DocumentLinks(byName);
+  }
+
+  /** The address of document `id` (its path relative to the bot folder) in `collection`. */
+  linkFor(collection: string, id: string, own?: string): string | undefined {
+    const mine = safeHttpUrl(own);
+    if (mine !== undefined) return mine;
+    const links = this.collections.get(collection);
+    if (!links) return undefined;
+    let path = links.root && id.startsWith(`${links.root}/`) ? id.slice(links.root.length + 1) : id;
+    const dot = path.lastIndexOf(".");
+    if (dot > path.lastIndexOf("/")) {
+      const replacement = links.extensions.get(path.slice(dot).toLowerCase());
+      if (replacement !== undefined) path = path.slice(0, dot) + replacement;
+    }
+    const encoded = path.split("/").map(encodeURIComponent).join("/");
+    return safeHttpUrl(links.template.replaceAll(PATH_PLACEHOLDER, encoded));
+  }
+
+  /** The response with every hit's address set (or dropped when unsafe); the rest untouched. */
+  linkResponse(response: SearchResponse): SearchResponse {
+    return {
+      ...response,
+      results: response.results.map((hit) => {
+        const { url: own, ...rest } = hit;
+        const url = this.linkFor(hit.collection, hit.id, own);
+        if (url === own) return hit;
+        return url === undefined ? rest : { ...rest, url };
+      }),
+    };
+  }
+
+  linkDocument(doc: Doc): Doc {
+    const { url: own, ...rest } = doc;
+    const url = this.linkFor(doc.collection, doc.id, own);
+    if (url === own) return doc;
+    return url === undefined ? rest : { ...rest, url };
+  }
+}

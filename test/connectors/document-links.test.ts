@@ -1,0 +1,211 @@
+// Links to the source: a collection's `url` template (with extension rewriting and its root),
+// a document's own address (front matter, canonical link) first, only http(s) kept — carried by
+// hits, get_document, the text the model reads, structuredContent and the citations a chat host
+// shows.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BotConfigInput, BotConfigSchema } from "../../src/bots/config-schema.js";
+import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
+import { documentsInSearchText } from "../../src/hosts/cited-documents.js";
+import { DocumentLinks, safeHttpUrl, staticRoot } from "../../src/knowledge/document-links.js";
+import type { KnowledgeBackend } from "../../src/types.js";
+import { callAndRead } from "../support/mcp-call.js";
+import {
+  type PostgresServer,
+  postgresUnavailableReason,
+  startPostgres,
+} from "../support/postgres/postgres-server.js";
+import { connectInMemory } from "./mcp/mcp-harness.js";
+
+describe("DocumentLinks", () => {
+  it("fills the template with the path under the collection's root, rewriting the extension and encoding each segment", () => {
+    const links = DocumentLinks.of({
+      docs: {
+        paths: ["site/docs/**/*.md", "site/docs/*.pdf"],
+        url: { template: "https://docs.example.com/{path}", extensions: { ".md": ".html", ".MDX": "" } },
+      },
+      plain: { paths: ["notes/**/*.md"], url: "https://wiki.example.org/pages/{path}" },
+      none: { paths: ["other/*.md"] },
+    });
+    expect(links.linkFor("docs", "site/docs/guide/intro.md")).toBe(
+      "https://docs.example.com/guide/intro.html",
+    );
+    expect(links.linkFor("docs", "site/docs/manual.pdf")).toBe("https://docs.example.com/manual.pdf");
+    expect(links.linkFor("docs", "site/docs/a b/c#d?.md")).toBe(
+      "https://docs.example.com/a%20b/c%23d%3F.html",
+    );
+    expect(links.linkFor("plain", "notes/x.md")).toBe("https://wiki.example.org/pages/x.md");
+    expect(links.linkFor("none", "other/x.md")).toBeUndefined();
+  });
+
+  it("prefers the document's own http(s) address and drops any other scheme", () => {
+    const links = DocumentLinks.of({ docs: { paths: ["docs/**"], url: "https://docs.example.com/{path}" } });
+    expect(links.linkFor("docs", "docs/a.md", "https://elsewhere.example/a")).toBe(
+      "https://elsewhere.example/a",
+    );
+    expect(links.linkFor("docs", "docs/a.md", "javascript:alert(1)")).toBe("https://docs.example.com/a.md");
+    expect(links.linkFor("docs", "docs/a.md", "file:///etc/passwd")).toBe("https://docs.example.com/a.md");
+    const untemplated = DocumentLinks.of({ docs: { paths: ["docs/**"] } });
+    expect(untemplated.linkFor("docs", "docs/a.md", "data:text/html,<b>x</b>")).toBeUndefined();
+    expect(safeHttpUrl("https://x.example/<script>")).toBe("https://x.example/%3Cscript%3E");
+    expect(safeHttpUrl("https://user:pw@x.example/")).toBeUndefined();
+    expect(safeHttpUrl(`https://x.example/${"a".repeat(2_100)}`)).toBeUndefined();
+  });
+
+  it("takes the folder the globs share as the root", () => {
+    expect(staticRoot(["docs/**/*.md"])).toBe("docs");
+    expect(staticRoot(["./docs/api/*.md", "docs/guide/**/*.md"])).toBe("docs");
+    expect(staticRoot(["**/*.md"])).toBe("");
+    expect(staticRoot(["docs/faq.md"])).toBe("docs");
+  });
+
+  it("config.json accepts a template or an object, and rejects a template without {path} or with another scheme", () => {
+    const base = { knowledge: { collections: { docs: { paths: ["docs/*.md"] } } } };
+    const withUrl = (url: unknown) =>
+      BotConfigSchema.safeParse({
+        ...base,
+        knowledge: { collections: { docs: { paths: ["docs/*.md"], url } } },
+      } as BotConfigInput);
+    expect(withUrl("https://docs.example.com/{path}").success).toBe(true);
+    expect(withUrl({ template: "https://docs.example.com/{path}", extensions: { ".md": "" } }).success).toBe(
+      true,
+    );
+    const noPath = withUrl("https://docs.example.com/");
+    expect(noPath.success).toBe(false);
+    expect(JSON.stringify(noPath.error?.issues)).toContain("must contain {path}");
+    const scheme = withUrl("javascript:alert('{path}')");
+    expect(JSON.stringify(scheme.error?.issues)).toContain("must be an http:// or https:// address");
+    expect(withUrl({ template: "https://d.example/{path}", extensions: { md: ".html" } }).success).toBe(
+      false,
+    );
+  });
+});
+
+/** The bot's documents: a page the template links, one with its own address, one with a hostile one. */
+function writeSite(dir: string): void {
+  mkdirSync(join(dir, "site/guide"), { recursive: true });
+  writeFileSync(
+    join(dir, "site/guide/rotation.md"),
+    "# Key rotation\n\nThe signing key rotates every ninety days.\n",
+  );
+  writeFileSync(
+    join(dir, "site/moved.md"),
+    "---\ntitle: Moved page\nurl: https://wiki.example.org/Moved_page\n---\n\nThe archive moved to the cold vault.\n",
+  );
+  writeFileSync(
+    join(dir, "site/hostile.html"),
+    '<html><head><title>Hostile</title><link rel="canonical" href="javascript:alert(1)"></head><body><p>Tidal charts for the harbour office.</p></body></html>',
+  );
+}
+
+const SITE_URL = { template: "https://docs.example.com/{path}", extensions: { ".md": ".html" } };
+
+/** What a linked backend answers for the three documents, and get_document. */
+async function expectLinks(backend: KnowledgeBackend, collection: string): Promise<void> {
+  const first = async (query: string) => (await backend.search({ query })).results[0];
+  expect(await first("signing key rotates")).toMatchObject({
+    id: "site/guide/rotation.md",
+    url: "https://docs.example.com/guide/rotation.html",
+  });
+  expect((await first("archive cold vault"))?.url).toBe("https://wiki.example.org/Moved_page");
+  expect((await first("tidal charts harbour"))?.url).toBe("https://docs.example.com/hostile.html");
+  const doc = await backend.getDocument?.(collection, "site/guide/rotation.md");
+  expect(doc?.url).toBe("https://docs.example.com/guide/rotation.html");
+}
+
+describe("a bot whose collection names its published address", { timeout: 45_000 }, () => {
+  let dir: string;
+  const config: BotConfigInput = {
+    knowledge: {
+      backend: "embedded",
+      collections: { docs: { paths: ["site/**/*.{md,html}"], url: SITE_URL } },
+    },
+    correctiveRetrieval: { enabled: true, grader: "signal" },
+  };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "second-look-links-"));
+    writeSite(dir);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("hits and get_document carry the template's link, the document's own, or the template's in place of an unsafe one", async () => {
+    const { backend, close } = await openBotBackend({
+      name: "links",
+      dir,
+      config: BotConfigSchema.parse(config),
+    });
+    try {
+      await expectLinks(backend, "docs");
+    } finally {
+      await close();
+    }
+  });
+
+  it("the MCP tool's text and structuredContent carry it, and a chat host's citations read it from the text", async () => {
+    const { backend, close } = await openBotBackend({
+      name: "links",
+      dir,
+      config: BotConfigSchema.parse(config),
+    });
+    const harness = await connectInMemory({ config, backend, env: {} });
+    try {
+      const reply = await callAndRead(harness.client, "search_knowledge", { query: "signing key rotates" });
+      expect(reply.isError).toBe(false);
+      expect(reply.text).toContain("https://docs.example.com/guide/rotation.html");
+      const structured = reply.structured as { hits: { doc_id: string; url: string | null }[] };
+      expect(structured.hits[0]).toMatchObject({
+        doc_id: "site/guide/rotation.md",
+        url: "https://docs.example.com/guide/rotation.html",
+      });
+      expect(documentsInSearchText(reply.text)[0]).toEqual({
+        key: "docs/site/guide/rotation.md",
+        title: "Key rotation",
+        url: "https://docs.example.com/guide/rotation.html",
+      });
+    } finally {
+      await harness.close();
+      await close();
+    }
+  });
+});
+
+const skipReason = postgresUnavailableReason();
+if (skipReason) console.warn(`[skipped] links on a PostgreSQL bot: ${skipReason}`);
+
+describe.skipIf(skipReason !== undefined)(
+  "a PostgreSQL bot whose collection names its published address",
+  () => {
+    let server: PostgresServer;
+    let dir: string;
+    beforeAll(async () => {
+      server = await startPostgres();
+      dir = mkdtempSync(join(tmpdir(), "second-look-pg-links-"));
+      writeSite(dir);
+    }, 120_000);
+    afterAll(async () => {
+      await server?.stop();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("links its hits and documents as the embedded backend does, from the stored addresses", async () => {
+      const config = BotConfigSchema.parse({
+        knowledge: {
+          backend: "postgres",
+          postgres: { urlEnv: "SL_LINKS_DATABASE_URL", schema: "links_test" },
+          collections: { site: { paths: ["site/**/*.{md,html}"], url: SITE_URL } },
+        },
+      });
+      const env = { SL_LINKS_DATABASE_URL: server.url };
+      const indexed = await openBotBackend({ name: "pg-links", dir, config }, { index: true, env });
+      await indexed.close();
+      const { backend, close } = await openBotBackend({ name: "pg-links", dir, config }, { env });
+      try {
+        await expectLinks(backend, "site");
+      } finally {
+        await close();
+      }
+    }, 60_000);
+  },
+);
