@@ -32,7 +32,7 @@ try {
   const text = renderSearchResponse(response, { brief: false });
   const corrected = await correctToolResult(
     { toolName: "search_knowledge", toolArgs: { query }, resultText: text, response },
-    { backend, budget: 1 },
+    { backend, allowedCollections: backend.collections(), budget: 1 },
   );
   // What the model reads: the corrected text, or the original when the pass had nothing to add.
   console.log(corrected?.text ?? text);
