@@ -11,7 +11,8 @@ const SECTION_TARGET_CHARS = 1000;
  * Plain text to sections. Plain text has no reliable headings, so sections are consecutive
  * blank-line-separated paragraphs grouped up to a target size; all are level 0 under the
  * title. Title: the first non-empty line when it is short (it is then not repeated in the
- * content), else the file name. Line breaks inside a paragraph are kept: plain text is
+ * content, unless it is all the file holds: a one-line note is its own content, or no search
+ * could find it), else the file name. Line breaks inside a paragraph are kept: plain text is
  * often laid out by hand (lists, addresses).
  */
 export function parseText(source: string, fileTitle: string): ParsedDocument {
@@ -19,9 +20,8 @@ export function parseText(source: string, fileTitle: string): ParsedDocument {
   const firstLine = text.split("\n", 1)[0]?.trim() ?? "";
   const titleFromLine = firstLine !== "" && firstLine.length <= MAX_TITLE_CHARS;
   const title = titleFromLine ? firstLine : fileTitle;
-  const body = titleFromLine
-    ? text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n") + 1)
-    : text;
+  const rest = titleFromLine ? text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n") + 1) : text;
+  const body = rest.trim() === "" ? text : rest;
 
   const paragraphs = body
     .split(/\n[ \t]*\n/)

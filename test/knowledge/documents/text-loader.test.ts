@@ -37,6 +37,14 @@ describe("parseText", () => {
     expect(doc.sections.map((s) => s.content).join("\n\n")).toBe(paragraphs.join("\n\n"));
   });
 
+  it("keeps a one-line note as its own content, so a search can find it", () => {
+    const doc = parseText("Door code for the lab is 4711\n", "lab");
+    expect(doc.title).toBe("Door code for the lab is 4711");
+    expect(doc.sections).toEqual([
+      { headingPath: ["Door code for the lab is 4711"], level: 0, content: "Door code for the lab is 4711" },
+    ]);
+  });
+
   it("returns no sections for empty or blank text", () => {
     expect(parseText("", "empty")).toEqual({ title: "empty", sections: [] });
     expect(parseText(" \n\n  \n", "blank").sections).toEqual([]);
