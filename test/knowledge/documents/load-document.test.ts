@@ -102,8 +102,8 @@ describe("loadDocument", () => {
 
   it("rejects an unsupported file type", async () => {
     expectRejected(
-      await loadDocument(await write("report.docx", "PK"), "report.docx"),
-      /unsupported file type "\.docx"/,
+      await loadDocument(await write("report.key", "PK"), "report.key"),
+      /unsupported file type "\.key"/,
     );
     expectRejected(await loadDocument(await write("README", "x"), "README"), /unsupported file type/);
   });
