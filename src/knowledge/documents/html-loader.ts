@@ -1,7 +1,7 @@
 import { type HTMLElement, type Node, NodeType, parse } from "node-html-parser";
 import { SecondLookError } from "../../errors.js";
 import type { ParsedDocument } from "./loaded-document.js";
-import { isPermalinkMark, titleWithoutSiteName } from "./page-chrome.js";
+import { isManPageHeader, isPermalinkMark, titleWithoutSiteName } from "./page-chrome.js";
 import { collapseWhitespace, tidyLines } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 
@@ -23,8 +23,12 @@ const DROPPED = new Set([
   "button",
 ]);
 // Site chrome when page-level; inside an article or main they are the article's own
-// header (often holding its h1) and footer, and are kept.
-const CHROME = new Set(["header", "footer"]);
+// header (often holding its h1), footer and side notes, and are kept.
+const CHROME = new Set(["header", "footer", "aside"]);
+/** ARIA landmarks that are never a page's text (a site's menus and search form). */
+const NAVIGATION_ROLES = new Set(["navigation", "search"]);
+/** ARIA landmarks of the page's frame (`header`, `footer`, `aside` by role), dropped when page-level. */
+const CHROME_ROLES = new Set(["banner", "contentinfo", "complementary"]);
 const CONTENT_ROOTS = new Set(["article", "main"]);
 const BLOCKS = new Set([
   "address",
@@ -133,24 +137,31 @@ function parseHtmlTree(source: string): HTMLElement {
  * HTML to plain-text sections: h1–h6 open sections, scripts/styles/nav/page chrome are
  * dropped, and so are permalink marks; entities decoded, whitespace collapsed (kept inside
  * `<pre>`). Title: `<title>` without the site's name (page-chrome.ts), else the first `<h1>`,
- * else the file name. `url` comes from `<link rel="canonical">`.
- * The walk starts at `<main>` when the page has one, since everything outside it is chrome.
+ * else the file name; a manual page's running header is neither. `url` comes from
+ * `<link rel="canonical">`.
+ *
+ * The site's frame is left out by one rule for every site, not per generator: the walk starts
+ * at the main landmark (`<main>` or `role="main"`) when the page has one, since everything
+ * outside it is chrome; navigation and search landmarks (`nav`, `role="navigation"|"search"`)
+ * are dropped anywhere; without a main landmark, the page-level `header`, `footer`, `aside`
+ * (or `role="banner"|"contentinfo"|"complementary"`) and link-dense blocks (menus, breadcrumb
+ * trails, lists of related pages: LinkDensity) are dropped too. Inside a main landmark a
+ * link-dense block is the author's (an API table, a see-also list) and is kept.
  */
 export function parseHtml(source: string, fileTitle: string): ParsedDocument {
   const root = parseHtmlTree(source);
-  const start = findFirst(root, (tag) => tag === "main") ?? findFirst(root, (tag) => tag === "body") ?? root;
-  const walker = new HtmlTextWalker();
-  walker.walk(start, 0, start.tagName?.toLowerCase() === "main");
+  const main = findFirst(root, (tag, element) => tag === "main" || hasRole(element, "main"));
+  const start = main ?? findFirst(root, (tag) => tag === "body") ?? root;
+  const walker = new HtmlTextWalker(new LinkDensity());
+  walker.walk(start, 0, main !== undefined);
   const buckets = walker.finish();
 
   const titleElement = findFirst(root, (tag) => tag === "title");
   const h1 = findFirst(root, (tag) => tag === "h1");
-  const heading = h1 ? collapseWhitespace(flatText(h1)) : "";
+  const heading = notManHeader(h1 ? collapseWhitespace(flatText(h1)) : "");
   const pageText = () => buckets.map((b) => `${b.heading ?? ""}\n${b.content}`).join("\n");
-  const title =
-    titleWithoutSiteName(collapseWhitespace(titleElement ? flatText(titleElement) : ""), heading, pageText) ||
-    heading ||
-    fileTitle;
+  const titleText = notManHeader(collapseWhitespace(titleElement ? flatText(titleElement) : ""));
+  const title = titleWithoutSiteName(titleText, heading, pageText) || heading || fileTitle;
   const doc: ParsedDocument = { title, sections: buildSections(title, buckets) };
   const canonical = findFirst(
     root,
@@ -162,9 +173,14 @@ export function parseHtml(source: string, fileTitle: string): ParsedDocument {
   return doc;
 }
 
+/** A manual page's running header is never a title (page-chrome.ts). */
+function notManHeader(text: string): string {
+  return isManPageHeader(text) ? "" : text;
+}
+
 /** Plain text of an HTML fragment (e.g. a raw HTML block inside markdown). */
 export function htmlFragmentText(html: string): string {
-  const walker = new HtmlTextWalker();
+  const walker = new HtmlTextWalker(undefined);
   walker.walk(parseHtmlTree(html), 0, true);
   return walker
     .finish()
@@ -191,6 +207,9 @@ class HtmlTextWalker {
   private pendingPrefix = "";
   private listDepth = 0;
 
+  /** Link density of blocks, for pages (a fragment keeps its links: they are the author's). */
+  constructor(private readonly links: LinkDensity | undefined) {}
+
   walk(node: Node, depth: number, inContent: boolean): void {
     for (const child of node.childNodes) {
       if (child.nodeType === NodeType.TEXT_NODE) {
@@ -202,7 +221,8 @@ class HtmlTextWalker {
       const element = child as HTMLElement;
       const tag = element.tagName.toLowerCase();
       if (isDropped(tag, element)) continue;
-      if (CHROME.has(tag) && !inContent) continue;
+      if (!inContent && isPageChrome(tag, element)) continue;
+      if (!inContent && this.links && BLOCKS.has(tag) && this.links.isNavigation(element)) continue;
       if (depth >= MAX_DEPTH) {
         this.line += ` ${flatText(element)} `;
         continue;
@@ -343,6 +363,7 @@ function flatText(root: Node): string {
 /** Elements whose text is never the document's: chrome, code, media, and permalink marks. */
 function isDropped(tag: string, element: HTMLElement): boolean {
   if (DROPPED.has(tag)) return true;
+  if (NAVIGATION_ROLES.has(roleOf(element))) return true;
   if (tag !== "a") return false;
   // Only a same-page link can be a mark: its text is read for those alone.
   const href = element.getAttribute("href");
@@ -363,4 +384,92 @@ function findFirst(
     for (let i = element.childNodes.length - 1; i >= 0; i--) stack.push(element.childNodes[i]!);
   }
   return undefined;
+}
+
+function roleOf(element: HTMLElement): string {
+  return element.getAttribute("role")?.trim().toLowerCase() ?? "";
+}
+
+function hasRole(element: HTMLElement, role: string): boolean {
+  return roleOf(element) === role;
+}
+
+/** A page's frame outside its main content: header, footer and sidebars, by tag or ARIA role. */
+function isPageChrome(tag: string, element: HTMLElement): boolean {
+  return CHROME.has(tag) || CHROME_ROLES.has(roleOf(element));
+}
+
+/**
+ * A block whose text is mostly link text is a menu, a breadcrumb trail or a list of related pages —
+ * the same on many pages, and about other pages: at least MIN_NAVIGATION_LINKS links carrying at
+ * least NAVIGATION_LINK_SHARE of its visible characters. A paragraph that cites a few links, or
+ * a list whose items describe them, stays.
+ */
+export const NAVIGATION_LINK_SHARE = 0.8;
+export const MIN_NAVIGATION_LINKS = 3;
+
+interface LinkStats {
+  chars: number;
+  linkChars: number;
+  links: number;
+}
+
+/** Link statistics of every element of a page, each computed once (post-order, iterative). */
+class LinkDensity {
+  private readonly stats = new Map<HTMLElement, LinkStats>();
+
+  isNavigation(element: HTMLElement): boolean {
+    const stats = this.of(element);
+    return stats.links >= MIN_NAVIGATION_LINKS && stats.linkChars >= NAVIGATION_LINK_SHARE * stats.chars;
+  }
+
+  private of(root: HTMLElement): LinkStats {
+    const known = this.stats.get(root);
+    if (known) return known;
+    // Post-order without recursion: an element is summed after its children.
+    const stack: { element: HTMLElement; entered: boolean }[] = [{ element: root, entered: false }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (this.stats.has(top.element)) {
+        stack.pop();
+        continue;
+      }
+      if (!top.entered) {
+        top.entered = true;
+        for (const child of top.element.childNodes) {
+          if (child.nodeType === NodeType.ELEMENT_NODE)
+            stack.push({ element: child as HTMLElement, entered: false });
+        }
+        continue;
+      }
+      stack.pop();
+      this.stats.set(top.element, this.sum(top.element));
+    }
+    return this.stats.get(root)!;
+  }
+
+  private sum(element: HTMLElement): LinkStats {
+    const tag = element.tagName?.toLowerCase() ?? "";
+    if (isDropped(tag, element)) return { chars: 0, linkChars: 0, links: 0 };
+    const total: LinkStats = { chars: 0, linkChars: 0, links: 0 };
+    for (const child of element.childNodes) {
+      if (child.nodeType === NodeType.TEXT_NODE) total.chars += visibleLength(child.text);
+      else if (child.nodeType === NodeType.ELEMENT_NODE) {
+        const stats = this.stats.get(child as HTMLElement);
+        if (!stats) continue;
+        total.chars += stats.chars;
+        total.linkChars += stats.linkChars;
+        total.links += stats.links;
+      }
+    }
+    if (tag === "a" && element.getAttribute("href") !== undefined && total.chars > 0) {
+      total.linkChars = total.chars;
+      total.links += 1;
+    }
+    return total;
+  }
+}
+
+function visibleLength(text: string): number {
+  return text.replace(/[\s\u00a0]+/g, "").length;
 }

@@ -95,7 +95,7 @@ export async function parseDocumentBytes(
         timeout !== undefined ? { timeoutMs: timeout } : {},
       );
     } else {
-      const decoded = decodeText(read.bytes);
+      const decoded = decodeText(read.bytes, { html: format === "html" });
       if (!decoded.ok) return decoded;
       parsed = parse(format, decoded.text, fileTitle);
     }

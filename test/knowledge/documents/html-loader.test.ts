@@ -82,3 +82,55 @@ describe("htmlFragmentText", () => {
     );
   });
 });
+
+describe("parseHtml leaves the site's frame out by one general rule", () => {
+  const menu =
+    '<ul><li><a href="/">Home</a></li><li><a href="/intro">Introduction</a></li><li><a href="/faq">FAQ</a></li></ul>';
+
+  it("starts at role=main when the page has no <main>, dropping sidebars and footers outside it", () => {
+    const d = parseHtml(
+      `<body><div role="navigation">Navigation index modules</div><div class="document"><div class="body" role="main"><h1>pathlib</h1><p>Object paths.</p></div></div><div class="sphinxsidebar"><h3>This Page</h3><p>Show Source</p></div><div class="footer">© Copyright</div></body>`,
+      "f",
+    );
+    expect(d.sections).toEqual([
+      { headingPath: ["pathlib"], heading: "pathlib", level: 1, content: "Object paths." },
+    ]);
+  });
+
+  it("drops navigation and search landmarks, even inside the main content", () => {
+    const d = parseHtml(
+      `<main><h1>T</h1><p>Body.</p><div role="navigation"><a href="/prev">Previous</a></div><form role="search"><label>Search the docs</label></form></main>`,
+      "f",
+    );
+    expect(d.sections[0]?.content).toBe("Body.");
+  });
+
+  it("without a main landmark: page-level header, footer, aside, frame roles and link-dense blocks are dropped", () => {
+    const d = parseHtml(
+      `<body><header><p>Main Menu</p></header><aside><p>Contents</p></aside><div role="banner">Site banner</div><div class="menu">${menu}</div><h1>Freezing rows</h1><p>Choose <a href="/view">View - Freeze Rows</a> to freeze the first rows, as <a href="/a">one</a> or <a href="/b">two</a> explain.</p><div class="related"><p>Related Topics</p><p><a href="/x">View - Split Window</a></p><p><a href="/y">Printing Rows on Every Page</a></p><p><a href="/z">Format - Print Ranges</a></p></div><div role="contentinfo">Licence</div><footer>Imprint</footer></body>`,
+      "f",
+    );
+    expect(d.sections).toEqual([
+      {
+        headingPath: ["Freezing rows"],
+        heading: "Freezing rows",
+        level: 1,
+        content: "Choose View - Freeze Rows to freeze the first rows, as one or two explain.",
+      },
+    ]);
+  });
+
+  it("keeps a link-dense block that sits inside the main content (an API table is the page's text)", () => {
+    const d = parseHtml(
+      `<div role="main"><h1>T</h1><table><tr><td><a href="#a">os.path.abspath()</a></td><td><a href="#b">Path.absolute()</a></td></tr><tr><td><a href="#c">os.getcwd()</a></td><td><a href="#d">Path.cwd()</a></td></tr></table></div>`,
+      "f",
+    );
+    expect(d.sections[0]?.content).toBe("os.path.abspath() | Path.absolute()\nos.getcwd() | Path.cwd()");
+  });
+
+  it("a manual page's running header is never the title", () => {
+    const header = "PASSWD(1) Dienstprogramme für Benutzer PASSWD(1)";
+    expect(parseHtml(`<title>${header}</title><h1>passwd</h1><p>x</p>`, "f").title).toBe("passwd");
+    expect(parseHtml(`<h1>${header}</h1><p>x</p>`, "passwd.1").title).toBe("passwd.1");
+  });
+});

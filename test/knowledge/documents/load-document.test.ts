@@ -121,6 +121,14 @@ describe("loadDocument", () => {
     expectRejected(await loadDocument(path, "latin1.txt"), /not valid UTF-8/);
   });
 
+  it("reads an HTML page in the Latin-1 it declares", async () => {
+    const page =
+      '<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"><title>Gr\u00fc\u00dfe</title></head><body><p>bl\u00e5b\u00e6r \u0080 5</p></body></html>';
+    const path = await write("latin1.html", Buffer.from(page, "latin1"));
+    const result = await loadDocument(path, "latin1.html");
+    expect(result.ok && [result.doc.title, result.doc.text]).toEqual(["Grüße", "blåbær € 5"]);
+  });
+
   it("rejects an oversized file without parsing it", async () => {
     const path = await write("big.md", "a".repeat(2048));
     expectRejected(
