@@ -68,7 +68,9 @@ async function readFormat(zip: ZipParts, format: OfficeFormat, clock: WorkClock)
     case "ods": {
       const kind = format === "odt" ? "text" : format === "odp" ? "presentation" : "spreadsheet";
       const buckets = readOpenDocument(await zip.required("content.xml"), kind, clock);
-      return { buckets, title: metaTitle("meta.xml", await zip.text("meta.xml"), clock) };
+      const title = metaTitle("meta.xml", await zip.text("meta.xml"), clock);
+      // As for PowerPoint: a deck without a stated title is named by its first slide's.
+      return { buckets, title: title ?? (kind === "presentation" ? buckets[0]?.heading : undefined) };
     }
     case "epub":
       return readEpub(zip, clock);

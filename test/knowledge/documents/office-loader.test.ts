@@ -89,6 +89,7 @@ describe("presentations: one section per slide", () => {
   ] as const) {
     it(`${format}: each slide's title heads its text, in order; notes are left out`, async () => {
       const doc = await parse(bytes(), format);
+      expect(doc.title).toBe("Quarterly review");
       expect(doc.sections.map((s) => [s.heading, s.content])).toEqual([
         ["Quarterly review", "Revenue grew 12 percent."],
         ["Next steps", "Hire two engineers.\n\nOpen the Berlin office."],
