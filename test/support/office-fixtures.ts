@@ -246,7 +246,7 @@ export function odpBytes(slides: readonly FixtureSlide[], title?: string): Uint8
   );
 }
 
-/** An .ods; `trailingEmpty` adds the repeated empty rows and cells real files carry. */
+/** An .ods, with the repeated empty cells and rows (to the sheet's end) that real files carry. */
 export function odsBytes(sheets: readonly FixtureSheet[], title?: string): Uint8Array {
   const tables = sheets
     .map((sheet) => {
@@ -351,4 +351,10 @@ export function withDeclaredEntryCount(zip: Uint8Array, count: number): Uint8Arr
   bytes.writeUInt16LE(count, end + 8);
   bytes.writeUInt16LE(count, end + 10);
   return new Uint8Array(bytes);
+}
+
+/** An HTML page in ISO-8859-1 that says so in its `<meta>`, holding `marker` (and "Grüße"). */
+export function latin1HtmlBytes(marker: string): Uint8Array {
+  const page = `<!DOCTYPE html><html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"><title>Grüße</title></head><body><h1>Grüße</h1><p>The ${marker} page, in Latin-1: blåbær.</p></body></html>`;
+  return new Uint8Array(Buffer.from(page, "latin1"));
 }

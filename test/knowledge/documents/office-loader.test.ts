@@ -11,6 +11,7 @@ import {
   docxBytes,
   epubBytes,
   type FixtureDocument,
+  latin1HtmlBytes,
   odfBytes,
   odpBytes,
   odsBytes,
@@ -275,6 +276,16 @@ describe("loadDocument reads office files", () => {
       expect(result.ok, name).toBe(true);
       expect(result.ok && result.doc.text, name).toContain("zanzibar");
     }
+  });
+
+  it("the Latin-1 sample page is read in the encoding it declares", async () => {
+    const path = join(dir, "latin1.html");
+    await writeFile(path, latin1HtmlBytes("zanzibar"));
+    const result = await loadDocument(path, "latin1.html");
+    expect(result.ok && [result.doc.title, result.doc.text]).toEqual([
+      "Grüße",
+      "Grüße\n\nThe zanzibar page, in Latin-1: blåbær.",
+    ]);
   });
 
   it("a broken office file comes back as a reason, not an exception", async () => {
