@@ -77,6 +77,8 @@ interface Paragraph {
 function readWordBody(part: string, xml: string, styles: Map<string, number>, clock: WorkClock): WordText {
   const writer = new SectionWriter();
   let title: string | undefined;
+  // A text box's paragraphs sit inside a paragraph of the body: the innermost is written to.
+  const open: Paragraph[] = [];
   let paragraph: Paragraph | undefined;
   let inText = false;
   let tableDepth = 0;
@@ -104,6 +106,7 @@ function readWordBody(part: string, xml: string, styles: Map<string, number>, cl
         switch (name) {
           case "w:p":
             paragraph = { text: "", listed: false };
+            open.push(paragraph);
             return;
           case "w:pStyle":
             if (paragraph) paragraph.style = attributes["w:val"];
@@ -144,7 +147,8 @@ function readWordBody(part: string, xml: string, styles: Map<string, number>, cl
             return;
           case "w:p":
             if (paragraph) endParagraph(paragraph);
-            paragraph = undefined;
+            open.pop();
+            paragraph = open[open.length - 1];
             return;
           case "w:tc":
             if (tableDepth === 1) row.push(cellText(cell.join(" ")));

@@ -73,6 +73,16 @@ describe("office documents: sections from headings", () => {
     expect(doc.sections.map((s) => s.content)).toEqual(["Sales rose."]);
   });
 
+  it("docx: a text box's paragraphs do not cut the paragraph that holds them", async () => {
+    const box =
+      "<w:r><w:drawing><wps:txbx><w:txbxContent><w:p><w:r><w:t>Boxed note.</w:t></w:r></w:p></w:txbxContent></wps:txbx></w:drawing></w:r>";
+    const bytes = zipParts({
+      "word/document.xml": `<w:document xmlns:w="w" xmlns:wps="p"><w:body><w:p><w:r><w:t>Before the box,</w:t></w:r>${box}<w:r><w:t> after it.</w:t></w:r></w:p></w:body></w:document>`,
+    });
+    const doc = await parse(bytes, "docx");
+    expect(doc.sections.map((s) => s.content)).toEqual(["Boxed note.\n\nBefore the box, after it."]);
+  });
+
   it("the file name is the title when the document states none", async () => {
     const doc = await parse(docxBytes({ sections: handbook.sections }), "docx");
     expect(doc.title).toBe("file-name");
