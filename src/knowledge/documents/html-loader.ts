@@ -1,7 +1,7 @@
 import { type HTMLElement, type Node, NodeType, parse } from "node-html-parser";
 import { SecondLookError } from "../../errors.js";
 import type { ParsedDocument } from "./loaded-document.js";
-import { isPermalinkMark, titleWithoutSiteName } from "./page-chrome.js";
+import { isManPageHeader, isPermalinkMark, titleWithoutSiteName } from "./page-chrome.js";
 import { collapseWhitespace, tidyLines } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 
@@ -133,7 +133,8 @@ function parseHtmlTree(source: string): HTMLElement {
  * HTML to plain-text sections: h1–h6 open sections, scripts/styles/nav/page chrome are
  * dropped, and so are permalink marks; entities decoded, whitespace collapsed (kept inside
  * `<pre>`). Title: `<title>` without the site's name (page-chrome.ts), else the first `<h1>`,
- * else the file name. `url` comes from `<link rel="canonical">`.
+ * else the file name; a manual page's running header is neither. `url` comes from
+ * `<link rel="canonical">`.
  * The walk starts at `<main>` when the page has one, since everything outside it is chrome.
  */
 export function parseHtml(source: string, fileTitle: string): ParsedDocument {
@@ -145,12 +146,10 @@ export function parseHtml(source: string, fileTitle: string): ParsedDocument {
 
   const titleElement = findFirst(root, (tag) => tag === "title");
   const h1 = findFirst(root, (tag) => tag === "h1");
-  const heading = h1 ? collapseWhitespace(flatText(h1)) : "";
+  const heading = notManHeader(h1 ? collapseWhitespace(flatText(h1)) : "");
   const pageText = () => buckets.map((b) => `${b.heading ?? ""}\n${b.content}`).join("\n");
-  const title =
-    titleWithoutSiteName(collapseWhitespace(titleElement ? flatText(titleElement) : ""), heading, pageText) ||
-    heading ||
-    fileTitle;
+  const titleText = notManHeader(collapseWhitespace(titleElement ? flatText(titleElement) : ""));
+  const title = titleWithoutSiteName(titleText, heading, pageText) || heading || fileTitle;
   const doc: ParsedDocument = { title, sections: buildSections(title, buckets) };
   const canonical = findFirst(
     root,
@@ -160,6 +159,11 @@ export function parseHtml(source: string, fileTitle: string): ParsedDocument {
     ?.trim();
   if (canonical) doc.url = canonical;
   return doc;
+}
+
+/** A manual page's running header is never a title (page-chrome.ts). */
+function notManHeader(text: string): string {
+  return isManPageHeader(text) ? "" : text;
 }
 
 /** Plain text of an HTML fragment (e.g. a raw HTML block inside markdown). */

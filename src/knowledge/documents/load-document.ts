@@ -3,11 +3,12 @@ import { open } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { errorMessage } from "../../errors.js";
 import { decodeText } from "./decode-text.js";
-import { type DocumentFormat, documentFormatFor } from "./document-format.js";
+import { documentFormatFor, isOfficeFormat } from "./document-format.js";
 import { documentText } from "./document-text.js";
 import { parseHtml } from "./html-loader.js";
 import type { LoadedDocument, ParsedDocument } from "./loaded-document.js";
 import { parseMarkdown } from "./markdown-loader.js";
+import { parseOffice } from "./office-loader.js";
 import { PdfEngineMissingError, parsePdf } from "./pdf-loader.js";
 import { DEFAULT_MAX_SECTION_CHARS, splitOversizedSections } from "./split-oversized.js";
 import { parseText } from "./text-loader.js";
@@ -21,6 +22,8 @@ export interface LoadDocumentOptions {
   maxSectionChars?: number;
   /** Bound on parsing one PDF (default 60 s); a slower file is skipped with that reason. */
   pdfTimeoutMs?: number;
+  /** Bound on parsing one Office, OpenDocument or EPUB file (default 60 s). */
+  officeTimeoutMs?: number;
 }
 
 export type LoadDocumentResult =
@@ -83,8 +86,16 @@ export async function parseDocumentBytes(
         maxSectionChars,
         ...(opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {}),
       });
+    } else if (isOfficeFormat(format)) {
+      const timeout = opts.officeTimeoutMs;
+      parsed = await parseOffice(
+        read.bytes,
+        format,
+        fileTitle,
+        timeout !== undefined ? { timeoutMs: timeout } : {},
+      );
     } else {
-      const decoded = decodeText(read.bytes);
+      const decoded = decodeText(read.bytes, { html: format === "html" });
       if (!decoded.ok) return decoded;
       parsed = parse(format, decoded.text, fileTitle);
     }
@@ -114,7 +125,11 @@ function unsupported(absPath: string): string {
   return `unsupported file type${ext ? ` "${ext}"` : " (no extension)"}`;
 }
 
-function parse(format: Exclude<DocumentFormat, "pdf">, text: string, fileTitle: string): ParsedDocument {
+function parse(
+  format: "markdown" | "mdx" | "text" | "html",
+  text: string,
+  fileTitle: string,
+): ParsedDocument {
   switch (format) {
     case "markdown":
       return parseMarkdown(text, fileTitle);

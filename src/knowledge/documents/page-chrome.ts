@@ -66,3 +66,19 @@ export function titleWithoutSiteName(
 function comparable(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/\s+/gu, " ").trim();
 }
+
+/**
+ * A manual page's running header: its name and section at both ends, the manual's name between
+ * ("PASSWD(1)   Dienstprogramme für Benutzer   PASSWD(1)", "LS(1) User Commands LS(1)"). It is
+ * the same frame on every page of a manual, never the page's title.
+ */
+const MAN_HEADER = /^\s*([^\s()]+\(\d[^\s()]*\))(?:\s+.*)?\s+\1\s*$/u;
+
+export function isManPageHeader(line: string): boolean {
+  return MAN_HEADER.test(line);
+}
+
+/** The `NAME(1)` token a manual page's header and footer line end with. */
+export function manPageToken(line: string): string | undefined {
+  return MAN_HEADER.exec(line)?.[1];
+}

@@ -5,17 +5,20 @@
 // (src/knowledge/index/index-store.ts for the embedded index, pg-indexer.ts for PostgreSQL).
 import { type DocumentFormat, documentFormatFor } from "./document-format.js";
 
-export const TEXT_EXTRACTION_VERSION = 2;
+export const TEXT_EXTRACTION_VERSION = 3;
 
 /**
  * The formats whose text each version changed. 1: every version before the number was kept
  * (absent from older indexes). 2: HTML drops permalink marks and the site's name after a page's
  * title (page-chrome.ts). Raw HTML inside markdown also drops lone-symbol same-page links now;
  * markdown is not listed, so a PostgreSQL index is not re-read whole for a mark its sources
- * almost never hold.
+ * almost never hold. 3: HTML honours its declared charset (pages once refused are read) and
+ * drops the site's frame (landmarks, link-dense blocks); a manual page's running header is no
+ * longer a text or HTML file's title.
  */
 const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
   2: ["html"],
+  3: ["html", "text"],
 };
 
 /** Whether the text of `path` may differ from what extraction version `since` made of it. */

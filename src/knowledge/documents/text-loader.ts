@@ -1,4 +1,5 @@
 import type { ParsedDocument } from "./loaded-document.js";
+import { manPageToken } from "./page-chrome.js";
 import { tidyLines } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 
@@ -12,17 +13,42 @@ const SECTION_TARGET_CHARS = 1000;
  * blank-line-separated paragraphs grouped up to a target size; all are level 0 under the
  * title. Title: the first non-empty line when it is short (it is then not repeated in the
  * content, unless it is all the file holds: a one-line note is its own content, or no search
- * could find it), else the file name. Line breaks inside a paragraph are kept: plain text is
- * often laid out by hand (lists, addresses).
+ * could find it) unless it is a manual page's running header (manualPage), else the file name.
+ * Line breaks inside a paragraph are kept: plain text is often laid out by hand (lists, addresses).
  */
 export function parseText(source: string, fileTitle: string): ParsedDocument {
   const text = tidyLines(source);
+  const manual = manualPage(text);
+  if (manual) {
+    const title = manual.title || fileTitle;
+    return { title, sections: buildSections(title, paragraphBuckets(manual.body)) };
+  }
   const firstLine = text.split("\n", 1)[0]?.trim() ?? "";
   const titleFromLine = firstLine !== "" && firstLine.length <= MAX_TITLE_CHARS;
   const title = titleFromLine ? firstLine : fileTitle;
   const rest = titleFromLine ? text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n") + 1) : text;
   const body = rest.trim() === "" ? text : rest;
+  return { title, sections: buildSections(title, paragraphBuckets(body)) };
+}
 
+/**
+ * A manual page saved as text: its running header (and the footer ending with the same
+ * `NAME(1)`) are dropped, and the title is the NAME section's line ("passwd - change user
+ * password"), the first indented line after the header; "" when it has none that is short.
+ */
+function manualPage(text: string): { title: string; body: string } | undefined {
+  const lines = text.split("\n");
+  const token = manPageToken(lines[0] ?? "");
+  if (token === undefined) return undefined;
+  let last = lines.length - 1;
+  while (last > 0 && lines[last]!.trim() === "") last--;
+  const end = last > 0 && lines[last]!.trim().endsWith(token) ? last : lines.length;
+  const body = lines.slice(1, end);
+  const named = body.find((line) => /^\s+\S/.test(line))?.trim() ?? "";
+  return { title: named.length <= MAX_TITLE_CHARS ? named : "", body: body.join("\n") };
+}
+
+function paragraphBuckets(body: string): SectionBucket[] {
   const paragraphs = body
     .split(/\n[ \t]*\n/)
     .map((p) => p.trim())
@@ -40,5 +66,5 @@ export function parseText(source: string, fileTitle: string): ParsedDocument {
     group.push(paragraph);
   }
   if (group.length > 0) buckets.push({ level: 0, content: group.join("\n\n") });
-  return { title, sections: buildSections(title, buckets) };
+  return buckets;
 }

@@ -82,3 +82,11 @@ describe("htmlFragmentText", () => {
     );
   });
 });
+
+describe("parseHtml titles", () => {
+  it("a manual page's running header is never the title", () => {
+    const header = "PASSWD(1) Dienstprogramme für Benutzer PASSWD(1)";
+    expect(parseHtml(`<title>${header}</title><h1>passwd</h1><p>x</p>`, "f").title).toBe("passwd");
+    expect(parseHtml(`<h1>${header}</h1><p>x</p>`, "passwd.1").title).toBe("passwd.1");
+  });
+});

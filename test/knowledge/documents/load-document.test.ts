@@ -102,8 +102,8 @@ describe("loadDocument", () => {
 
   it("rejects an unsupported file type", async () => {
     expectRejected(
-      await loadDocument(await write("report.docx", "PK"), "report.docx"),
-      /unsupported file type "\.docx"/,
+      await loadDocument(await write("report.key", "PK"), "report.key"),
+      /unsupported file type "\.key"/,
     );
     expectRejected(await loadDocument(await write("README", "x"), "README"), /unsupported file type/);
   });
@@ -119,6 +119,14 @@ describe("loadDocument", () => {
   it("rejects a non-UTF-8 (Latin-1) file", async () => {
     const path = await write("latin1.txt", Buffer.from([0x48, 0x69, 0x20, 0xe6, 0xf8, 0xe5, 0x0a]));
     expectRejected(await loadDocument(path, "latin1.txt"), /not valid UTF-8/);
+  });
+
+  it("reads an HTML page in the Latin-1 it declares", async () => {
+    const page =
+      '<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"><title>Gr\u00fc\u00dfe</title></head><body><p>bl\u00e5b\u00e6r \u0080 5</p></body></html>';
+    const path = await write("latin1.html", Buffer.from(page, "latin1"));
+    const result = await loadDocument(path, "latin1.html");
+    expect(result.ok && [result.doc.title, result.doc.text]).toEqual(["Grüße", "blåbær € 5"]);
   });
 
   it("rejects an oversized file without parsing it", async () => {

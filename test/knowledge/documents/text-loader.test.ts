@@ -50,3 +50,28 @@ describe("parseText", () => {
     expect(parseText(" \n\n  \n", "blank").sections).toEqual([]);
   });
 });
+
+describe("parseText on a manual page saved as text", () => {
+  it("takes the NAME line as the title and drops the running header and footer", () => {
+    const page = [
+      "PASSWD(1)                 Dienstprogramme für Benutzer                PASSWD(1)",
+      "",
+      "BEZEICHNUNG",
+      "       passwd - ändert das Passwort eines Benutzers",
+      "",
+      "ÜBERSICHT",
+      "       passwd [Optionen] [BENUTZERNAME]",
+      "",
+      "shadow-utils 4.13                 22.03.2023                          PASSWD(1)",
+    ].join("\n");
+    const doc = parseText(page, "passwd.1");
+    expect(doc.title).toBe("passwd - ändert das Passwort eines Benutzers");
+    expect(doc.sections.map((s) => s.content)).toEqual([
+      "BEZEICHNUNG\n       passwd - ändert das Passwort eines Benutzers\n\nÜBERSICHT\n       passwd [Optionen] [BENUTZERNAME]",
+    ]);
+  });
+
+  it("a first line naming a page only once is an ordinary title", () => {
+    expect(parseText("LS(1) in practice\n\nbody", "f").title).toBe("LS(1) in practice");
+  });
+});
