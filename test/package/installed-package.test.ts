@@ -33,6 +33,7 @@ import {
   NPX,
   OPTIONAL_PEERS,
 } from "../support/installed-tree.js";
+import { docxBytes, latin1HtmlBytes, odtBytes, pptxBytes, xlsxBytes } from "../support/office-fixtures.js";
 
 const run = promisify(execFile);
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -364,6 +365,11 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
       "documents/ops/backup.html": "snapshots cold vault",
       "documents/tides.txt": "tide tables harbour office",
       "documents/manual.pdf": PAGE_THREE_PHRASE,
+      "documents/onboarding.docx": "badge pickup reception desk",
+      "documents/roadmap.pptx": "quarterly milestones lighthouse",
+      "documents/budget.xlsx": "stationery allowance",
+      "documents/charter.odt": "steering committee quorum",
+      "documents/ops/gruesse.html": "blåbær latin page",
     };
     writeFileSync(join(docs, "keys.md"), "# Rotating keys\n\nThe signing key rotates every ninety days.\n");
     writeFileSync(
@@ -375,6 +381,38 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
       "Tides\n\nQuarterly tide tables are printed in the harbour office.\n",
     );
     writeFileSync(join(docs, "manual.pdf"), threePagePdf(true));
+    // The formats teams keep: Office and OpenDocument files, and HTML in the charset it declares.
+    writeFileSync(
+      join(docs, "onboarding.docx"),
+      docxBytes({
+        title: "Onboarding",
+        sections: [{ heading: "First day", paragraphs: ["Badge pickup is at the reception desk."] }],
+      }),
+    );
+    writeFileSync(
+      join(docs, "roadmap.pptx"),
+      pptxBytes([{ title: "Roadmap", lines: ["Quarterly milestones for the lighthouse project."] }]),
+    );
+    writeFileSync(
+      join(docs, "budget.xlsx"),
+      xlsxBytes([
+        {
+          name: "Budget",
+          rows: [
+            ["Item", "Amount"],
+            ["Stationery allowance", 120],
+          ],
+        },
+      ]),
+    );
+    writeFileSync(
+      join(docs, "charter.odt"),
+      odtBytes({
+        title: "Charter",
+        sections: [{ heading: "Decisions", paragraphs: ["The steering committee needs a quorum of four."] }],
+      }),
+    );
+    writeFileSync(join(docs, "ops/gruesse.html"), latin1HtmlBytes("latin"));
     const env = { ...cleanEnv(), SECOND_LOOK_LOG_LEVEL: "warn" };
 
     const init = await run(NPX, ["second-look", "init", "./kb", "--from", docs, "--json"], {
@@ -386,7 +424,16 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
       files: number;
       next: string[];
     };
-    expect(made.formats).toEqual({ markdown: 1, html: 1, text: 1, pdf: 1 });
+    expect(made.formats).toEqual({
+      markdown: 1,
+      html: 2,
+      text: 1,
+      pdf: 1,
+      docx: 1,
+      pptx: 1,
+      xlsx: 1,
+      odt: 1,
+    });
     expect(made.next.map((c) => c.split(" ").slice(0, 4).join(" "))).toEqual([
       "npx second-look search ./kb",
       "npx second-look ask ./kb",
