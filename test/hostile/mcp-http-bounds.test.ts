@@ -37,7 +37,7 @@ const ELSEWHERE = "other-server-token-0123456789";
 function stubBackend(collection: string): KnowledgeBackend {
   return {
     collections: () => [collection],
-    search: async (request) => ({ query: request.query, results: [], bestScore: 0 }),
+    search: async (request) => ({ query: request.query, results: [], bestScore: 0, reranked: false }),
   };
 }
 
