@@ -1,5 +1,6 @@
 // How much structure a JSON text holds, measured on its bytes before it is parsed: the nesting
-// depth and the number of members and elements (each `,` and each `[` or `{` outside strings).
+// depth and the number of members and elements (each `[` or `{` and each `,` outside strings
+// counts one, so a container counts as many as it holds).
 // One pass, no allocation, stopping at the first bound passed, so a 1 MiB body of 90,000 keys or
 // 500,000 nested arrays is refused in about a millisecond, before JSON.parse builds it and before
 // the MCP SDK's schemas walk it. In UTF-8 every byte of a multi-byte character is >= 0x80, so a
