@@ -32,3 +32,17 @@ export function unknownKeysCall(count: number, id = 1): string {
   const keys = Array.from({ length: count }, (_, i) => `,"extra_${i}":1`).join("");
   return call(id, `{"query":"leave"${keys}}`);
 }
+
+/**
+ * A `tools/call` of `search_knowledge` with `count` unknown keys of about `keyChars` characters:
+ * few enough to pass the body's structure bound, long enough to fill the body.
+ */
+export function longUnknownKeysCall(count: number, keyChars: number, id = 1): string {
+  const keys = Array.from({ length: count }, (_, i) => `,"${String(i).padEnd(keyChars, "k")}":1`).join("");
+  return call(id, `{"query":"leave"${keys}}`);
+}
+
+/** A JSON-RPC batch of `calls` such calls (ids 1…calls), each with `count` unknown keys. */
+export function unknownKeysBatch(calls: number, count: number, keyChars: number): string {
+  return `[${Array.from({ length: calls }, (_, i) => longUnknownKeysCall(count, keyChars, i + 1)).join(",")}]`;
+}

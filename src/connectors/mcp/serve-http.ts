@@ -11,7 +11,7 @@
 //   POST only                        405 (no server-sent event stream: replies are JSON)
 //   the body's size                  413 past the limit
 //   the body's structure             400 past MCP_MESSAGE_BOUNDS (depth, members), or not JSON
-//   a batch's other messages         429: each message of a JSON-RPC batch counts against the rate
+//   a JSON-RPC batch                 400 past 10 messages; 429: each message counts against the rate
 // Every answer before the body is read leaves the body unread (replyUnread): a large one closes
 // the connection. Two bots of one name are refused at start (checkBotNames). Binds 127.0.0.1
 // unless a host is given. Stopping stops accepting, answers requests already in progress within
@@ -40,6 +40,8 @@ const RECEIVE_TIMEOUT_MS = 30_000;
 const DRAIN_BYTES = 64 * 1024;
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+/** The most messages one JSON-RPC batch may hold (batchAllowed says why). */
+export const MAX_BATCH_MESSAGES = 10;
 
 export class McpListenError extends SecondLookError {
   override readonly name = "McpListenError";
@@ -267,19 +269,34 @@ function parseMessage(body: Buffer): { value: unknown } | { refused: JsonRpcErro
 }
 
 /**
- * JSON-RPC batches (an array of messages in one POST) count one request per message against the
- * token's rate: the SDK still negotiates protocol revisions 2024-11-05 and 2025-03-26, whose
- * clients may batch (2025-06-18 dropped batching), so a batch is answered, not refused, but 100
- * calls in one POST cost what 100 POSTs cost. The request itself already took one; the rest are
- * taken here, all or nothing. False when refused (the 429 is sent).
+ * JSON-RPC batches (an array of messages in one POST). The SDK still negotiates protocol
+ * revisions 2024-11-05 and 2025-03-26, whose clients may batch (2025-06-18 dropped batching), so
+ * a batch is answered, not refused outright, but within two bounds:
+ * - at most MAX_BATCH_MESSAGES messages: the SDK answers a batch's messages in one turn of the
+ *   event loop (about 1 ms each on a busy 2-core machine), so a batch of the SDK's own maximum,
+ *   100, held every other client ~100–250 ms; 10 keep it near one call's cost;
+ * - each message counts against the token's rate, so 10 calls in one POST cost what 10 POSTs
+ *   cost. The POST already took one; the rest are taken here, all or nothing.
+ * False when refused (the answer is sent).
  */
 function batchAllowed(ctx: RouteContext, label: string, message: unknown, res: ServerResponse): boolean {
   if (!Array.isArray(message) || message.length <= 1) return true;
+  if (message.length > MAX_BATCH_MESSAGES) {
+    json(
+      res,
+      400,
+      jsonRpcError(
+        INVALID_REQUEST,
+        `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages`,
+      ),
+    );
+    return false;
+  }
   const rate = ctx.limiter.take(label, undefined, message.length - 1);
   if (rate.allowed) return true;
   if (message.length <= ctx.requestsPerMinute) {
     res.setHeader("retry-after", String(rate.retryAfterSeconds));
-    json(res, 429, { error: `too many requests for this token (each message of a batch counts)` });
+    json(res, 429, { error: "too many requests for this token (each message of a batch counts)" });
   } else {
     json(res, 429, {
       error: `a batch of ${message.length} messages is more than this token may send in a minute (${ctx.requestsPerMinute})`,
