@@ -270,6 +270,35 @@ describe("D10: a request refused before its body is read leaves the body unread"
     expect(exchange.received).not.toContain("100 Continue");
   });
 
+  it("Expect: 100-continue with a token: 100 Continue, then the body, then the answer", async () => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_collections", arguments: {} },
+    });
+    const socket = connect(http.port, "127.0.0.1");
+    let received = "";
+    const until = (pattern: RegExp) =>
+      new Promise<void>((resolve) => {
+        const check = () => (pattern.test(received) ? resolve() : undefined);
+        socket.on("data", check);
+        check();
+      });
+    socket.on("data", (data) => {
+      received += data.toString("latin1");
+    });
+    socket.write(
+      `${head(`authorization: Bearer ${ALL}\r\naccept: application/json, text/event-stream\r\ncontent-length: ${body.length}\r\nexpect: 100-continue\r\n`)}`,
+    );
+    await until(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    socket.write(body);
+    await until(/"id":1\}/);
+    socket.destroy();
+    expect(received).toContain("HTTP/1.1 200 OK");
+    expect(received).toContain('"name":"handbook"');
+  });
+
   it("a chunked body over --max-body: 413 is delivered, then the connection closes", async () => {
     const small = await serve({ maxBodyBytes: 2_048 });
     try {
