@@ -11,11 +11,12 @@
  * the machine's own latency, since it is shared. The shapes:
  * - 1 MiB of unknown argument names (~87,000: issue 32's D2, refused on the body's structure);
  * - arguments nested ~520,000 deep (refused on the body's depth);
- * - 1,000 unknown names of 1,030 characters (under the structure bound: parsed, then refused by
- *   the argument count before any schema);
- * - a JSON-RPC batch of 10 calls (the most one may hold) with 60 long unknown names each (each
- *   call through the strict schema and its bounded message);
- * - a batch of 100 calls (refused for its size);
+ * - 1,000 unknown names of 1,030 characters (refused on the names' length);
+ * - 1,000 unknown names of 250 characters valued with 780-character strings (within every bound
+ *   of the body's structure: parsed, then refused by the argument count before any schema);
+ * - a JSON-RPC batch of 10 calls (the most one may hold) with 60 unknown names each and long
+ *   values (each call through the strict schema and its bounded message);
+ * - a batch of 100 calls, each with one long value (parsed, refused for its size);
  * - 1 MiB sent without a token (answered 401 before the body is read; the connection closes).
  */
 import { readFileSync } from "node:fs";
@@ -63,13 +64,18 @@ function shapes(): Shape[] {
       token: true,
     },
     {
-      label: "1 MiB, a batch of 10 calls with 60 unknown names each",
-      body: unknownKeysBatch(10, 60, 1_700),
+      label: "1 MiB, 1,000 unknown names of 250 characters with long values",
+      body: longUnknownKeysCall(1_000, 250, 780),
       token: true,
     },
     {
-      label: "1 MiB, a batch of 100 calls with one long unknown name each",
-      body: unknownKeysBatch(100, 1, 10_300),
+      label: "1 MiB, a batch of 10 calls with 60 unknown names each",
+      body: unknownKeysBatch(10, 60, 250, 1_450),
+      token: true,
+    },
+    {
+      label: "1 MiB, a batch of 100 calls with one long value each",
+      body: unknownKeysBatch(100, 1, 10, 10_300),
       token: true,
     },
     { label: "1 MiB without a token (D10)", body: manyUnknownKeysCall().body, token: false },

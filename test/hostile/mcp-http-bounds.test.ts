@@ -26,6 +26,7 @@ import type { KnowledgeBackend } from "../../src/types.js";
 import { silent } from "../connectors/mcp/mcp-harness.js";
 import {
   deeplyNestedCall,
+  longUnknownKeysCall,
   MIB,
   manyUnknownKeysCall,
   unknownKeysCall,
@@ -115,6 +116,12 @@ describe("D2: one tool call's work is bounded whatever its arguments hold", () =
     expect(replyText(reply.text)).toBe("Invalid Request: nested deeper than 64 levels");
   });
 
+  it("1 MiB of 1,000 names of 1 KB is refused on their length", async () => {
+    const reply = await post(http, "/mcp/handbook", longUnknownKeysCall(1_000, 1_030));
+    expect(reply.status).toBe(400);
+    expect(replyText(reply.text)).toBe("Invalid Request: a member name longer than 256 bytes");
+  });
+
   it("900 unknown names: refused after counting 65 arguments, no name listed", async () => {
     const reply = await post(http, "/mcp/handbook", unknownKeysCall(900));
     const text = replyText(reply.text);
@@ -133,7 +140,7 @@ describe("D2: one tool call's work is bounded whatever its arguments hold", () =
           query: "leave",
           collections: ["handbook"],
           ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`extra_${i}`, 1])),
-          [`${"k".repeat(5_000)}`]: 1,
+          [`${"k".repeat(200)}`]: 1,
         },
       },
     });

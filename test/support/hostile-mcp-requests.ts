@@ -34,15 +34,19 @@ export function unknownKeysCall(count: number, id = 1): string {
 }
 
 /**
- * A `tools/call` of `search_knowledge` with `count` unknown keys of about `keyChars` characters:
- * few enough to pass the body's structure bound, long enough to fill the body.
+ * A `tools/call` of `search_knowledge` with `count` unknown keys of `keyChars` characters, each
+ * valued with a string of `valueChars` (or 1): few enough keys to pass the body's structure
+ * bound, with names and values long enough to fill the body.
  */
-export function longUnknownKeysCall(count: number, keyChars: number, id = 1): string {
-  const keys = Array.from({ length: count }, (_, i) => `,"${String(i).padEnd(keyChars, "k")}":1`).join("");
+export function longUnknownKeysCall(count: number, keyChars: number, valueChars = 0, id = 1): string {
+  const value = valueChars > 0 ? `"${"v".repeat(valueChars)}"` : "1";
+  const keys = Array.from({ length: count }, (_, i) => `,"${String(i).padEnd(keyChars, "k")}":${value}`).join(
+    "",
+  );
   return call(id, `{"query":"leave"${keys}}`);
 }
 
-/** A JSON-RPC batch of `calls` such calls (ids 1…calls), each with `count` unknown keys. */
-export function unknownKeysBatch(calls: number, count: number, keyChars: number): string {
-  return `[${Array.from({ length: calls }, (_, i) => longUnknownKeysCall(count, keyChars, i + 1)).join(",")}]`;
+/** A JSON-RPC batch of `calls` such calls (ids 1…calls). */
+export function unknownKeysBatch(calls: number, count: number, keyChars: number, valueChars = 0): string {
+  return `[${Array.from({ length: calls }, (_, i) => longUnknownKeysCall(count, keyChars, valueChars, i + 1)).join(",")}]`;
 }
