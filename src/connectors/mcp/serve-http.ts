@@ -10,7 +10,7 @@
 //   the token's request rate         429 with Retry-After
 //   POST only                        405 (no server-sent event stream: replies are JSON)
 //   the body's size                  413 past the limit
-//   the body's structure             400 past MCP_MESSAGE_BOUNDS (depth, members), or not JSON
+//   the body's structure             400 past MCP_MESSAGE_BOUNDS (depth, members, names), or not JSON
 //   a JSON-RPC batch                 400 past 10 messages; 429: each message counts against the rate
 // Every answer before the body is read leaves the body unread (replyUnread): a large one closes
 // the connection. Two bots of one name are refused at start (checkBotNames). Binds 127.0.0.1
