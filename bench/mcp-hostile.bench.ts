@@ -6,7 +6,7 @@
  * The CLI spawned from source (`mcp <bot> --http 127.0.0.1:0`, the handbook bot, its index built
  * beforehand, `--rate` high enough that no request is refused for its rate), then, for each hostile
  * shape, REPEATS of the request sent one after the other while a second client asks `/health`
- * every POLL_MS and times each answer; the server's CPU time per request (from /proc) is what a
+ * every POLL_MS (from a process of its own) and times each answer; the server's CPU time per request (from /proc) is what a
  * request costs whatever else the machine runs. First the same polling with nothing else sent:
  * the machine's own latency, since it is shared. The shapes:
  * - 1 MiB of unknown argument names (~87,000: issue 32's D2, refused on the body's structure);
@@ -19,6 +19,7 @@
  * - a batch of 100 calls, each with one long value (parsed, refused for its size);
  * - 1 MiB sent without a token (answered 401 before the body is read; the connection closes).
  */
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -86,30 +87,50 @@ const round = (v: number) => Math.round(v * 10) / 10;
 const load = () => loadavg().map((v) => Math.round(v * 100) / 100);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Asks /health every POLL_MS until stopped; the time each answer took, in ms. */
-function pollHealth(origin: string) {
-  const times: number[] = [];
-  let failures = 0;
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const response = await fetch(`${origin}/health`);
-        await response.arrayBuffer();
-        if (response.status === 200) times.push(performance.now() - started);
-        else failures++;
-      } catch {
-        failures++;
-      }
-      await sleep(POLL_MS);
-    }
-  })();
+/**
+ * The /health poller, in a process of its own so the bench's own work (building and sending the
+ * 1 MiB bodies) never delays its timings: asks every POLL_MS until a line arrives on stdin, then
+ * prints the times (ms) and failures as one JSON line.
+ */
+const POLLER = `
+const [origin, pollMs] = process.argv.slice(1);
+const times = [];
+let failures = 0;
+let running = true;
+process.stdin.once("data", () => { running = false; });
+while (running) {
+  const started = performance.now();
+  try {
+    const response = await fetch(origin + "/health");
+    await response.arrayBuffer();
+    if (response.status === 200) times.push(performance.now() - started);
+    else failures++;
+  } catch {
+    failures++;
+  }
+  await new Promise((resolve) => setTimeout(resolve, Number(pollMs)));
+}
+process.stdout.write(JSON.stringify({ times, failures }) + "\\n");
+process.exit(0);
+`;
+
+/** Starts the poller; `stop` ends it and gives what it measured. */
+async function pollHealth(origin: string) {
+  const child = spawn(process.execPath, ["--input-type=module", "-e", POLLER, origin, String(POLL_MS)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (chunk) => {
+    out += String(chunk);
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // Polling has begun once the first answers are in: wait for the poller's start.
+  await sleep(500);
   return {
-    stop: async () => {
-      running = false;
-      await done;
-      return { times, failures };
+    stop: async (): Promise<{ times: number[]; failures: number }> => {
+      child.stdin.write("stop\n");
+      await exited;
+      return JSON.parse(out) as { times: number[]; failures: number };
     },
   };
 }
@@ -130,7 +151,7 @@ function latency(times: number[]) {
 }
 
 async function measureShape(url: string, origin: string, shape: Shape, pid: number | undefined) {
-  const poll = pollHealth(origin);
+  const poll = await pollHealth(origin);
   const cpuBefore = processCpuMs(pid);
   const refusals: number[] = [];
   const statuses = new Set<number>();
@@ -195,7 +216,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     const pid = cli.child.pid;
     await measureShape(url, origin, all[0]!, pid);
     const loadBefore = load();
-    const idle = pollHealth(origin);
+    const idle = await pollHealth(origin);
     await sleep(BASELINE_MS);
     const baseline = await idle.stop();
     const cases = [];
