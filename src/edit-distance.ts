@@ -34,7 +34,11 @@ export function closestKey(key: string, candidates: readonly string[]): string |
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const distance = editDistance(lower, candidate.toLowerCase());
+    const other = candidate.toLowerCase();
+    // The distance is at least the difference in length: a candidate too far off by length alone
+    // is not measured, so a long key costs no more than a short one (the table is |key|×|other|).
+    if (Math.abs(lower.length - other.length) > limit) continue;
+    const distance = editDistance(lower, other);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

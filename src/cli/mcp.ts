@@ -8,7 +8,13 @@ import type { BotDefinition } from "../bots/discovery.js";
 import { callLimiter, DEFAULT_CONCURRENT_CALLS } from "../connectors/mcp/call-limiter.js";
 import { knowledgeTools } from "../connectors/mcp/knowledge-mcp-server.js";
 import { loadTokens, TOKENS_ENV, type TokenStore } from "../connectors/mcp/mcp-tokens.js";
-import { HTTP_DEFAULTS, MCP_PATH, parseListenAddress, startHttpMcp } from "../connectors/mcp/serve-http.js";
+import {
+  checkBotNames,
+  HTTP_DEFAULTS,
+  MCP_PATH,
+  parseListenAddress,
+  startHttpMcp,
+} from "../connectors/mcp/serve-http.js";
 import { serveStdio } from "../connectors/mcp/serve-stdio.js";
 import { type OpenedBackend, openBotBackend } from "../connectors/open-bot-backend.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
@@ -130,6 +136,8 @@ async function serveHttpBots(botRefs: readonly string[], options: McpOptions, io
   );
   const tokens = await httpTokens(options, deps.env);
   const bots = await resolveBots(botRefs, { env: deps.env });
+  // Before any index is opened: two bots of one name would share a path.
+  checkBotNames(bots);
   warnUnknownScopes(tokens, bots, log);
   // One limit for the whole process: every bot's calls share its CPU.
   const limiter = callLimiter(maxCalls);
@@ -139,6 +147,7 @@ async function serveHttpBots(botRefs: readonly string[], options: McpOptions, io
     return await keepRunning(log, async () => {
       const served = bots.map((bot, i) => ({
         name: bot.name,
+        dir: bot.dir,
         tools: knowledgeTools({ bot, backend: opened[i]!.backend, log, limiter }),
       }));
       const http = await startHttpMcp({

@@ -7,6 +7,7 @@
 import * as z from "zod";
 import { closestKey } from "../edit-distance.js";
 import { SEARCH_LIMITS } from "../limits.js";
+import { clipText } from "../text-clip.js";
 import type { SearchRequest } from "../types.js";
 
 export { GET_DOCUMENT_TOOL, LIST_COLLECTIONS_TOOL, SEARCH_KNOWLEDGE_TOOL } from "../types.js";
@@ -85,12 +86,30 @@ function strictArguments<Shape extends z.ZodRawShape>(shape: Shape) {
   });
 }
 
-/** `unknown argument "collections" (did you mean "collection"?); this tool takes: query, …`. */
+/**
+ * The most members and elements (counted through every level) one call's arguments may hold: the
+ * tools take at most six scalar arguments, so this is room for a client's extras, and a call with
+ * 90,000 keys is refused after counting 65 of them, before any schema or message sees it.
+ */
+export const MAX_ARGUMENT_ELEMENTS = 64;
+/** Unknown keys named one by one in the message; the rest are counted. */
+export const NAMED_UNKNOWN_ARGUMENTS = 5;
+/** Longer keys are cut in the message and get no suggestion (no valid key is near that long). */
+const UNKNOWN_KEY_CHARS = 64;
+
+/**
+ * `unknown argument "collections" (did you mean "collection"?); this tool takes: query, …`.
+ * Bounded whatever the caller sent: the first few keys are named (cut, JSON-quoted) and
+ * suggested for, the others only counted, so 90,000 unknown keys cost no more than five.
+ */
 export function unknownArgumentsMessage(keys: readonly string[], known: readonly string[]): string {
-  const named = keys.map((key) => {
-    const near = closestKey(key, known);
-    return near ? `"${key}" (did you mean "${near}"?)` : `"${key}"`;
+  const named = keys.slice(0, NAMED_UNKNOWN_ARGUMENTS).map((key) => {
+    const near = key.length <= UNKNOWN_KEY_CHARS ? closestKey(key, known) : undefined;
+    const shown = JSON.stringify(clipText(key, UNKNOWN_KEY_CHARS));
+    return near ? `${shown} (did you mean "${near}"?)` : shown;
   });
+  const more = keys.length - named.length;
+  if (more > 0) named.push(`and ${more} more`);
   return `unknown argument${keys.length === 1 ? "" : "s"} ${named.join(", ")}; this tool takes: ${known.join(", ")}`;
 }
 

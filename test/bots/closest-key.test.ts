@@ -25,4 +25,9 @@ describe("closestKey", () => {
     expect(closestKey("color", keys)).toBeUndefined();
     expect(closestKey("x", ["url"])).toBeUndefined();
   });
+  it("a key far longer than every candidate gets nothing, as its distance would say", () => {
+    expect(closestKey("retryBudget".repeat(10_000), keys)).toBeUndefined();
+    expect(closestKey("graderTimeoutMsXYZ", keys)).toBe("graderTimeoutMs");
+    expect(closestKey("graderTimeoutMsWXYZ", keys)).toBeUndefined();
+  });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { parseSearchArgs, searchKnowledgeShape } from "../../src/knowledge-tool/tool-arguments.js";
+import {
+  parseSearchArgs,
+  searchKnowledgeShape,
+  unknownArgumentsMessage,
+} from "../../src/knowledge-tool/tool-arguments.js";
 
 describe("searchKnowledgeShape (the strict reading of our own tools' arguments)", () => {
   const strict = z.object(searchKnowledgeShape);
@@ -85,5 +89,29 @@ describe("parseSearchArgs", () => {
     ]) {
       expect(parseSearchArgs(args)).toBeUndefined();
     }
+  });
+});
+
+describe("unknownArgumentsMessage", () => {
+  const known = Object.keys(searchKnowledgeShape);
+
+  it("names one key with the closest valid one", () => {
+    expect(unknownArgumentsMessage(["colection"], known)).toBe(
+      'unknown argument "colection" (did you mean "collection"?); this tool takes: query, collection, limit, brief, min_relevance, rerank',
+    );
+  });
+
+  it("names the first five of 90,000 keys and counts the rest", () => {
+    const keys = ["limt", ...Array.from({ length: 89_999 }, (_, i) => `k${i}`)];
+    expect(unknownArgumentsMessage(keys, known)).toBe(
+      'unknown arguments "limt" (did you mean "limit"?), "k0", "k1", "k2", "k3", and 89995 more; this tool takes: query, collection, limit, brief, min_relevance, rerank',
+    );
+  });
+
+  it("cuts a long key, quotes it as JSON, and suggests nothing for it", () => {
+    const message = unknownArgumentsMessage([`"${"x".repeat(10_000)}\n`], known);
+    expect(message).toBe(
+      `unknown argument "\\"${"x".repeat(63)}…"; this tool takes: query, collection, limit, brief, min_relevance, rerank`,
+    );
   });
 });

@@ -25,6 +25,7 @@ import {
   type GetDocumentArgs,
   getDocumentArguments,
   LIST_COLLECTIONS_TOOL,
+  MAX_ARGUMENT_ELEMENTS,
   SEARCH_KNOWLEDGE_TOOL,
   type SearchKnowledgeArgs,
   searchKnowledgeArguments,
@@ -147,7 +148,13 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
     const allowed = scope.collections ? all.filter((name) => scope.collections!.includes(name)) : all;
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
-      { jsonSchemaValidator, ...(instructions ? { instructions } : {}) },
+      {
+        jsonSchemaValidator,
+        // Counted (and refused) before the schema runs: a call's work is bounded by this, not by
+        // how many keys its 1 MiB of JSON can hold (the unknown-keys message names only a few).
+        maxToolInputElements: MAX_ARGUMENT_ELEMENTS,
+        ...(instructions ? { instructions } : {}),
+      },
     );
     const described = {
       ...(bot.config.description !== undefined ? { description: bot.config.description } : {}),

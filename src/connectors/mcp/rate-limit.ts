@@ -1,6 +1,7 @@
 // Requests each token may make over HTTP: a token bucket per grant, `perMinute` deep and refilled
 // at `perMinute` a minute, so a client may burst up to a minute's worth and then keeps to the
 // rate. A refused request learns when the next one would be allowed (Retry-After, in seconds).
+// A request may cost more than one: each call of a JSON-RPC batch counts (serve-http.ts).
 
 export interface RateDecision {
   allowed: boolean;
@@ -9,7 +10,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  take(key: string, now?: number): RateDecision;
+  /** Takes `cost` (default 1) from `key`'s bucket, all or nothing. */
+  take(key: string, now?: number, cost?: number): RateDecision;
 }
 
 /** Above this many tokens tracked, buckets that have filled up again are forgotten. */
@@ -21,22 +23,25 @@ export function rateLimiter(perMinute: number): RateLimiter {
   const perMs = perMinute / 60_000;
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
-    take(key, now = performance.now()) {
+    take(key, now = performance.now(), cost = 1) {
       if (buckets.size > SWEEP_ABOVE) {
         for (const [k, b] of buckets) if (b.tokens + (now - b.at) * perMs >= perMinute) buckets.delete(k);
       }
       const bucket = buckets.get(key) ?? { tokens: perMinute, at: now };
       bucket.tokens = Math.min(perMinute, bucket.tokens + (now - bucket.at) * perMs);
       bucket.at = now;
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
+      if (bucket.tokens >= cost) {
+        bucket.tokens -= cost;
         buckets.set(key, bucket);
         return { allowed: true, retryAfterSeconds: 0 };
       }
       buckets.set(key, bucket);
       return {
         allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1_000)),
+        retryAfterSeconds: Math.max(
+          1,
+          Math.ceil((Math.min(cost, perMinute) - bucket.tokens) / perMs / 1_000),
+        ),
       };
     },
   };

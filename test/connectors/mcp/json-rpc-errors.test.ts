@@ -1,6 +1,7 @@
 // `second-look mcp` as a raw stdio peer: a line that is not JSON and a request over 10 MiB are
 // each answered with a JSON-RPC error (the client never waits forever) and the server keeps
-// serving the requests that follow.
+// serving the requests that follow. The server's start (tsx, indexing the handbook) is waited
+// for once, before the tests: each test then measures only its own exchange.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -52,7 +53,23 @@ beforeAll(async () => {
     }
   });
   child.stderr.resume();
-});
+  // Ready once it answers: the first test's line would otherwise wait behind the whole start.
+  child.stdin.write(`${initialize(0)}\n`);
+  await waitFor((r) => r.id === 0, 110_000);
+}, 120_000);
+
+function initialize(id: number): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    },
+  });
+}
 
 afterAll(async () => {
   child?.stdin.end();
@@ -83,18 +100,7 @@ describe("second-look mcp answers malformed input per JSON-RPC 2.0 and stays up"
       code: -32600,
       message: `Invalid Request: message larger than ${10 * 1024 * 1024} bytes`,
     });
-    child.stdin.write(
-      `${JSON.stringify({
-        jsonrpc: "2.0",
-        id: 8,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "raw", version: "0" },
-        },
-      })}\n`,
-    );
+    child.stdin.write(`${initialize(8)}\n`);
     const initialized = await waitFor((r) => r.id === 8);
     expect(initialized.result).toMatchObject({ serverInfo: expect.any(Object) });
     expect(child.exitCode).toBeNull();

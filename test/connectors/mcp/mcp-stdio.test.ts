@@ -200,7 +200,8 @@ describe("second-look mcp: lifecycle and kill-switch", () => {
     } finally {
       await mcp.close();
     }
-  });
+    // A process of its own (tsx and the index's load: 3-8 s on a busy 2-core machine).
+  }, 60_000);
 
   it("exits by itself when the client closes stdin", async () => {
     const mcp = await spawnStdioMcp(botDir);
@@ -209,5 +210,5 @@ describe("second-look mcp: lifecycle and kill-switch", () => {
     // The client sends SIGTERM only if the server has not exited 2 s after stdin closed.
     expect(mcp.stderr()).toContain('"reason":"stdin closed"');
     expect(() => process.kill(mcp.pid, 0)).toThrow();
-  });
+  }, 60_000);
 });

@@ -108,6 +108,15 @@ describe("the per-token rate", () => {
     expect(limiter.take("a", 15_000)).toEqual({ allowed: false, retryAfterSeconds: 5 });
     expect(limiter.take("a", 20_000).allowed).toBe(true);
   });
+
+  it("takes a request's cost all or nothing (each message of a batch counts)", () => {
+    const limiter = rateLimiter(6);
+    expect(limiter.take("a", 0, 4).allowed).toBe(true);
+    // Two left: a cost of three is refused and takes nothing; it waits for the one missing.
+    expect(limiter.take("a", 0, 3)).toEqual({ allowed: false, retryAfterSeconds: 10 });
+    expect(limiter.take("a", 0, 2).allowed).toBe(true);
+    expect(limiter.take("a", 0).allowed).toBe(false);
+  });
 });
 
 describe("the call limit", () => {
