@@ -1,6 +1,6 @@
 // Corrective rescue on the documentation bots, through the shared command: `second-look eval
-// <bot> --questions queries.jsonl --compare off,signal,auto,haiku --json` on pydocs (and
-// `off,signal` on lohelp-en and nodejs-api), run in-process. The model
+// <bot> --questions queries.jsonl --compare off,signal,auto,haiku --json` on pydocs and
+// nodejs-api (and `off,signal` on lohelp-en), run in-process. The model
 // grader (auto, haiku) is the real provider code talking to a loopback Anthropic server that
 // replays one strong model's recorded replies (bench/grader-replay.ts): those columns are
 // REPLAYED, not a live model's.
@@ -8,6 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SettingReport } from "../src/evaluation/evaluate-bot.js";
 import {
+  benchDataDir,
   dataDir,
   lohelpEnglishBotDir,
   MissingData,
@@ -32,7 +33,8 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
     ...(skipped.length ? [`Skipped: ${skipped.join("; ")}.`] : []),
   ].join("\n");
   return {
-    title: "Corrective rescue on the documentation bots (eval --compare; model grader replayed on pydocs)",
+    title:
+      "Corrective rescue on the documentation bots (eval --compare; model grader replayed on pydocs and nodejs-api)",
     figures: {
       // pydocs' figures where they always were; every bot's under `bots`.
       ...pydocs.figures,
@@ -83,9 +85,19 @@ async function lohelpRescue(): Promise<BotRescue | string> {
   };
 }
 
+/** A documentation bot whose questions have recorded grader replies. */
+interface ReplayedBot {
+  bot: string;
+  dir: string;
+  questions: string;
+  replies: string;
+  description: string;
+  collections: Record<string, { paths: string[] }>;
+}
+
 /**
- * nodejs-api: Node.js 18's API reference (bench/data/nodejs-api), `off` and `signal` only (no
- * model's grader replies are recorded for its questions).
+ * nodejs-api: Node.js 18's API reference (bench/data/nodejs-api), every setting; its grader
+ * replies were recorded from the product's own grader prompts (bench/data/nodejs-api/README.md).
  */
 async function nodejsApiRescue(): Promise<BotRescue | string> {
   let dir: string;
@@ -95,33 +107,45 @@ async function nodejsApiRescue(): Promise<BotRescue | string> {
     if (error instanceof MissingData) return `nodejs-api: ${error.message}`;
     throw error;
   }
-  const report = await evalInProcess([dir, "--questions", nodejsApiQuestions, "--compare", "off,signal"]);
-  const rows = report.settings.map(row);
-  return {
+  return replayedRescue({
     bot: "nodejs-api",
-    figures: { rows, perQuestion: report.settings.map(perQuestion) },
-    markdown: [
-      `nodejs-api bot (${report.documents ?? "?"} documents), ${report.settings[0]?.questions ?? 0} judged questions; no model grader replies are recorded for them.`,
-      "",
-      ...TABLE_HEAD,
-      ...rows.map(tableRow),
-    ].join("\n"),
-  };
+    dir,
+    questions: nodejsApiQuestions,
+    replies: join(benchDataDir, "nodejs-api", "grader-replies.jsonl"),
+    description: "Node.js 18 API reference (benchmark; grader replies replayed)",
+    collections: { "nodejs-api": { paths: ["docs/**/*.md"] } },
+  });
 }
 
 async function pydocsRescue(): Promise<BotRescue> {
-  const questions = join(dataDir, "pydocs", "queries.jsonl");
-  const replay = await startGraderReplay(join(dataDir, "pydocs", "grader-replies.jsonl"), questions);
+  return replayedRescue({
+    bot: "pydocs",
+    dir: await pydocsBotDir(),
+    questions: join(dataDir, "pydocs", "queries.jsonl"),
+    replies: join(dataDir, "pydocs", "grader-replies.jsonl"),
+    description: "Python 3.11 documentation (benchmark; grader replies replayed)",
+    collections: { pydocs: { paths: ["docs/**/*.html"] } },
+  });
+}
+
+/** off, signal, auto and haiku on one bot, the model grader replaying the bot's recorded replies. */
+async function replayedRescue(target: ReplayedBot): Promise<BotRescue> {
+  const replay = await startGraderReplay(target.replies, target.questions);
   try {
-    const dir = await pydocsBotDir();
     const config = {
-      description: "Python 3.11 documentation (benchmark; grader replies replayed)",
-      knowledge: { backend: "embedded", collections: { pydocs: { paths: ["docs/**/*.html"] } } },
+      description: target.description,
+      knowledge: { backend: "embedded", collections: target.collections },
       correctiveRetrieval: replayCorrectiveRetrieval(replay),
     };
-    await writeFile(join(dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+    await writeFile(join(target.dir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
     process.env[REPLAY_KEY_VARIABLE] = "replay";
-    const report = await evalInProcess([dir, "--questions", questions, "--compare", "off,signal,auto,haiku"]);
+    const report = await evalInProcess([
+      target.dir,
+      "--questions",
+      target.questions,
+      "--compare",
+      "off,signal,auto,haiku",
+    ]);
     const rows = report.settings.map(row);
     // The misses haiku's replayed grades rescue, and how many of them auto rescues too.
     const rescuedBy = (setting: string) =>
@@ -135,7 +159,7 @@ async function pydocsRescue(): Promise<BotRescue> {
     const autoRescued = rescuedBy("auto");
     const autoOfHaiku = [...haikuRescued].filter((id) => autoRescued.has(id)).length;
     const markdown = [
-      `pydocs bot (${report.documents ?? "?"} documents), ${report.settings[0]?.questions ?? 0} judged questions; ` +
+      `${target.bot} bot (${report.documents ?? "?"} documents), ${report.settings[0]?.questions ?? 0} judged questions; ` +
         "auto and haiku grade with one strong model's recorded replies, **replayed** through the Anthropic " +
         "provider code over a loopback server (not a live model).",
       "",
@@ -146,7 +170,7 @@ async function pydocsRescue(): Promise<BotRescue> {
       `Replay requests without a recorded reply: ${replay.unmatched()}.`,
     ].join("\n");
     return {
-      bot: "pydocs",
+      bot: target.bot,
       figures: {
         rows,
         haikuRescued: haikuRescued.size,
