@@ -34,7 +34,7 @@ function anchorsOf(markdown: string): Set<string> {
 }
 
 /** Why each relative link of `page` (a path inside `root`) is dead; empty when none is. */
-export function deadLinks(root: string, page: string, markdown: string): string[] {
+function deadLinks(root: string, page: string, markdown: string): string[] {
   const dead: string[] = [];
   for (const match of prose(markdown).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
     const target = match[1]!;

@@ -26,7 +26,9 @@ export function parseText(source: string, fileTitle: string): ParsedDocument {
   const firstLine = text.split("\n", 1)[0]?.trim() ?? "";
   const titleFromLine = firstLine !== "" && firstLine.length <= MAX_TITLE_CHARS;
   const title = titleFromLine ? firstLine : fileTitle;
-  const rest = titleFromLine ? text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n") + 1) : text;
+  const rest = titleFromLine
+    ? text.slice(text.indexOf("\n") === -1 ? text.length : text.indexOf("\n") + 1)
+    : text;
   const body = rest.trim() === "" ? text : rest;
   return { title, sections: buildSections(title, paragraphBuckets(body)) };
 }
