@@ -81,4 +81,12 @@ describe("config.json shapes no key has", () => {
       /config\.json: knowledge\.collections\["do\\u0000cs"\]: the key contains a NUL character/,
     );
   });
+
+  it("a NUL in the bot path on the command line: named escaped, never written raw", async () => {
+    const run = await runCli(["search", join(root, "no\u0000bot"), "words"]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).not.toContain("\u0000");
+    expect(run.stderr).toContain("no\\u0000bot");
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { terminalText } from "../../src/cli/terminal-text.js";
 import type { AskResult, BotRuntime } from "../../src/connectors/bot-runtime.js";
 import { answerQuestion, checkQuestion, SENTENCES } from "../../src/hosts/hosted-answer.js";
+import { emptyRefreshReport, warnOfWhatWasRead } from "../../src/knowledge/index/refresh.js";
 import { fetchNamedDocument, renderDocument } from "../../src/knowledge-tool/document.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import { searchKnowledgeOutput } from "../../src/knowledge-tool/tool-output.js";
@@ -17,6 +18,7 @@ import { answerWithCitations } from "../../src/strategies/answer/cited-answer.js
 import { createLogger } from "../../src/telemetry/logger.js";
 import type { KnowledgeBackend } from "../../src/types.js";
 import { hit, response } from "../knowledge-tool/builders.js";
+import { logLines } from "../support/capture-logs.js";
 import { ScriptedLlm } from "../support/scripted-llm.js";
 
 /** What must never reach a model or a person raw: bidi controls, zero-width, tags, C0/C1 but \n \t. */
@@ -100,6 +102,14 @@ describe("bidirectional, zero-width and tag characters from documents", () => {
       ok: true,
       answer: "Pay \\u202e4321\\u{e0069}\\u{e0067}\\u{e006e}\\u{e006f}\\u{e0072}\\u{e0065}.",
     });
+  });
+
+  it("a file name in the indexer's skip warning is escaped", async () => {
+    const report = emptyRefreshReport("docs");
+    report.skipped.push({ path: SPOOFED_ID, reason: "not a regular file" });
+    const { log } = await logLines(() => warnOfWhatWasRead("docs", "/nowhere", report, undefined));
+    const line = JSON.parse(log.trim().split("\n")[0]!) as { msg: string };
+    expect(line.msg).toBe("skipped docs/Invoice \\u202efdp.exe: not a regular file");
   });
 
   it("the joiners Persian and emoji need pass between letters; elsewhere they are escaped", () => {

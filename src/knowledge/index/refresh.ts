@@ -2,6 +2,7 @@ import { readdir } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { glob } from "tinyglobby";
+import { escapeControlCharacters } from "../../knowledge-tool/untrusted-text.js";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { LanguageSample, unsetLanguageWarning } from "../analysis/unset-language.js";
@@ -234,7 +235,8 @@ export async function warnOfWhatWasRead(
   for (const skip of report.skipped) {
     logger().warn(
       { collection, file: skip.path, reason: skip.reason },
-      `skipped ${skip.path}: ${skip.reason}`,
+      // A file name is anyone's to choose: a bidirectional override in it must not reorder the line.
+      `skipped ${escapeControlCharacters(skip.path)}: ${skip.reason}`,
     );
   }
   const message = sample ? await unsetLanguageWarning(collection, botDir, sample) : undefined;
