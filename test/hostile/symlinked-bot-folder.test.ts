@@ -8,9 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBotFromDir } from "../../src/bots/discovery.js";
-
-const isInsideFolder = async (..._a: string[]) => false;
-
+import { isInsideFolder } from "../../src/knowledge/documents/inside-folder.js";
 import { IndexStore } from "../../src/knowledge/index/index-store.js";
 import { refreshCollection } from "../../src/knowledge/index/refresh.js";
 import { runCli } from "../support/run-cli.js";
