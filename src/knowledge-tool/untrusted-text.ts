@@ -66,6 +66,10 @@ function escapeLine(line: string): string {
 const UNTRUSTED =
   /[\u0000-\u001f\u007f-\u009f\u180e\u200b-\u200d\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
 const HAS_UNTRUSTED = new RegExp(UNTRUSTED.source, "u");
+/** The same, less what multi-line text keeps (newline, tab, a CR before a newline): found without a call per line. */
+const UNTRUSTED_IN_TEXT =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u180e\u200b-\u200d\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]|\r(?!\n)/gu;
+const HAS_UNTRUSTED_IN_TEXT = new RegExp(UNTRUSTED_IN_TEXT.source, "u");
 const JOINABLE = /[\p{L}\p{M}\p{N}\p{Extended_Pictographic}\p{Sk}]/u;
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
 
@@ -86,11 +90,12 @@ export type UntrustedShape = "text" | "line" | "name";
 export function escapeUntrusted(text: string, shape: UntrustedShape): string {
   let out = text;
   if (shape === "line" && /[\r\n\u2028\u2029]/.test(out)) out = out.replace(LINE_BREAK, " ");
-  if (!HAS_UNTRUSTED.test(out)) return out;
-  return out.replace(UNTRUSTED, (c: string, at: number, whole: string) => {
-    if (c === "\n") return shape === "name" ? "\\n" : c;
+  const multiLine = shape === "text";
+  if (!(multiLine ? HAS_UNTRUSTED_IN_TEXT : HAS_UNTRUSTED).test(out)) return out;
+  return out.replace(multiLine ? UNTRUSTED_IN_TEXT : UNTRUSTED, (c: string, at: number, whole: string) => {
+    if (c === "\n") return "\\n";
     if (c === "\t") return shape === "name" ? "\\t" : c;
-    if (c === "\r") return shape === "text" && whole[at + 1] === "\n" ? c : "\\r";
+    if (c === "\r") return "\\r";
     if ((c === "\u200c" || c === "\u200d") && shape !== "name" && joins(whole, at)) return c;
     return visibleEscape(c);
   });

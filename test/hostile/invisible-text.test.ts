@@ -70,6 +70,8 @@ describe("bidirectional, zero-width and tag characters from documents", () => {
     expect(RAW.test(text), text).toBe(false);
     expect(RAW.test(terminalText(SNIPPET))).toBe(false);
     expect(terminalText("a\tb\nc")).toBe("a\tb\nc");
+    // A CR that ends a line is kept; one alone would return a terminal's cursor over the line.
+    expect(terminalText("a\r\nb\rc")).toBe("a\r\nb\\rc");
   });
 
   it("what a strategy sends the model and the citations it returns are escaped", async () => {
