@@ -92,7 +92,10 @@ describe("a bot with hostile documents", () => {
     );
     expect(run.cpuMs).toBeLessThan(INDEX_CPU_BOUND_MS);
     expect(run.maxRssMb).toBeLessThan(RSS_BOUND_MB);
-  }, 120_000);
+    // Wall time grows with the machine's load: a hostile file is stopped at 4 s of its thread's
+    // CPU, or at 20 s of wall time when the machine gives it less; 7 of them on 2 threads are at
+    // most 70 s of that, beside the ordinary files (81 s in all at a load of 20 on 2 cores).
+  }, 300_000);
 
   it("searches the ordinary documents, and does not parse the refused files again", async () => {
     const run = await runCliProcess(["search", bot, "how many weeks of parental leave", "--json"]);
