@@ -48,7 +48,8 @@ describe("a bot folder reached through a symlink", () => {
     expect(run.stderr).not.toContain("outside the bot folder");
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain("docs/leave.md");
-  });
+    // `search` indexes first, in a parser thread that loads through tsx in tests: seconds when busy.
+  }, 60_000);
 
   it("a persona that is a symlink out of it is still refused", async () => {
     const dir = await release("release-2", { persona: "voice.md" });
