@@ -185,7 +185,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     type: "integer 100–600000",
     default: String(DEADLINES.ingestFileMs),
     description:
-      "Wall-clock limit on reading, parsing and analysing one file (holds even when a parser never yields).",
+      "Limit on reading, parsing and analysing one file: its parser thread's CPU time (wall-clock time where the platform does not tell it, i.e. not on Linux), and 5 times as much wall-clock time in any case, so a busy machine does not refuse a benign file (holds even when a parser never yields).",
   },
   {
     key: "knowledge.ingest.fileMemoryMb",

@@ -233,7 +233,7 @@ export async function loadBot(
   const available = await listBotNames(root).catch(() => []);
   const listing = available.length > 0 ? `available: ${available.join(", ")}` : "there are none";
   throw new BotNotFoundError(
-    `no bot "${pathOrName}": not a bot name under ${display(root, cwd)} (${listing}) ` +
+    `no bot ${JSON.stringify(pathOrName)}: not a bot name under ${display(root, cwd)} (${listing}) ` +
       `and not a path to a bot folder (a folder with ${CONFIG_FILE})`,
   );
 }

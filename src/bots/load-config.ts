@@ -3,10 +3,11 @@ import { errorMessage } from "../errors.js";
 import { BotConfigError } from "./config-error.js";
 import { type BotConfig, BotConfigSchema } from "./config-schema.js";
 import { formatIssues } from "./format-issues.js";
-import { parseJsonText } from "./parse-json.js";
+import { checkJsonShape, parseJsonText } from "./parse-json.js";
 
 /** Validate parsed JSON against the bot schema; `file` is the name used in error lines. */
 export function validateBotConfig(data: unknown, file: string): BotConfig {
+  checkJsonShape(data, file);
   const result = BotConfigSchema.safeParse(data);
   if (result.success) return result.data;
   throw new BotConfigError(file, formatIssues(result.error.issues, data, file, BotConfigSchema));

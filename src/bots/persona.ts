@@ -1,6 +1,7 @@
-import { readFile, realpath } from "node:fs/promises";
-import { isAbsolute, relative, resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { errorMessage } from "../errors.js";
+import { isInsideFolder } from "../knowledge/documents/inside-folder.js";
 import { BotConfigError } from "./config-error.js";
 import type { BotConfig } from "./config-schema.js";
 
@@ -21,8 +22,9 @@ export function defaultPersona(name: string, config: BotConfig): string {
 /**
  * The persona text of a bot in `dir`. A persona file named in config.json must exist; without
  * one, `persona.md` is used when present and the default persona otherwise.
- * The persona must be a file inside the bot folder (symlinks resolved): config.json must not be
- * able to send any file of the machine (`/etc/passwd`, `../../.env`) to a model as its prompt.
+ * The persona must be a file inside the bot folder, both paths resolved (isInsideFolder):
+ * config.json must not be able to send any file of the machine (`/etc/passwd`, `../../.env`)
+ * to a model as its prompt, and a bot folder reached through a symlink keeps its own files.
  * `configFile` is how errors name the config file.
  */
 export async function loadPersona(
@@ -56,12 +58,4 @@ export async function loadPersona(
     ]);
   }
   return text;
-}
-
-/** Whether `path` (symlinks resolved when it exists) lies inside `folder`. */
-async function isInsideFolder(path: string, folder: string): Promise<boolean> {
-  const root = await realpath(folder).catch(() => resolve(folder));
-  const target = await realpath(path).catch(() => resolve(path));
-  const rel = relative(root, target);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }

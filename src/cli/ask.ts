@@ -9,6 +9,7 @@ import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 import { renderPageRange } from "../knowledge-tool/page-range.js";
+import { hasVisibleText } from "../knowledge-tool/untrusted-text.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import { checkProviderReachable } from "../llm/provider-reachability.js";
 import { answerWithCitations, type CitedAnswer } from "../strategies/answer/cited-answer.js";
@@ -35,7 +36,7 @@ export async function runAsk(
   options: { trace: boolean; json: boolean; answer?: boolean },
   io: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream },
 ): Promise<number> {
-  if (!question.trim()) throw new CliError("the question is empty");
+  if (!hasVisibleText(question)) throw new CliError("the question is empty");
   const bot = await resolveBot(botRef, { quiet: options.json });
   if (hasModel(bot)) await ensureModelReachable(bot);
   return withTracing({ keepSpans: options.trace }, async (spans) => {

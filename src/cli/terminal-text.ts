@@ -4,19 +4,11 @@
 // except the newline and the tab is written as a visible escape.
 import { styleText } from "node:util";
 import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
-import { escapeControlCharacters } from "../knowledge-tool/untrusted-text.js";
+import { escapeUntrusted } from "../knowledge-tool/untrusted-text.js";
 
-/** `text` with control characters other than \n and \t escaped; lines and tabs kept. */
+/** `text` with control characters other than \n and \t escaped, and bidirectional and invisible ones; lines and tabs kept. */
 export function terminalText(text: string): string {
-  return text
-    .split("\n")
-    .map((line) =>
-      line
-        .split("\t")
-        .map((part) => escapeControlCharacters(part))
-        .join("\t"),
-    )
-    .join("\n");
+  return escapeUntrusted(text, "text");
 }
 
 /** `1 file`, `2 files`. */

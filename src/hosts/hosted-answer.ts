@@ -3,6 +3,7 @@
 // the detail (code, message, cause) goes to the log. No error text from the runtime, the model
 // or a stack ever reaches a channel.
 import { type AskResult, type BotRuntime, BotRuntimeError } from "../connectors/bot-runtime.js";
+import { escapeUntrusted, hasVisibleText } from "../knowledge-tool/untrusted-text.js";
 import type { Logger } from "../telemetry/logger.js";
 import { type Citations, citedDocuments } from "./cited-documents.js";
 
@@ -34,7 +35,7 @@ export function checkQuestion(raw: unknown): { question: string } | { sentence: 
   if (typeof raw !== "string") return { sentence: SENTENCES.empty };
   // Control characters (other than newline and tab) are never part of a question.
   const question = raw.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim();
-  if (!question) return { sentence: SENTENCES.empty };
+  if (!hasVisibleText(question)) return { sentence: SENTENCES.empty };
   if (question.length > MAX_QUESTION_CHARS) return { sentence: SENTENCES.tooLong };
   return { question };
 }
@@ -64,7 +65,9 @@ export async function answerQuestion(
     context.log.error({ err: error, code, conversationId: context.conversationId }, "question failed");
     return { ok: false, sentence: sentenceFor(error, context.signal.aborted) };
   }
-  const answer = typeof result.answer === "string" ? result.answer.trim().slice(0, MAX_ANSWER_CHARS) : "";
-  if (!answer) return { ok: false, sentence: SENTENCES.noAnswer };
+  const raw = typeof result.answer === "string" ? result.answer.trim().slice(0, MAX_ANSWER_CHARS) : "";
+  // An answer of zero-width or control characters shows nothing: no answer.
+  if (!hasVisibleText(raw)) return { ok: false, sentence: SENTENCES.noAnswer };
+  const answer = escapeUntrusted(raw, "text");
   return { ok: true, answer, citations: citedDocuments({ ...result, answer }) };
 }

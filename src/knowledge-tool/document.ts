@@ -1,11 +1,17 @@
 // A `get_document` result as Huginn's adapter renders it (docs/reference/huginn-search-contract.md §4): `# <title>`,
 // the work-in-progress banner when the document's metadata says so, the URL, the visible
 // metadata as `**k:** v | …`, a blank line, then the full text. Title, URL and metadata are
-// kept to one line each; the text is the document's own and passes as it is.
+// kept to one line each; the text is the document's own, escaped as all document text is
+// (escapeUntrusted: no control, bidirectional override or invisible character reaches the model raw).
 
 import type { Doc } from "../types.js";
 import { HIDDEN_METADATA_KEYS } from "./hit.js";
-import { escapeControlCharacters, toSingleLine, unescapeControlCharacters } from "./untrusted-text.js";
+import {
+  escapeControlCharacters,
+  escapeUntrusted,
+  toSingleLine,
+  unescapeControlCharacters,
+} from "./untrusted-text.js";
 
 /** Huginn's banner for a Confluence page marked as work in progress (`metadata.wip === "true"`). */
 export const WIP_BANNER = "**[UNDER ARBEID]** Dette dokumentet er merket som under arbeid i Confluence.";
@@ -22,7 +28,7 @@ export function renderDocument(doc: DocWithMetadata): string {
   if (visible.length > 0) {
     lines.push(visible.map(([key, value]) => `**${toSingleLine(key)}:** ${toSingleLine(value)}`).join(" | "));
   }
-  return `${lines.join("\n")}\n\n${doc.text}`;
+  return `${lines.join("\n")}\n\n${escapeUntrusted(doc.text, "text")}`;
 }
 
 /**

@@ -1,11 +1,12 @@
 // One hit, rendered exactly as Huginn's MCP adapter does (docs/reference/huginn-search-contract.md §4), in brief or full
-// mode. Document text goes through defuseProtocolLines; single-line fields through toSingleLine.
+// mode. Document text goes through untrustedText; single-line fields through toSingleLine (both
+// escape as escapeUntrusted does, untrusted-text.ts).
 import type { Hit } from "../types.js";
 import { renderDocIdLine } from "./doc-id-line.js";
 import { renderPageRange } from "./page-range.js";
 import { renderQuoteLine } from "./quote-line.js";
 import { renderRelevanceFragment } from "./relevance-text.js";
-import { defuseProtocolLines, toSingleLine } from "./untrusted-text.js";
+import { toSingleLine, untrustedText } from "./untrusted-text.js";
 
 /** Metadata keys that are internal to the source system and never shown (Huginn's list). */
 export const HIDDEN_METADATA_KEYS: ReadonlySet<string> = new Set([
@@ -35,7 +36,7 @@ export function renderBriefHit(hit: Hit, index: number): string {
   ];
   if (hit.url) lines.push(BRIEF_INDENT + toSingleLine(hit.url));
   if (hit.breadcrumb) lines.push(BRIEF_INDENT + toSingleLine(hit.breadcrumb));
-  if (hit.snippet) lines.push(BRIEF_INDENT + defuseProtocolLines(hit.snippet));
+  if (hit.snippet) lines.push(BRIEF_INDENT + untrustedText(hit.snippet));
   const context = graphContextLine(hit);
   if (context) lines.push(BRIEF_INDENT + context);
   const metadata = metadataLine(hit);
@@ -78,11 +79,11 @@ export function renderFullHit(hit: Hit): string {
   if (chunks) {
     for (const chunk of chunks) {
       if (chunk.heading) body.push(`**${toSingleLine(chunk.heading)}**`);
-      if (chunk.content) body.push(defuseProtocolLines(chunk.content));
+      if (chunk.content) body.push(untrustedText(chunk.content));
     }
   } else if (hit.snippet) {
     if (hit.heading) body.push(`**${toSingleLine(hit.heading)}**`);
-    body.push(defuseProtocolLines(hit.snippet));
+    body.push(untrustedText(hit.snippet));
   }
   const metadata = metadataLine(hit);
   if (metadata) body.push(metadata);

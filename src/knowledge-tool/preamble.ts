@@ -1,7 +1,7 @@
 // What Huginn writes before the hits (a graph answer, the low-confidence banner) or instead of
 // them (the no-results line). Rendering and recognition live together so they cannot drift.
 import type { SearchResponse } from "../types.js";
-import { defuseProtocolLines, toSingleLine } from "./untrusted-text.js";
+import { toSingleLine, untrustedText } from "./untrusted-text.js";
 
 export const GRAPH_HEADING = "**Graph:**";
 export const LOW_CONFIDENCE_BANNER = "*Low confidence results — query may not match indexed content well.*";
@@ -13,7 +13,7 @@ const NO_RESULTS_START = "No results found for '";
  */
 export function renderPreambleBlocks(response: SearchResponse): string[] {
   const blocks: string[] = [];
-  if (response.graphAnswer) blocks.push(`${GRAPH_HEADING}\n${defuseProtocolLines(response.graphAnswer)}\n`);
+  if (response.graphAnswer) blocks.push(`${GRAPH_HEADING}\n${untrustedText(response.graphAnswer)}\n`);
   if (response.lowConfidence) blocks.push(`${LOW_CONFIDENCE_BANNER}\n`);
   return blocks;
 }

@@ -4,6 +4,7 @@
 // agent that filters them, reads these fields instead of parsing the text.
 import * as z from "zod";
 import type { CorrectiveMetadata, Hit } from "../types.js";
+import { escapeControlCharacters, toSingleLine } from "./untrusted-text.js";
 
 const hitShape = z.object({
   collection: z.string(),
@@ -49,7 +50,12 @@ export const listCollectionsOutputSchema = z.object(listCollectionsOutputShape);
 export type SearchKnowledgeOutput = z.infer<typeof searchKnowledgeOutputSchema>;
 export type ListCollectionsOutput = z.infer<typeof listCollectionsOutputSchema>;
 
-/** The structured twin of a search's text. */
+/**
+ * The structured twin of a search's text, escaped as the text is (untrusted-text.ts): titles,
+ * URLs and queries kept to one line, ids and collections as the doc-id line shows them (the id a
+ * client copies into `get_document` opens the document), so no field carries a bidirectional
+ * override, a control or an invisible character from a document raw.
+ */
 export function searchKnowledgeOutput(
   query: string,
   collections: readonly string[],
@@ -59,13 +65,13 @@ export function searchKnowledgeOutput(
     | null,
 ): SearchKnowledgeOutput {
   return {
-    query,
-    collections: [...collections],
+    query: toSingleLine(query),
+    collections: collections.map(escapeControlCharacters),
     hits: hits.map(hitOutput),
     corrective: corrective
       ? {
           changed: corrective.changed,
-          queriesTried: [...corrective.queriesTried],
+          queriesTried: corrective.queriesTried.map(toSingleLine),
           addedHits: corrective.newHits.reduce((sum, n) => sum + n, 0),
           added: (corrective.added ?? []).map(hitOutput),
         }
@@ -73,12 +79,13 @@ export function searchKnowledgeOutput(
   };
 }
 
+/** A hit as a client reads it: its document's names escaped (untrusted-text.ts). */
 function hitOutput(hit: Hit): SearchKnowledgeOutput["hits"][number] {
   return {
-    collection: hit.collection,
-    doc_id: hit.id,
-    title: hit.title,
-    url: hit.url ?? null,
+    collection: escapeControlCharacters(hit.collection),
+    doc_id: escapeControlCharacters(hit.id),
+    title: toSingleLine(hit.title),
+    url: hit.url === undefined ? null : toSingleLine(hit.url),
     relevance: Math.min(1, Math.max(0, hit.relevance)),
   };
 }

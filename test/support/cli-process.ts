@@ -15,6 +15,8 @@ export interface CliProcessRun {
   ms: number;
   /** Peak resident memory of the whole process (undefined when it was killed). */
   maxRssMb?: number;
+  /** CPU time of the whole process, every thread (undefined when it was killed). */
+  cpuMs?: number;
 }
 
 export function startCli(
@@ -45,14 +47,14 @@ export function startCli(
   });
   const done = new Promise<CliProcessRun>((resolve) => {
     child.on("close", (exitCode, signal) => {
-      const last = /\{"maxRssKb":(\d+)\}\s*$/.exec(stderr);
+      const last = /\{"maxRssKb":(\d+),"cpuMs":(\d+)\}\s*$/.exec(stderr);
       resolve({
         stdout,
         stderr,
         exitCode,
         signal,
         ms: Math.round(performance.now() - started),
-        ...(last ? { maxRssMb: Math.round(Number(last[1]) / 1024) } : {}),
+        ...(last ? { maxRssMb: Math.round(Number(last[1]) / 1024), cpuMs: Number(last[2]) } : {}),
       });
     });
   });

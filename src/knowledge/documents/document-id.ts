@@ -1,4 +1,5 @@
-import { isAbsolute, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
+import { isLexicallyInside } from "./inside-folder.js";
 
 /**
  * A document's id: its path relative to the collection root with forward slashes, so ids
@@ -6,7 +7,6 @@ import { isAbsolute, relative, sep } from "node:path";
  * not inside the root (an id must never climb out of its collection).
  */
 export function documentIdFor(collectionRoot: string, absPath: string): string | undefined {
-  const rel = relative(collectionRoot, absPath);
-  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
-  return rel.split(sep).join("/");
+  if (!isLexicallyInside(absPath, collectionRoot)) return undefined;
+  return relative(collectionRoot, absPath).split(sep).join("/");
 }

@@ -1,7 +1,8 @@
 // PDF → ParsedDocument on pdf.js (legacy build, in-process "fake" worker). Nothing is fetched
 // at run time: standard-font data, CMaps and wasm decoders are read from the copy of pdf.js the
 // package ships (vendor/pdfjs-dist, made by scripts/vendor-pdfjs.mjs, which says why it is not a
-// dependency), font faces are never installed, and eval is off. The whole parse is bounded in time.
+// dependency), font faces are never installed, and eval is off. The whole parse is bounded in
+// time: the CPU time of its thread, with wall-clock time as the last resort (parse-bound.ts).
 
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -9,6 +10,7 @@ import CSSMatrix from "@thednp/dommatrix";
 import { DEADLINES } from "../../deadline.js";
 import { errorMessage, SecondLookError } from "../../errors.js";
 import type { ParsedDocument } from "./loaded-document.js";
+import { watchOwnParse } from "./parse-bound.js";
 import { headingLevels } from "./pdf-headings.js";
 import { matchOutline, type PdfOutlineEntry } from "./pdf-outline.js";
 import { isBoldFontName, type PdfRow, type PdfTextItem, rowsOfPage } from "./pdf-rows.js";
@@ -25,7 +27,7 @@ const MAX_OUTLINE_ENTRIES = 5_000;
 
 export interface PdfParseOptions {
   maxSectionChars: number;
-  /** Bound on the whole parse (default 60 s). */
+  /** Bound on the whole parse's CPU time (default 60 s; 5 × as much wall-clock time at most). */
   timeoutMs?: number;
 }
 
@@ -72,19 +74,19 @@ export async function parsePdf(
   });
   const timeoutMs = options.timeoutMs ?? DEFAULT_PDF_PARSE_TIMEOUT_MS;
   const deadline = { expired: false };
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    cancel = watchOwnParse(timeoutMs, (reason) => {
       deadline.expired = true;
-      reject(new PdfParseError(`parsing took longer than ${Math.round(timeoutMs / 1000)} s`));
-    }, timeoutMs);
+      reject(new PdfParseError(reason));
+    });
   });
   try {
     return await Promise.race([extract(task.promise, fileTitle, options, deadline), timeout]);
   } catch (error) {
     throw error instanceof PdfParseError ? error : new PdfParseError(describe(error));
   } finally {
-    clearTimeout(timer);
+    cancel?.();
     await task.destroy().catch(() => undefined);
   }
 }

@@ -1,17 +1,20 @@
 import { availableParallelism } from "node:os";
 import * as z from "zod";
 import { DEADLINES } from "../../deadline.js";
+import { describeMs, WALL_CLOCK_FACTOR } from "../documents/parse-bound.js";
 
 // The bounds on turning one file into an indexed document. They hold whatever the parser does
 // (a parse runs in a worker thread that is terminated at its bound), so one hostile or huge
 // file costs at most this much and is then skipped with a warning that names the bound.
 
 /**
- * Wall-clock bound on reading, parsing and analysing one file. It admits what the size caps
- * admit (a 10 MB text file, a 5,000-page PDF) with room for a busy 2-core machine: measured by
- * `npm run bench -- hostile` (bench/results/hostile.md), a 4,999-page PDF parses in about 16 s and
- * a 9.9 MB Markdown file in about 10 s on a shared 2-core machine, so the former 15 s refused
- * benign files the caps let through.
+ * Bound on reading, parsing and analysing one file: the CPU time of its parser thread where the
+ * platform tells it (Linux), else wall-clock time; and WALL_CLOCK_FACTOR times as much wall-clock
+ * time in any case (documents/parse-bound.ts). It admits what the size caps admit (a 10 MB text
+ * file, a 5,000-page PDF): measured by `npm run bench -- hostile` (bench/results/hostile.md), a
+ * 4,999-page PDF parses in about 16 s and a 9.9 MB Markdown file in about 10 s on a shared 2-core
+ * machine, so the former 15 s refused benign files the caps let through; and being CPU time, a
+ * busy machine that gives the parser a third of a core does not turn 16 s into a refusal.
  */
 export const DEFAULT_FILE_TIMEOUT_MS = DEADLINES.ingestFileMs;
 /** Heap bound of the worker parsing one file, and the most its file may add to the process RSS. */
@@ -27,7 +30,10 @@ export const IngestLimitsSchema = z.strictObject({
 export type IngestLimitsConfig = z.output<typeof IngestLimitsSchema>;
 
 export interface IngestLimits {
+  /** CPU time of the parser thread (wall-clock time where that is not known). */
   fileTimeoutMs: number;
+  /** The wall-clock last resort; default WALL_CLOCK_FACTOR × fileTimeoutMs. */
+  fileWallTimeoutMs?: number;
   fileMemoryMb: number;
   workers: number;
 }
@@ -49,7 +55,12 @@ export function boundsKey(limits: IngestLimits): string {
 }
 
 export function describeTimeout(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+  return describeMs(ms);
+}
+
+/** The wall-clock last resort of `limits`. */
+export function wallTimeoutOf(limits: IngestLimits): number {
+  return limits.fileWallTimeoutMs ?? limits.fileTimeoutMs * WALL_CLOCK_FACTOR;
 }
 
 /**

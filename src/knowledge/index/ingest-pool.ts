@@ -3,8 +3,9 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { DEADLINES } from "../../deadline.js";
+import { checkParseBound, threadCpuMs } from "../documents/parse-bound.js";
 import type { IngestResult, IngestTask } from "./ingest-file.js";
-import { describeTimeout, type IngestLimits } from "./ingest-limits.js";
+import { type IngestLimits, wallTimeoutOf } from "./ingest-limits.js";
 
 const MB = 1024 * 1024;
 /** How often the process RSS is sampled while files are being parsed. */
@@ -29,6 +30,9 @@ interface Running {
   timer: NodeJS.Timeout;
   /** Process RSS and main-thread heap when the file was handed over (set once the thread is ready). */
   rssAtStart?: number;
+  /** When the file was handed over, and its thread's CPU time then (where it can be read). */
+  startedAt?: number;
+  cpuAtStart?: number;
   heapAtStart?: number;
 }
 
@@ -37,11 +41,18 @@ interface Slot {
   worker?: Worker;
   ready?: Promise<boolean>;
   running?: Running;
+  /** Where the thread's CPU time is read (`/proc/<pid>/task/<tid>`), when it can be. */
+  clock?: string;
 }
+
+/** Reads a parser thread's CPU time in ms (parse-bound.ts); replaceable in tests. */
+export type ThreadCpuClock = (clock: string) => number | undefined;
 
 /**
  * A few worker threads that each turn one file at a time into an indexed document, under a
- * wall-clock bound and a memory bound that hold even when a parser never yields: the heap bound
+ * time bound and a memory bound that hold even when a parser never yields. The time bound is the
+ * thread's CPU time (wall-clock time where it cannot be read), with a wall-clock last resort
+ * (documents/parse-bound.ts), so a busy machine does not refuse a benign file. The heap bound
  * is the thread's `resourceLimits`; memory outside the heap (typed arrays a PDF stream inflates
  * into) is watched through the process RSS; a thread past either bound, or past its deadline,
  * is terminated and its file comes back `{ ok: false, reason }` naming the bound.
@@ -58,7 +69,10 @@ export class IngestPool {
   private seq = 0;
   private closed = false;
 
-  constructor(readonly limits: IngestLimits) {
+  constructor(
+    readonly limits: IngestLimits,
+    private readonly cpuClock: ThreadCpuClock = threadCpuMs,
+  ) {
     this.slots = Array.from({ length: Math.max(1, limits.workers) }, () => ({}));
   }
 
@@ -70,7 +84,7 @@ export class IngestPool {
    * alive while idle.
    */
   static shared(limits: IngestLimits): IngestPool {
-    const key = `${limits.fileTimeoutMs}/${limits.fileMemoryMb}/${limits.workers}`;
+    const key = `${limits.fileTimeoutMs}/${wallTimeoutOf(limits)}/${limits.fileMemoryMb}/${limits.workers}`;
     let pool = IngestPool.pools.get(key);
     if (!pool || pool.closed) {
       pool = new IngestPool(limits);
@@ -151,6 +165,7 @@ export class IngestPool {
     worker.ref();
     const seq = ++this.seq;
     const { fileTimeoutMs } = this.limits;
+    const wallTimeoutMs = wallTimeoutOf(this.limits);
     const stop = (reason: string) => {
       this.finish(slot, { ok: false, reason });
       void this.discard(slot).then(() => this.pump());
@@ -165,10 +180,20 @@ export class IngestPool {
     void slot.ready!.then((ok) => {
       if (!ok || slot.running !== running || slot.worker !== worker) return;
       clearTimeout(running.timer);
-      running.timer = setTimeout(
-        () => stop(`parsing took longer than the ${describeTimeout(fileTimeoutMs)} limit per file`),
-        fileTimeoutMs,
-      );
+      const clock = slot.clock;
+      running.startedAt = performance.now();
+      running.cpuAtStart = clock === undefined ? undefined : this.cpuClock(clock);
+      const check = () => {
+        if (slot.running !== running) return;
+        const now = clock === undefined ? undefined : this.cpuClock(clock);
+        const cpuMs =
+          now === undefined || running.cpuAtStart === undefined ? undefined : now - running.cpuAtStart;
+        const wallMs = performance.now() - running.startedAt!;
+        const bound = checkParseBound({ wallMs, cpuMs }, fileTimeoutMs, wallTimeoutMs);
+        if (bound.over) stop(bound.reason);
+        else running.timer = setTimeout(check, bound.recheckInMs);
+      };
+      running.timer = setTimeout(check, fileTimeoutMs);
       running.rssAtStart = process.memoryUsage.rss();
       running.heapAtStart = process.memoryUsage().heapTotal;
       worker.postMessage({ ...pending.task, seq });
@@ -192,8 +217,9 @@ export class IngestPool {
     });
     slot.worker = worker;
     slot.ready = new Promise<boolean>((resolve) => {
-      const onReady = (message: { ready?: boolean }) => {
+      const onReady = (message: { ready?: boolean; clock?: string }) => {
         if (message?.ready) {
+          slot.clock = typeof message.clock === "string" ? message.clock : undefined;
           worker.off("message", onReady);
           resolve(true);
         }
@@ -250,6 +276,7 @@ export class IngestPool {
     const worker = slot.worker;
     slot.worker = undefined;
     slot.ready = undefined;
+    slot.clock = undefined;
     if (worker) await worker.terminate().catch(() => undefined);
   }
 

@@ -2,6 +2,7 @@
 // posted back. The pool terminates this thread when a file passes its time or memory bound.
 import { parentPort } from "node:worker_threads";
 import { SecondLookError } from "../../errors.js";
+import { ownThreadClock } from "../documents/parse-bound.js";
 import { type IngestTask, ingestFile } from "./ingest-file.js";
 
 // Whatever a parser prints is dropped here, so it never queues up in the parent's buffers.
@@ -25,4 +26,5 @@ port.on("message", (task: IngestTask & { seq: number }) => {
       }),
   );
 });
-port.postMessage({ ready: true });
+// Where this thread's CPU time can be read, so the pool bounds the work done (parse-bound.ts).
+port.postMessage({ ready: true, clock: ownThreadClock() });

@@ -1,9 +1,13 @@
+import { readdir } from "node:fs";
 import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { glob } from "tinyglobby";
+import { escapeControlCharacters } from "../../knowledge-tool/untrusted-text.js";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { LanguageSample, unsetLanguageWarning } from "../analysis/unset-language.js";
 import { documentIdFor } from "../documents/document-id.js";
+import { isLexicallyInside, resolvedPath } from "../documents/inside-folder.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
 import type { IndexStore, SkippedFile, StoredDocument, StoreLoad } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
@@ -154,7 +158,7 @@ export async function refreshCollection(
   const signal = stored ? options.signal : undefined;
   const report = emptyRefreshReport(source.name);
 
-  const files = await listCollectionFiles(botDir, source);
+  const files = await listCollectionFiles(botDir, source, report);
   report.files = files.length;
 
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
@@ -231,7 +235,8 @@ export async function warnOfWhatWasRead(
   for (const skip of report.skipped) {
     logger().warn(
       { collection, file: skip.path, reason: skip.reason },
-      `skipped ${skip.path}: ${skip.reason}`,
+      // A file name is anyone's to choose: a bidirectional override in it must not reorder the line.
+      `skipped ${escapeControlCharacters(skip.path)}: ${skip.reason}`,
     );
   }
   const message = sample ? await unsetLanguageWarning(collection, botDir, sample) : undefined;
@@ -253,8 +258,16 @@ export function statFailureReason(absPath: string, error: unknown): string {
 /**
  * A collection's files (absolute paths, sorted) as its globs name them, without our own state
  * and dependency trees, at most MAX_FILES_PER_COLLECTION (the rest are named in a warning).
+ * Files the bot folder does not hold once symlinks are resolved (a glob naming a symlinked
+ * folder that leads out of it) are left out, and so are the files of a folder whose name is not
+ * valid UTF-8 (no name the listing gives opens it): each is added to `report`'s skips, named.
  */
-export async function listCollectionFiles(botDir: string, source: CollectionSource): Promise<string[]> {
+export async function listCollectionFiles(
+  botDir: string,
+  source: CollectionSource,
+  report?: RefreshReport,
+): Promise<string[]> {
+  const unreadable = new Set<string>();
   let files = (
     await glob([...source.paths], {
       cwd: botDir,
@@ -263,6 +276,7 @@ export async function listCollectionFiles(botDir: string, source: CollectionSour
       absolute: true,
       followSymbolicLinks: false,
       expandDirectories: false,
+      fs: { readdir: readdirNotingUnreadable(unreadable) },
     })
   ).sort();
   if (files.length > MAX_FILES_PER_COLLECTION) {
@@ -272,8 +286,67 @@ export async function listCollectionFiles(botDir: string, source: CollectionSour
     );
     files = files.slice(0, MAX_FILES_PER_COLLECTION);
   }
-  return files;
+  for (const dir of [...unreadable].sort()) {
+    report?.skipped.push({ path: `${documentIdFor(botDir, dir) ?? dir}/`, reason: NON_UTF8_FOLDER });
+  }
+  return filesInsideFolder(botDir, files, report);
 }
+
+const NON_UTF8_FOLDER =
+  "its folder name is not valid UTF-8 (shown with \uFFFD where its bytes are), so none of the files in it can be opened; rename the folder to index them";
+
+/**
+ * The folder listing the glob walks with, noting each folder it could not open because its name
+ * came back with U+FFFD for bytes that are not UTF-8 (the glob itself passes over it in silence).
+ */
+function readdirNotingUnreadable(unreadable: Set<string>): typeof readdir {
+  const noting = (
+    path: string,
+    options: unknown,
+    callback: (error: NodeJS.ErrnoException | null, entries: unknown) => void,
+  ) =>
+    readdir(path, options as { withFileTypes: true }, (error, entries) => {
+      if (error?.code === "ENOENT" && path.includes("\uFFFD")) unreadable.add(path.replace(/[\\/]+$/, ""));
+      callback(error, entries);
+    });
+  return noting as unknown as typeof readdir;
+}
+
+/**
+ * The files whose folder, resolved, lies in the resolved bot folder (inside-folder.ts). The glob
+ * lists no symlinked file, so resolving each folder once says where every file is.
+ */
+async function filesInsideFolder(
+  botDir: string,
+  files: string[],
+  report: RefreshReport | undefined,
+): Promise<string[]> {
+  const root = await resolvedPath(botDir);
+  const folders = new Map<string, Promise<boolean>>();
+  const inside = await Promise.all(
+    files.map((file) => {
+      const folder = dirname(file);
+      let held = folders.get(folder);
+      if (!held) {
+        held = resolvedPath(folder).then((real) => real === root || isLexicallyInside(real, root));
+        folders.set(folder, held);
+      }
+      return held;
+    }),
+  );
+  const kept: string[] = [];
+  for (let i = 0; i < files.length; i++) {
+    if (inside[i]) kept.push(files[i]!);
+    else
+      report?.skipped.push({
+        path: documentIdFor(botDir, files[i]!) ?? files[i]!,
+        reason: OUTSIDE_THE_FOLDER,
+      });
+  }
+  return kept;
+}
+
+const OUTSIDE_THE_FOLDER = "outside the bot folder once symlinks are resolved";
 
 interface RefreshContext {
   botDir: string;

@@ -138,7 +138,7 @@ export async function refreshPostgresCollection(
     const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
     const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
     const skips: StoredSkip[] = [];
-    const files = await listCollectionFiles(botDir, source);
+    const files = await listCollectionFiles(botDir, source, report);
     report.files = files.length;
     if (options.from) {
       const current = new Set<string>();

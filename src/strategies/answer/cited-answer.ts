@@ -4,6 +4,12 @@
 // and cites them as [n]. Without sources there is no synthesis call: the refusal is fixed text.
 
 import { renderPageRange } from "../../knowledge-tool/page-range.js";
+import {
+  escapeControlCharacters,
+  escapeUntrusted,
+  hasVisibleText,
+  toSingleLine,
+} from "../../knowledge-tool/untrusted-text.js";
 import type { LlmClient } from "../../llm/llm-client.js";
 import type { AnswerSpan, Hit, KnowledgeBackend } from "../../types.js";
 import { ModelTurns, type RunLimits, type StopReason } from "../select/model-turns.js";
@@ -100,8 +106,10 @@ export async function answerWithCitations(
       "answer synthesis",
     );
     if (reply === undefined) failure = `answer synthesis: not asked (${stopWords(turns.stopped())})`;
-    answer = reply?.text.trim() ?? "";
-    // A 200 with no words in it is no answer: said, never printed as a blank one.
+    const text = reply?.text.trim() ?? "";
+    // A 200 with no words in it is no answer (zero-width characters are none): said, never
+    // printed as a blank one.
+    answer = hasVisibleText(text) ? escapeUntrusted(text, "text") : "";
     if (reply !== undefined && answer === "") {
       failure = `answer synthesis: the model replied with an empty answer (finish reason ${reply.finishReason ?? "none"})`;
     }
@@ -139,11 +147,18 @@ function stopWords(reason: StopReason | undefined): string {
   return "the time limit passed";
 }
 
+/** A citation as a person reads it: its document's names and quote escaped (untrusted-text.ts). */
 function toCitation(hit: Hit, n: number): Citation {
-  const citation: Citation = { n, collection: hit.collection, id: hit.id, title: hit.title };
-  if (hit.url) citation.url = hit.url;
-  if (hit.heading) citation.heading = hit.heading;
+  const citation: Citation = {
+    n,
+    collection: escapeControlCharacters(hit.collection),
+    id: escapeControlCharacters(hit.id),
+    title: toSingleLine(hit.title),
+  };
+  if (hit.url) citation.url = toSingleLine(hit.url);
+  if (hit.heading) citation.heading = toSingleLine(hit.heading);
   if (hit.pages) citation.pages = { ...hit.pages };
-  if (hit.quote && hit.quote.start >= 0) citation.quote = hit.quote;
+  if (hit.quote && hit.quote.start >= 0)
+    citation.quote = { ...hit.quote, text: toSingleLine(hit.quote.text) };
   return citation;
 }

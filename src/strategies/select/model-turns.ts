@@ -1,10 +1,13 @@
 // Every model call a strategy makes goes through here: each call gets a timeout no later than
 // the run's deadline, the run's abort signal, and its tokens are counted against the run's
 // token budget. When time or tokens run out the run stops asking (callers return what they
-// have); a transport failure is a StrategyError carrying the usage spent so far.
+// have); a transport failure is a StrategyError carrying the usage spent so far. What the
+// call sends passes the one escaping rule for document text (knowledge-tool/untrusted-text.ts):
+// the sections, titles and quotes a strategy shows the model come from documents.
 
 import { DEADLINES } from "../../deadline.js";
 import { errorMessage, SecondLookError } from "../../errors.js";
+import { escapeUntrusted } from "../../knowledge-tool/untrusted-text.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "../../llm/llm-client.js";
 import { addUsage, type StrategyUsage, zeroUsage } from "./usage.js";
 
@@ -71,6 +74,8 @@ export class ModelTurns {
     try {
       response = await this.client.chat({
         ...request,
+        ...(request.system !== undefined ? { system: escapeUntrusted(request.system, "text") } : {}),
+        messages: request.messages.map((m) => ({ ...m, content: escapeUntrusted(m.content, "text") })),
         timeoutMs,
         ...(this.limits.signal ? { signal: this.limits.signal } : {}),
       });

@@ -1,6 +1,9 @@
 // A bot whose folder holds every hostile document that once stalled or exhausted indexing
 // (generated here, never committed) beside the ordinary handbook. Run as real processes, so the
-// bounds are measured as a user meets them: wall time, peak RSS of the whole process.
+// bounds are measured as a user meets them: the work done (CPU time of every thread), peak RSS of
+// the whole process. The per-file bound is CPU time, with five times as much wall time as the last
+// resort (knowledge/documents/parse-bound.ts), so on a busy machine the wall time grows with the
+// load while the work stays bounded: that is what is asserted.
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliProcess } from "../../support/cli-process.js";
 import { deflateBombPdf, hostileText, manyPagePdf } from "../../support/hostile-files.js";
 
-/** The bound this test states for indexing the hostile bot on a 2-core machine. */
-const INDEX_BOUND_MS = 45_000;
+/** The bound this test states for indexing the hostile bot: CPU time of the whole process. */
+const INDEX_CPU_BOUND_MS = 45_000;
 const RSS_BOUND_MB = 1_536;
 /** Per-file bounds the hostile bot sets (knowledge.ingest). */
 const FILE_TIMEOUT_MS = 4_000;
@@ -83,10 +86,16 @@ describe("a bot with hostile documents", () => {
     }
     expect(skipped.get("docs/hostile/30000-pages.pdf")).toMatch(/30000 pages \(limit 5000\)/);
     expect(report.added).toBe(refusedBorderline ? 14 : 15);
-    console.info(`hostile bot: index ${run.ms} ms, peak RSS ${run.maxRssMb} MB`, Object.fromEntries(skipped));
-    expect(run.ms).toBeLessThan(INDEX_BOUND_MS);
+    console.info(
+      `hostile bot: index ${run.ms} ms (${run.cpuMs} ms CPU), peak RSS ${run.maxRssMb} MB`,
+      Object.fromEntries(skipped),
+    );
+    expect(run.cpuMs).toBeLessThan(INDEX_CPU_BOUND_MS);
     expect(run.maxRssMb).toBeLessThan(RSS_BOUND_MB);
-  }, 120_000);
+    // Wall time grows with the machine's load: a hostile file is stopped at 4 s of its thread's
+    // CPU, or at 20 s of wall time when the machine gives it less; 7 of them on 2 threads are at
+    // most 70 s of that, beside the ordinary files (81 s in all at a load of 20 on 2 cores).
+  }, 300_000);
 
   it("searches the ordinary documents, and does not parse the refused files again", async () => {
     const run = await runCliProcess(["search", bot, "how many weeks of parental leave", "--json"]);

@@ -34,7 +34,11 @@ describe("IngestPool", () => {
     try {
       const started = performance.now();
       const slow = await pool.ingest({ absPath: join(dir, "emphasis.md"), id: "emphasis.md" });
-      expect(slow).toEqual({ ok: false, reason: "parsing took longer than the 1 s limit per file" });
+      // Its 1 s of CPU time, or on a machine too busy to give it that within 5 s, the wall-clock last resort.
+      expect(slow).toEqual({
+        ok: false,
+        reason: expect.stringMatching(/^parsing took longer than the (1 s|5 s wall-clock) limit per file/),
+      });
       // The deadline counts from when the thread had its file (its start-up is not charged).
       expect(performance.now() - started).toBeLessThan(35_000);
     } finally {
