@@ -34,17 +34,21 @@ describe("isBorderline (grader auto: weak, another language, or a middling top h
   it("a top hit in the borderline band that barely outscores the second is asked about; one that stands out is not", () => {
     expect(AUTO_BAND_TOP).toBeGreaterThan(AUTO_ASK_BELOW);
     const inBand = (AUTO_ASK_BELOW + AUTO_BAND_TOP) / 2;
-    expect(isBorderline({ ...clear, bestRelevance: inBand, secondRelevance: inBand - AUTO_MAX_GAP / 2 })).toBe(true);
+    expect(
+      isBorderline({ ...clear, bestRelevance: inBand, secondRelevance: inBand - AUTO_MAX_GAP / 2 }),
+    ).toBe(true);
     expect(isBorderline({ ...clear, bestRelevance: WEAK_BEST_SCORE, secondRelevance: WEAK_BEST_SCORE })).toBe(
       true,
     );
     // A clear lead over the second hit: the signal keeps it, even low in the band.
-    expect(isBorderline({ ...clear, bestRelevance: inBand, secondRelevance: inBand - AUTO_MAX_GAP * 2 })).toBe(
-      false,
-    );
+    expect(
+      isBorderline({ ...clear, bestRelevance: inBand, secondRelevance: inBand - AUTO_MAX_GAP * 2 }),
+    ).toBe(false);
     expect(isBorderline({ ...clear, bestRelevance: WEAK_BEST_SCORE + 0.01, secondRelevance: 0 })).toBe(false);
     // Above the band, near-equal hits are both good: no call.
-    expect(isBorderline({ ...clear, bestRelevance: AUTO_BAND_TOP, secondRelevance: AUTO_BAND_TOP })).toBe(false);
+    expect(isBorderline({ ...clear, bestRelevance: AUTO_BAND_TOP, secondRelevance: AUTO_BAND_TOP })).toBe(
+      false,
+    );
     expect(isBorderline({ ...clear, bestRelevance: 0.8, secondRelevance: 0.79 })).toBe(false);
   });
 
