@@ -240,6 +240,12 @@ export function botReportText(report: BotEvalReport): string {
   const header = ["", ...columns.map(settingHeading)];
   const body = summaryRows(first).map(({ label, cell }) => [label, ...columns.map((c) => cell(c))]);
   const notes = columns.filter((c) => !c.reliable).map((c) => `${c.setting} is UNRELIABLE: ${c.problem}`);
+  const kept = report.autoKeepsHaiku;
+  if (kept) {
+    notes.unshift(
+      `haiku rescues kept by auto: ${kept.autoKept} of ${kept.haikuRescued}, at ${num(kept.autoCallsPer100)} model calls per 100 searches`,
+    );
+  }
   return [
     `${report.bot}: ${first.questions} questions (${first.answerable} answerable, ${first.unanswerable} unanswerable)` +
       `${report.documents === null ? "" : `, ${report.documents} documents`}, index ready in ${report.indexMs} ms`,

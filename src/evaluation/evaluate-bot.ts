@@ -47,6 +47,38 @@ export interface BotEvalReport {
   /** Judged paths no document matches (only with `lenient`; otherwise they stop the run). */
   unmatchedRelevant: UnmatchedPath[];
   settings: SettingReport[];
+  /**
+   * With both `haiku` and `auto` compared: the misses haiku rescues (no answer among the search's
+   * hits, one in the final text) and how many of them auto rescues too; null otherwise.
+   */
+  autoKeepsHaiku: AutoKeepsHaiku | null;
+}
+
+export interface AutoKeepsHaiku {
+  haikuRescued: number;
+  autoKept: number;
+  /** auto's model calls per 100 searches, beside what it kept. */
+  autoCallsPer100: number;
+}
+
+/** The misses haiku rescues that auto rescues too (null unless both settings were compared). */
+export function autoKeepsHaiku(settings: readonly SettingReport[]): AutoKeepsHaiku | null {
+  const haiku = settings.find((s) => s.setting === "haiku");
+  const auto = settings.find((s) => s.setting === "auto");
+  if (!haiku || !auto) return null;
+  const rescued = (s: SettingReport) =>
+    new Set(
+      s.perQuestion
+        .filter((o) => o.kind === "answerable" && o.searchRank === 0 && o.finalRank > 0)
+        .map((o) => o.id),
+    );
+  const byHaiku = rescued(haiku);
+  const byAuto = rescued(auto);
+  return {
+    haikuRescued: byHaiku.size,
+    autoKept: [...byHaiku].filter((id) => byAuto.has(id)).length,
+    autoCallsPer100: auto.modelCallsPer100,
+  };
 }
 
 /** Judged paths that match no document of the bot: the run stops before asking anything. */
@@ -173,6 +205,7 @@ export async function evaluateBot(
       indexMs,
       unmatchedRelevant,
       settings,
+      autoKeepsHaiku: autoKeepsHaiku(settings),
     };
   } finally {
     await opened.close();
