@@ -344,7 +344,7 @@ function renderBlock(block: Block, depth: number): string {
     case "code_block":
       return tidyLines(token.content);
     case "html_block":
-      return htmlFragmentText(token.content);
+      return isComment(token.content) ? "" : htmlFragmentText(token.content);
     case "bullet_list_open":
     case "ordered_list_open":
       return renderList(block, depth);
@@ -363,6 +363,12 @@ function renderBlock(block: Block, depth: number): string {
         ? joinBlocks(block.children.map((child) => renderBlock(child, depth + 1)))
         : token.content;
   }
+}
+
+/** One HTML comment and nothing else (API docs carry one per entry): no text, no HTML parse needed. */
+function isComment(html: string): boolean {
+  const text = html.trim();
+  return text.startsWith("<!--") && text.indexOf("-->", 4) === text.length - 3;
 }
 
 /** A GFM task list item's `[ ]` / `[x]` marker at the start of its first paragraph. */

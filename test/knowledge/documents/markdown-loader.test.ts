@@ -139,4 +139,12 @@ describe("parseMarkdown", () => {
     ]);
     expect(d.sections[1]?.content).toBe("option | meaning\na | b | either a or b\n\nSee the guide.");
   });
+
+  it("drops HTML comments, and keeps the text of HTML that follows a comment in the same block", () => {
+    const d = parseMarkdown(
+      "# fs\n\n<!-- YAML\nadded: v0.1.29\n-->\n\nReads a file.\n\n<div><!-- note --><p>Kept</p></div>\n\n<!-- a --> <b>also kept</b>\n",
+      "f",
+    );
+    expect(d.sections[0]?.content).toBe("Reads a file.\n\nKept\n\nalso kept");
+  });
 });
