@@ -21,6 +21,7 @@ import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.
 import { type Logger, logger } from "../telemetry/logger.js";
 import { CliError } from "./cli-error.js";
 import { untilSignal, wholeOption } from "./cli-options.js";
+import { progressLines } from "./progress.js";
 import { withTracing } from "./tracing.js";
 
 export interface McpOptions {
@@ -58,12 +59,15 @@ export function runMcp(
 /**
  * Opens a bot's backend, bounded: an MCP client gives up on a server that does not start. A
  * refresh cut short says so in the log and finishes in the background; answers meanwhile come
- * from the index as it stood. No progress bar: the log reports it.
+ * from the index as it stood. No progress bar: the log reports indexing at a bounded rate
+ * (progressLines), so a client's log shows a first index advancing.
  */
 async function openForAnswers(bot: BotDefinition, log: Logger): Promise<OpenedBackend> {
+  const progress = progressLines((line) => log.info({ bot: bot.name }, `mcp: ${line}`));
   const opened = await openBotBackend(bot, {
     refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS,
     finishRefreshInBackground: true,
+    onProgress: progress.update,
   });
   const refreshed = opened.reports.length;
   if (refreshed > 0) log.info({ bot: bot.name, collections: refreshed }, "mcp: knowledge index ready");

@@ -1,8 +1,5 @@
-import type { List, Nodes, PhrasingContent, Root, RootContent, Table } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { toString as mdastToString } from "mdast-util-to-string";
-import { gfm } from "micromark-extension-gfm";
+import MarkdownIt, { type Token } from "markdown-it";
+import footnote from "markdown-it-footnote";
 import { SecondLookError } from "../../errors.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { htmlFragmentText } from "./html-loader.js";
@@ -18,19 +15,39 @@ export interface MarkdownOptions {
 }
 
 /**
- * The parser holds a syntax tree of a few hundred bytes per source byte (a 9.9 MB file: 2.7 GB),
- * so a longer body is parsed in chunks of about this size, cut only where a block starts afresh:
- * the text extracted is the same as from one parse (see markdownChunks), and memory is bounded
- * by the chunk, not the file.
+ * A longer body is parsed in chunks of about this size, cut only where a block starts afresh: the
+ * text extracted is the same as from one parse (see markdownChunks), and the tokens held at once
+ * are bounded by the chunk, not the file.
  */
 export const MARKDOWN_CHUNK_CHARS = 256 * 1024;
 
-// The parser's cost grows with the square of container nesting (a 40 KB line of "- - - …"
-// takes minutes), and no real document nests lists or quotes this deep.
+// Nesting costs grow with container depth (a 40 KB line of "- - - …"), and no real document
+// nests lists or quotes this deep.
 const MAX_CONTAINER_NESTING = 100;
 // Deeper nesting (quotes in lists in quotes …) is flattened to its text rather than walked,
 // so a hostile file cannot drive the renderer's recursion arbitrarily deep.
 const MAX_DEPTH = 32;
+
+/**
+ * CommonMark with GFM tables and strikethrough (markdown-it's default rules), raw HTML kept as
+ * HTML tokens (their text is extracted), and footnotes. Footnote definitions stay where they are
+ * written (the plugin's rule that moves them to the end is off), so their text stays in its section.
+ * Every nesting assertShallowNesting lets through is parsed; markdown-it drops what is deeper than
+ * `maxNesting` (open tokens: a list and its item are two per level).
+ */
+const parser = new MarkdownIt("default", {
+  html: true,
+  linkify: false,
+  typographer: false,
+  maxNesting: 5 * MAX_CONTAINER_NESTING,
+}).use(footnote);
+parser.core.ruler.disable("footnote_tail");
+
+/** A block token with the blocks between it and its closing token (a leaf: none). */
+interface Block {
+  token: Token;
+  children: Block[];
+}
 
 /**
  * Markdown (CommonMark + GFM) to plain-text sections. Every heading opens a section; text
@@ -56,18 +73,19 @@ export function parseMarkdown(
     buckets.push({ ...current, content: joinBlocks(blocks) });
     blocks = [];
   };
-  for (const node of topLevelBlocks(body, options.chunkChars ?? MARKDOWN_CHUNK_CHARS)) {
-    if (node.type === "heading") {
-      const heading = collapseWhitespace(mdastToString(node, { includeHtml: false }));
+  for (const block of topLevelBlocks(body, options.chunkChars ?? MARKDOWN_CHUNK_CHARS)) {
+    if (block.token.type === "heading_open") {
+      const heading = collapseWhitespace(inlinePlain(inlineOf(block), 0));
       // An empty `#` line is not a heading anyone can navigate to.
       if (heading === "") continue;
       close();
-      current = { level: node.depth, heading, content: "" };
-      if (node.depth === 1 && firstH1 === undefined) firstH1 = heading;
+      const level = Number(block.token.tag.slice(1));
+      current = { level, heading, content: "" };
+      if (level === 1 && firstH1 === undefined) firstH1 = heading;
       continue;
     }
-    if (options.mdx && isEsmStatement(node)) continue;
-    blocks.push(renderBlock(node, 0));
+    if (options.mdx && isEsmStatement(block)) continue;
+    blocks.push(renderBlock(block, 0));
   }
   close();
 
@@ -79,29 +97,61 @@ export function parseMarkdown(
   return doc;
 }
 
-function parseTree(markdown: string): Root {
-  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+/** The token stream as a tree of blocks (inline tokens are leaves holding their own children). */
+function parseBlocks(markdown: string): Block[] {
+  const root: Block[] = [];
+  const open: Block[][] = [root];
+  for (const token of parser.parse(markdown, {})) {
+    if (token.nesting === -1) {
+      if (open.length > 1) open.pop();
+      continue;
+    }
+    const block: Block = { token, children: [] };
+    open[open.length - 1]!.push(block);
+    if (token.nesting === 1) open.push(block.children);
+  }
+  return root;
+}
+
+/** The first source line of a block or of the first block inside it that knows its line. */
+function firstLine(block: Block): number | undefined {
+  const stack: Block[] = [block];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (next.token.map) return next.token.map[0];
+    for (let i = next.children.length - 1; i >= 0; i--) stack.push(next.children[i]!);
+  }
+  return undefined;
+}
+
+/** Newlines in a text: the last line's index. */
+function lastLineIndex(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;
+  return count;
 }
 
 /**
  * The body's top-level blocks in order, parsed chunk by chunk when the body is long: each
- * chunk's tree is dropped once its blocks are handed out. A chunk is parsed with the document's
+ * chunk's tokens are dropped once its blocks are handed out. A chunk is parsed with the document's
  * link and footnote definitions appended (a reference resolves wherever its definition is), and
  * the blocks those lines make are left out.
  */
-function* topLevelBlocks(body: string, chunkChars: number): Generator<RootContent> {
+function* topLevelBlocks(body: string, chunkChars: number): Generator<Block> {
   if (body.length <= chunkChars) {
-    yield* parseTree(body).children;
+    yield* parseBlocks(body);
     return;
   }
   const { chunks, definitions } = markdownChunks(body, chunkChars);
   for (const [i, chunk] of chunks.entries()) {
     // The last chunk may end inside an unclosed fence, where appended lines would become code.
     const appended = definitions !== "" && (i < chunks.length - 1 || chunk.endsClean);
-    const tree = parseTree(appended ? `${chunk.text}\n\n${definitions}` : chunk.text);
-    for (const node of tree.children) {
-      if (appended && (node.position?.start.offset ?? 0) >= chunk.text.length) break;
-      yield node;
+    const blocks = parseBlocks(appended ? `${chunk.text}\n\n${definitions}` : chunk.text);
+    // Lines past the chunk's own are the appended definitions.
+    const lastOwnLine = lastLineIndex(chunk.text);
+    for (const block of blocks) {
+      if (appended && (firstLine(block) ?? 0) > lastOwnLine) break;
+      yield block;
     }
   }
 }
@@ -265,8 +315,8 @@ function containerMarkers(line: string): number {
   return depth;
 }
 
-function isEsmStatement(node: RootContent): boolean {
-  return node.type === "paragraph" && /^(import|export)\s/.test(mdastToString(node));
+function isEsmStatement(block: Block): boolean {
+  return block.token.type === "paragraph_open" && /^(import|export)\s/.test(inlinePlain(inlineOf(block), 0));
 }
 
 function isoDate(value: string | undefined): string | undefined {
@@ -275,51 +325,73 @@ function isoDate(value: string | undefined): string | undefined {
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
-function renderBlock(node: Nodes, depth: number): string {
-  if (depth > MAX_DEPTH) return flatText(node);
-  switch (node.type) {
-    case "paragraph":
-    case "heading":
-      return renderInline(node.children, depth);
-    case "code":
-      return tidyLines(node.value);
-    case "html":
-      return htmlFragmentText(node.value);
-    case "blockquote":
-      return joinBlocks(node.children.map((child) => renderBlock(child, depth + 1)));
-    case "list":
-      return renderList(node, depth);
-    case "table":
-      return renderTable(node);
-    case "footnoteDefinition": {
-      const text = joinBlocks(node.children.map((child) => renderBlock(child, depth + 1)));
-      return text === "" ? "" : `[${node.label ?? node.identifier}] ${text}`;
+/** The inline tokens of a paragraph, heading or table cell. */
+function inlineOf(block: Block): readonly Token[] {
+  const inline = block.children.find((child) => child.token.type === "inline");
+  return inline?.token.children ?? [];
+}
+
+function renderBlock(block: Block, depth: number): string {
+  if (depth > MAX_DEPTH) return flatText(block);
+  const { token } = block;
+  switch (token.type) {
+    case "paragraph_open":
+    case "heading_open":
+      return renderInline(inlineOf(block), 0);
+    case "inline":
+      return renderInline(token.children ?? [], 0);
+    case "fence":
+    case "code_block":
+      return tidyLines(token.content);
+    case "html_block":
+      return isComment(token.content) ? "" : htmlFragmentText(token.content);
+    case "bullet_list_open":
+    case "ordered_list_open":
+      return renderList(block, depth);
+    case "table_open":
+      return renderTable(block);
+    case "footnote_reference_open": {
+      const text = joinBlocks(block.children.map((child) => renderBlock(child, depth + 1)));
+      const label = (token.meta as { label?: string } | null)?.label ?? "";
+      return text === "" ? "" : `[${label}] ${text}`;
     }
-    // Link definitions, rules and front-matter-like nodes carry no prose.
-    case "definition":
-    case "thematicBreak":
-    case "yaml":
+    // Rules carry no prose.
+    case "hr":
       return "";
     default:
-      return "children" in node
-        ? joinBlocks(node.children.map((child) => renderBlock(child, depth + 1)))
-        : "value" in node
-          ? node.value
-          : "";
+      return token.nesting === 1
+        ? joinBlocks(block.children.map((child) => renderBlock(child, depth + 1)))
+        : token.content;
   }
 }
+
+/** One HTML comment and nothing else (API docs carry one per entry): no text, no HTML parse needed. */
+function isComment(html: string): boolean {
+  const text = html.trim();
+  return text.startsWith("<!--") && text.indexOf("-->", 4) === text.length - 3;
+}
+
+/** A GFM task list item's `[ ]` / `[x]` marker at the start of its first paragraph. */
+const TASK_MARKER = /^\[[ xX]\](?:[ \t]+|$)/;
 
 /**
  * One item per line with a plain marker (`-` or the item number), nested items indented,
  * so steps and enumerations stay readable and never run together into one sentence.
  */
-function renderList(list: List, depth: number): string {
+function renderList(list: Block, depth: number): string {
   const lines: string[] = [];
-  let number = list.start ?? 1;
+  const ordered = list.token.type === "ordered_list_open";
+  let number = Number(list.token.attrGet("start") ?? 1);
   for (const item of list.children) {
-    const marker = list.ordered ? `${number++}.` : "-";
-    const blocks = item.children.map((child) => renderBlock(child, depth + 1)).filter((b) => b !== "");
-    const body = blocks.join("\n").split("\n");
+    const marker = ordered ? `${number++}.` : "-";
+    const blocks = item.children.map((child, i) => {
+      const text = renderBlock(child, depth + 1);
+      return i === 0 && child.token.type === "paragraph_open" ? text.replace(TASK_MARKER, "") : text;
+    });
+    const body = blocks
+      .filter((b) => b !== "")
+      .join("\n")
+      .split("\n");
     lines.push(`${marker} ${body[0] ?? ""}`.trimEnd());
     for (const line of body.slice(1)) lines.push(line === "" ? "" : `  ${line}`);
   }
@@ -327,41 +399,44 @@ function renderList(list: List, depth: number): string {
 }
 
 /** Header row then one line per row, cells joined by ` | `: readable, without the grid rules. */
-function renderTable(table: Table): string {
-  return table.children
-    .map((row) => row.children.map((cell) => renderInline(cell.children, 0)).join(" | "))
+function renderTable(table: Block): string {
+  const rows: Block[] = [];
+  for (const part of table.children) {
+    if (part.token.type === "tr_open") rows.push(part);
+    else for (const row of part.children) if (row.token.type === "tr_open") rows.push(row);
+  }
+  return rows
+    .map((row) => row.children.map((cell) => renderInline(inlineOf(cell), 0)).join(" | "))
     .filter((line) => line.replace(/[|\s]/g, "") !== "")
     .join("\n");
 }
 
 /** Soft line breaks become spaces (they are source wrapping); hard breaks stay as newlines. */
-function renderInline(nodes: readonly PhrasingContent[], depth: number): string {
+function renderInline(tokens: readonly Token[], depth: number): string {
   let out = "";
-  for (const node of nodes) {
-    if (depth > MAX_DEPTH) {
-      out += flatText(node);
-      continue;
-    }
-    switch (node.type) {
+  for (const token of tokens) {
+    switch (token.type) {
       case "text":
-      case "inlineCode":
-        out += node.value.replace(/\s*\n\s*/g, " ");
+      case "text_special":
+      case "code_inline":
+        out += token.content.replace(/\s*\n\s*/g, " ");
         break;
-      case "break":
+      case "softbreak":
+        out += " ";
+        break;
+      case "hardbreak":
         out += "\n";
         break;
       case "image":
-      case "imageReference":
-        out += node.alt ?? "";
+        out += inlinePlain(token.children ?? [], depth + 1);
         break;
       // Inline tags (<kbd>, <b>, …) are markup around words that are already text; <br> is a line break.
-      case "html":
-        if (/^<br\s*\/?>$/i.test(node.value)) out += "\n";
+      case "html_inline":
+        if (/^<br\s*\/?>$/i.test(token.content)) out += "\n";
         break;
-      case "footnoteReference":
-        break;
+      // Emphasis, links, strikethrough open/close and footnote references carry no words.
       default:
-        out += "children" in node ? renderInline(node.children, depth + 1) : "";
+        break;
     }
   }
   return out
@@ -371,20 +446,31 @@ function renderInline(nodes: readonly PhrasingContent[], depth: number): string 
     .trim();
 }
 
+/** The words of inline tokens on one line (headings, image alt text): no HTML, breaks as spaces. */
+function inlinePlain(tokens: readonly Token[], depth: number): string {
+  let out = "";
+  for (const token of tokens) {
+    if (token.type === "text" || token.type === "text_special" || token.type === "code_inline")
+      out += token.content;
+    else if (token.type === "softbreak" || token.type === "hardbreak") out += " ";
+    else if (token.type === "image" && depth < MAX_DEPTH) out += inlinePlain(token.children ?? [], depth + 1);
+  }
+  return out;
+}
+
 /**
- * All the words under a node, space separated, without recursion: the fallback past
- * MAX_DEPTH, where a recursive walk (ours or mdast-util-to-string's) could overflow the stack.
+ * All the words under a block, space separated, without recursion: the fallback past
+ * MAX_DEPTH, where a recursive walk could overflow the stack.
  */
-function flatText(root: Nodes): string {
+function flatText(root: Block): string {
   const words: string[] = [];
-  const stack: Nodes[] = [root];
+  const stack: Block[] = [root];
   while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.type === "html" || node.type === "definition") continue;
-    if (node.type === "image" || node.type === "imageReference") words.push(node.alt ?? "");
-    else if ("value" in node) words.push(node.value);
-    else if ("children" in node)
-      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    const { token, children } = stack.pop()!;
+    if (token.type === "html_block") continue;
+    if (token.type === "inline") words.push(inlinePlain(token.children ?? [], 0));
+    else if (token.type === "fence" || token.type === "code_block") words.push(token.content);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return collapseWhitespace(words.join(" "));
 }

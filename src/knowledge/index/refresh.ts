@@ -46,7 +46,16 @@ export interface RefreshReport {
   ms: number;
 }
 
-export type RefreshProgress = (event: { collection: string; done: number; total: number }) => void;
+/**
+ * `done` of `total` files looked at; `read`: of those, the files read and parsed (added or
+ * updated), so a reporter can tell real indexing from a refresh that finds nothing changed.
+ */
+export type RefreshProgress = (event: {
+  collection: string;
+  done: number;
+  total: number;
+  read?: number;
+}) => void;
 
 /** Never indexed, whatever the globs say: our own state and dependency trees. */
 const ALWAYS_EXCLUDED = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
@@ -186,7 +195,8 @@ export async function refreshCollection(
       const i = next++;
       documents[i] = await refreshFile(files[i]!, context);
       done++;
-      options.onProgress?.({ collection: source.name, done, total: files.length });
+      const read = report.added + report.updated;
+      options.onProgress?.({ collection: source.name, done, total: files.length, read });
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));

@@ -115,4 +115,36 @@ describe("parseMarkdown", () => {
     expect(d.sections).toHaveLength(1);
     expect(d.sections[0]?.content).toBe("body\n\nstill body");
   });
+
+  it("keeps a footnote's text in the section that defines it, referenced or not", () => {
+    const d = parseMarkdown(
+      "# A\n\nClaim.[^src]\n\n[^src]: The source,\n    continued.\n\n[^spare]: Never cited.\n\n# B\n\nOther.",
+      "f",
+    );
+    expect(d.sections.map((s) => s.content)).toEqual([
+      "Claim.\n\n[src] The source, continued.\n\n[spare] Never cited.",
+      "Other.",
+    ]);
+  });
+
+  it("reads headings with inline code and setext underlines, tables with escaped pipes and reference links", () => {
+    const d = parseMarkdown(
+      "API\n===\n\n## `fs.readFile(path)`\n\n| option | meaning |\n| --- | --- |\n| `a \\| b` | either *a* or b |\n\nSee [the guide][g].\n\n[g]: https://example.com/g\n",
+      "f",
+    );
+    expect(d.title).toBe("API");
+    expect(d.sections.map((s) => [s.heading, s.level])).toEqual([
+      ["API", 1],
+      ["fs.readFile(path)", 2],
+    ]);
+    expect(d.sections[1]?.content).toBe("option | meaning\na | b | either a or b\n\nSee the guide.");
+  });
+
+  it("drops HTML comments, and keeps the text of HTML that follows a comment in the same block", () => {
+    const d = parseMarkdown(
+      "# fs\n\n<!-- YAML\nadded: v0.1.29\n-->\n\nReads a file.\n\n<div><!-- note --><p>Kept</p></div>\n\n<!-- a --> <b>also kept</b>\n",
+      "f",
+    );
+    expect(d.sections[0]?.content).toBe("Reads a file.\n\nKept\n\nalso kept");
+  });
 });
