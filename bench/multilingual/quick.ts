@@ -7,6 +7,7 @@
  *
  * THRESHOLDS=0.25,0.3 also prints false alarms / unanswerable flagged at those weak thresholds;
  * DUMP=<file> appends each language's per-question best score and outcome as one JSON line;
+ * MODE=tag|en|none|auto sets the collection's `language` as the suite's <P>_LANGUAGE does (tag);
  * MISSES=1 lists the answerable questions with no answer in the top 5. Bot folders go under
  * QUICK_DIR (default: the system's temporary folder), never beside the suite's own.
  */
@@ -20,7 +21,14 @@ import { indexDirectory } from "../../src/knowledge/open-embedded.js";
 import { HANDBOOK } from "../debian-handbook/set.js";
 import { fromEngine } from "../docbots/collections.js";
 import { LOHELP } from "../lohelp/languages.js";
-import { type MultilingualSet, openSetBot, questionsFile, type SetLanguage, setBotDir } from "./set.js";
+import {
+  type LanguageMode,
+  type MultilingualSet,
+  openSetBot,
+  questionsFile,
+  type SetLanguage,
+  setBotDir,
+} from "./set.js";
 
 const SETS: readonly MultilingualSet[] = [HANDBOOK, LOHELP];
 const sets = (process.env.SETS ?? HANDBOOK.name).split(",").map((name) => {
@@ -30,6 +38,7 @@ const sets = (process.env.SETS ?? HANDBOOK.name).split(",").map((name) => {
 });
 const languages = process.env.LANGS?.split(",");
 const thresholds = process.env.THRESHOLDS?.split(",").map(Number) ?? [];
+const mode = (process.env.MODE ?? "tag") as LanguageMode;
 const root = process.env.QUICK_DIR ?? join(tmpdir(), "second-look-quick");
 const pct = (x: number | null) =>
   x === null
@@ -39,7 +48,7 @@ const pct = (x: number | null) =>
         .padStart(3);
 
 async function measure(set: MultilingualSet, language: SetLanguage): Promise<void> {
-  const dir = await setBotDir(set, language, "tag", join(root, `${set.name}-${language.code}`));
+  const dir = await setBotDir(set, language, mode, join(root, `${set.name}-${language.code}-${mode}`));
   await rm(indexDirectory(dir), { recursive: true, force: true });
   const judged = await readJudgedQuestions(questionsFile(set, language.code));
   const opened = await openSetBot(dir);
