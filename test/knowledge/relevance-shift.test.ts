@@ -26,12 +26,15 @@ const pages = [
 const query = "nginx upstream squid rndc";
 
 describe("relevanceShift", () => {
-  it("shifts German by the log-odds between the weak threshold chosen on both sets (0.21) and 0.25", () => {
+  it("shifts German and Spanish by the log-odds between the weak threshold chosen on both sets and 0.25", () => {
     const logit = (p: number) => Math.log(p / (1 - p));
     expect(ANALYZER_RELEVANCE_SHIFT.de).toBeCloseTo(logit(0.25) - logit(0.21), 10);
     expect(relevanceShift(DEFAULT_CALIBRATION, "de")).toBe(ANALYZER_RELEVANCE_SHIFT.de);
     expect(relevanceShift(DEFAULT_CALIBRATION, "en")).toBe(0);
     expect(relevanceShift(DEFAULT_CALIBRATION, "fr")).toBe(0);
+    // Spanish (es-2 indexes its stopwords, so unanswerable questions score higher) is lowered.
+    expect(ANALYZER_RELEVANCE_SHIFT.es).toBeCloseTo(logit(0.25) - logit(0.27), 10);
+    expect(relevanceShift(DEFAULT_CALIBRATION, "es")).toBeLessThan(0);
   });
 
   it("leaves a bot's own calibration unshifted", () => {
