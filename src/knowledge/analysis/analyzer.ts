@@ -78,6 +78,7 @@ export class LanguageAnalyzer implements Analyzer {
   private readonly stem: (word: string) => string;
   private readonly keep: ReadonlySet<string>;
   private readonly cache = new Map<string, string | null>();
+  private readonly stopwordCache = new Map<string, string>();
   private readonly segmenter: Intl.Segmenter | undefined;
 
   constructor(readonly profile: LanguageProfile) {
@@ -127,11 +128,23 @@ export class LanguageAnalyzer implements Analyzer {
 
   analyze(text: string): string[] {
     const out: string[] = [];
+    const all = this.profile.indexesStopwords === true;
     this.forEachWord(text, (word) => {
-      const term = this.cachedTerm(word);
+      const term = this.cachedTerm(word) ?? (all ? this.stopwordTerm(word) : null);
       if (term !== null) out.push(term);
     });
     return out;
+  }
+
+  /** A stopword's index term, for a language that indexes them (LanguageProfile.indexesStopwords). */
+  private stopwordTerm(word: string): string {
+    let term = this.stopwordCache.get(word);
+    if (term === undefined) {
+      term = this.stem(this.fold(word));
+      // Bounded: the list is finite, and only its words (as written) reach here.
+      if (this.stopwordCache.size < TERM_CACHE_LIMIT) this.stopwordCache.set(word, term);
+    }
+    return term;
   }
 
   private cachedTerm(word: string): string | null {

@@ -15,6 +15,7 @@ import {
   DEFAULT_CALIBRATION,
   isWeak,
   relevanceAndBand,
+  relevanceShift,
 } from "../relevance.js";
 import { relevanceFeatures } from "../relevance-features.js";
 import { snippetFor } from "../snippet.js";
@@ -86,10 +87,11 @@ export class RankingCore {
       const ranking = rankCollection(index, terms, { rerank, limit });
       reranked &&= ranking.reranked;
       const features = relevanceFeatures(ranking);
+      const shift = relevanceShift(this.calibration, analyzer.language);
       let ceiling = 1;
       for (const [position, ranked] of ranking.documents.entries()) {
         const hit = toHit(index, ranked, { terms: queryTerms, analyzer }, brief);
-        Object.assign(hit, relevanceAndBand(features[position]!, this.calibration));
+        Object.assign(hit, relevanceAndBand(features[position]!, this.calibration, shift));
         // A collection's ranking is the better judge of order than one feature: relevance is
         // kept non-increasing along it, so merging collections by relevance never reorders one.
         if (hit.relevance > ceiling) Object.assign(hit, { relevance: ceiling, band: bandFor(ceiling) });

@@ -141,6 +141,28 @@ describe("German, Dutch, Romance and Slavic languages", () => {
     expect(analyzerFor("pt").analyze("visível")).toEqual(analyzerFor("pt").analyze("visivel"));
   });
 
+  it("Spanish indexes the words its long stopword list names, which still mark them for the word rules", () => {
+    const es = analyzerFor("es");
+    // "usar", "nuevo", "cuenta" carry a query's meaning though the list names them; "de" joins
+    // the words of a multiword term ("barra de herramientas").
+    expect(es.analyze("cómo usar la barra de herramientas nueva")).toEqual([
+      "com",
+      "usar",
+      "la",
+      "barr",
+      "de",
+      "herramient",
+      "nuev",
+    ]);
+    expect(es.isStopword("de")).toBe(true);
+    expect(es.isStopword("usar")).toBe(true);
+    expect(es.termOf("de")).toBeUndefined();
+    expect(es.termOf("barra")).toBe("barr");
+    expect(es.id).toBe("es-2");
+    // Other languages still drop their stopwords from the index.
+    expect(analyzerFor("fr").analyze("la barre de outils")).toEqual(["barr", "outil"]);
+  });
+
   it("Polish keeps ł (a letter of its own) and folds the other diacritics", () => {
     expect(analyzerFor("pl").analyze("Łódź")).toEqual(["łodz"]);
   });
