@@ -61,6 +61,29 @@ export function unmatchedTermsOf(hints: RetryHints | undefined): string[] {
 }
 
 /**
+ * The share of a query's content-word weight (RetryHints.unmatchedShare) from which a word no
+ * document contains is the question's subject, not an aside: "connect to a PostgreSQL database"
+ * without "postgresql" asks about something else, "create a web server without any framework"
+ * without "framework" does not. Chosen leave-one-collection-out on pydocs, lohelp-en and
+ * nodejs-api as the lowest share at which no question answered in the top 5 is told "not
+ * covered" on the other two collections (docs/design.md §5 has the left-out figures); a
+ * share, so it reads alike whatever the language and the collection's size.
+ */
+export const KEY_ABSENT_TERM_MIN_SHARE = 0.37;
+
+/**
+ * The query words no document contains that are the question's subject (each carries at least
+ * KEY_ABSENT_TERM_MIN_SHARE of its weight): the one evidence of absence the signal trusts. Empty
+ * when the search did not report the share (a text-only result): one unmatched word of unknown
+ * weight is no evidence.
+ */
+export function keyAbsentTermsOf(hints: RetryHints | undefined): string[] {
+  const share: unknown = hints?.unmatchedShare;
+  if (typeof share !== "number" || !Number.isFinite(share) || share < KEY_ABSENT_TERM_MIN_SHARE) return [];
+  return unmatchedTermsOf(hints);
+}
+
+/**
  * The signal's evidence on a structured (in-process) response: every hit is shown and carries
  * its relevance. The orchestrator and `eval`'s grader-cost estimate both read it from here, so
  * the estimate counts exactly the searches `auto` sends to the model.

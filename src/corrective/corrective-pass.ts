@@ -23,7 +23,7 @@ import type {
   SearchResponse,
   Verdict,
 } from "../types.js";
-import { unmatchedTermsOf } from "./borderline.js";
+import { keyAbsentTermsOf, unmatchedTermsOf } from "./borderline.js";
 import { clampBudget, DEFAULT_GRADER_TIMEOUT_MS } from "./corrective-config.js";
 import {
   type CorrectiveLanguages,
@@ -122,6 +122,8 @@ export interface CorrectivePass {
   documentLanguage?: string;
   /** The query words no document contains, as the original search's index reported them. */
   unmatchedTerms: string[];
+  /** Those of them that are the question's subject (borderline.ts `keyAbsentTermsOf`). */
+  absentKeyTerms: string[];
   /** queryIdentity() of the original and every re-query so far. */
   tried: Set<string>;
   /** How each re-query was derived ("query" when not named). */
@@ -195,6 +197,7 @@ export function startPass(
     ...(mismatch ? { mismatch } : {}),
     ...(documentLanguage ? { documentLanguage } : {}),
     unmatchedTerms: unmatchedTermsOf(reading.hints),
+    absentKeyTerms: keyAbsentTermsOf(reading.hints),
     tried,
     origins: new Map(),
     ...(settings.originalCollections ? { currentCollections: settings.originalCollections } : {}),
@@ -216,7 +219,8 @@ export function startPass(
 /**
  * Appends the line saying what the pass did not find, unless the query's language explains the
  * miss better. "Not covered" needs evidence that the documents lack the subject: the model read
- * the results and judged so, or query words no document contains (`terms`). A low score alone is
+ * the results and judged so, or a key query word no document contains (`terms`, the pass's
+ * `absentKeyTerms`: one unmatched word among many is an aside, not the subject). A low score alone is
  * none: in users' words, and in languages the calibration was not fitted on, an answer in the top
  * 5 often scores below the weak line (bench/results/lohelp.md: "told not covered" with an answer
  * in the top 5). Then the line says only that nothing better was found.

@@ -88,14 +88,14 @@ export function mergeStep(
     const reason = pass.unmatchedTerms.length > 0 ? REASON_RESCUE_NOT_CONFIDENT : REASON_REQUERY_WEAK;
     recordGrade(pass, { verdict: grade.verdict, reason });
     // A later round keeps what an earlier one appended; only a first one says "not covered".
-    if (pass.retries === 1) sayNotFound(pass, reason, pass.unmatchedTerms);
+    if (pass.retries === 1) sayNotFound(pass, reason, pass.absentKeyTerms);
     return "stop";
   }
   if (fresh.length === 0) {
     if (fused.length === 0 && pass.retries === 1) {
       // Not one candidate matched anything: nothing in the documents to show.
       recordGrade(pass, { verdict: grade.verdict, reason: REASON_RESCUE_EMPTY });
-      sayNotFound(pass, plan.fromModel ? grade.reason : REASON_RESCUE_EMPTY, pass.unmatchedTerms);
+      sayNotFound(pass, plan.fromModel ? grade.reason : REASON_RESCUE_EMPTY, pass.absentKeyTerms);
       return "stop";
     }
     // Nothing new to show: the text and its grade stand; another round may still help.

@@ -39,6 +39,12 @@ export interface RescuePlan {
   unmatchedTerms: string[];
   /** The word every candidate keeps, when the query has one the collection knows. */
   mostInformative?: string;
+  /**
+   * The share of the query's content-word weight (BM25 IDF over the collection's units) that one
+   * word of `unmatchedTerms` carries; every such word weighs alike (it occurs nowhere). Whether an
+   * absent word is the question's subject or an aside depends on it, not on its language.
+   */
+  unmatchedShare?: number;
 }
 
 /** Candidates offered per weak search: enough to cover the kinds of mismatch, cheap in-process. */
@@ -76,6 +82,7 @@ export function rescueCandidates(
   const unmatched = content.filter((w) => w.df === 0);
   const known = content.filter((w) => w.df > 0);
   const plan: RescuePlan = { candidates: [], unmatchedTerms: unmatched.map((w) => w.word) };
+  if (unmatched.length > 0) plan.unmatchedShare = absentWordShare(content, vocabulary.unitCount);
   if (known.length === 0) return plan;
   // Rarest first; the earlier word wins a tie (users put the topic first more often than not).
   const byRarity = [...known].sort((a, b) => a.df - b.df || a.position - b.position);
@@ -127,6 +134,19 @@ export function rescueCandidates(
     add(`${inOrder(known)} ${usable.slice(0, EXPANSION_TERMS).join(" ")}`, "feedback_expansion");
   }
   return plan;
+}
+
+/** BM25's IDF of a term in `df` of `units` units (never negative). */
+function idf(df: number, units: number): number {
+  const n = Math.max(units, df, 1);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** The share of the content words' summed IDF one word occurring nowhere carries (0..1). */
+function absentWordShare(content: readonly QueryWord[], units: number): number {
+  const absent = idf(0, units);
+  const total = content.reduce((sum, w) => sum + idf(w.df, units), 0);
+  return total > 0 ? Math.round((absent / total) * 1000) / 1000 : 1;
 }
 
 function contentWords(query: string, vocabulary: TermVocabulary, analyzer: Analyzer): QueryWord[] {

@@ -45,6 +45,9 @@ export function retryHints(
       .slice(0, MAX_RESCUE_QUERIES_SHOWN)
       .map((c) => ({ query: c.query, strategy: c.strategy }));
   }
-  if (plan?.unmatchedTerms.length) hints.unmatchedTerms = [...plan.unmatchedTerms];
+  if (plan?.unmatchedTerms.length) {
+    hints.unmatchedTerms = [...plan.unmatchedTerms];
+    if (plan.unmatchedShare !== undefined) hints.unmatchedShare = plan.unmatchedShare;
+  }
   return Object.keys(hints).length ? hints : undefined;
 }
