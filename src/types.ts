@@ -79,6 +79,8 @@ export interface RetryHints {
 export interface RescueQuery {
   query: string;
   strategy: string;
+  /** The share (0..1) of the query's content-word weight the candidate keeps, when the index knows it. */
+  keptShare?: number;
 }
 
 export interface SearchResponse {

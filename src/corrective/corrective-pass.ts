@@ -118,6 +118,8 @@ export interface CorrectivePass {
   hints: RetryHints;
   hitsShown: number;
   mismatch?: LanguageMismatch;
+  /** The original search's best relevance, when it was read (the scale re-queries are compared on). */
+  originalBest?: number;
   /** The searched documents' language by name, for the model grader. */
   documentLanguage?: string;
   /** The query words no document contains, as the original search's index reported them. */
@@ -128,6 +130,8 @@ export interface CorrectivePass {
   tried: Set<string>;
   /** How each re-query was derived ("query" when not named). */
   origins: Map<string, string>;
+  /** The share of the original query's weight each index-derived re-query keeps, when known. */
+  keptShares: Map<string, number>;
   currentCollections?: readonly string[];
   /** Whether the grade in hand came from the model (its candidates then lead the round). */
   gradedByModel: boolean;
@@ -181,6 +185,7 @@ export function startPass(
   const mismatch = languageMismatch(settings.originalQuery, searched, languages, settings.log);
   const reading = mismatch ? mismatchedReading(shown.reading, mismatch.reason) : shown.reading;
   const documentLanguage = documentLanguageOf(searched, languages);
+  const originalBest = shown.reading.evidence().bestRelevance;
   const tried = new Set([
     queryIdentity(settings.originalQuery),
     ...shown.searchedByServer.map(queryIdentity),
@@ -196,10 +201,12 @@ export function startPass(
     hitsShown: shown.hitsShown,
     ...(mismatch ? { mismatch } : {}),
     ...(documentLanguage ? { documentLanguage } : {}),
+    ...(originalBest !== undefined && Number.isFinite(originalBest) ? { originalBest } : {}),
     unmatchedTerms: unmatchedTermsOf(reading.hints),
     absentKeyTerms: keyAbsentTermsOf(reading.hints),
     tried,
     origins: new Map(),
+    keptShares: new Map(),
     ...(settings.originalCollections ? { currentCollections: settings.originalCollections } : {}),
     gradedByModel: false,
     requeriedByModel: false,

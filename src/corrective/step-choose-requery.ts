@@ -42,7 +42,10 @@ export function chooseRequery(pass: CorrectivePass, grade: Grade): RequeryPlan |
   if (!fromModel && pass.retries === 0 && absentKeyTerms.length > 0) {
     // The subject occurs nowhere: every re-query the signal can derive drops it, so whatever
     // one finds answers another question ("connect to a database" for "… a PostgreSQL database").
-    return { stop: REASON_KEY_TERM_ABSENT, notCovered: { reason: REASON_KEY_TERM_ABSENT, terms: absentKeyTerms } };
+    return {
+      stop: REASON_KEY_TERM_ABSENT,
+      notCovered: { reason: REASON_KEY_TERM_ABSENT, terms: absentKeyTerms },
+    };
   }
   if (candidates.length === 0) candidates = signalCandidates(pass.hints, pass.tried);
   if (candidates.length === 0) {
@@ -65,6 +68,7 @@ export function chooseRequery(pass: CorrectivePass, grade: Grade): RequeryPlan |
   for (const candidate of candidates) {
     pass.tried.add(queryIdentity(candidate.query));
     pass.origins.set(candidate.query, candidate.origin);
+    if (candidate.keptShare !== undefined) pass.keptShares.set(candidate.query, candidate.keptShare);
   }
   return { candidates, collections: scope.collections, fromModel };
 }
