@@ -151,7 +151,10 @@ function addServingCommands(program: Command, run: Runner, io: Io): void {
       "--http <[host:]port>",
       "Streamable HTTP at /mcp (/mcp/<bot> for several bots); host default 127.0.0.1",
     )
-    .option("--tokens-file <file>", "bearer tokens with what each may use, one per line (docs/mcp.md)")
+    .option(
+      "--tokens-file <file>",
+      "bearer tokens with what each may use, one per line (docs/mcp.md)",
+    )
     .option("--max-body <bytes>", "largest request body accepted (default 1048576)")
     .option("--rate <n>", "requests per minute per token (default 600)")
     .option("--max-calls <n>", "tool calls run at once, the rest wait in turn (default 128)")
