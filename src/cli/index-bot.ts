@@ -1,6 +1,7 @@
 // `second-look index <bot>`: build or refresh a bot's index (embedded, or its PostgreSQL tables).
 import { resolveBot } from "../bots/bot-resolver.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { DEFAULT_LANGUAGE } from "../knowledge/analysis/registry.js";
 import { detectedLanguageLine } from "../knowledge/analysis/unset-language.js";
 import { backendEntry } from "../knowledge/backends/registry.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
@@ -49,8 +50,11 @@ export function summary(r: RefreshReport): string {
   const changes = `${r.added} added, ${r.updated} updated, ${r.removed} removed, ${r.unchanged} unchanged`;
   const skipped = r.skipped.length ? `, ${r.skipped.length} skipped` : "";
   const lines = [`${r.collection}: ${plural(r.files, "file")} · ${changes}${skipped} · ${r.ms} ms`];
-  // A collection with no `language`: what it is analysed in, and how to change that.
-  if (r.detectedLanguage) lines.push(`  ${detectedLanguageLine(r.collection, r.detectedLanguage)}`);
+  // A collection with no `language` found to be in another language than English: what it is
+  // analysed in, and how to change that (English is what an unset collection always was).
+  const detected = r.detectedLanguage;
+  if (detected && detected.tag !== DEFAULT_LANGUAGE)
+    lines.push(`  ${detectedLanguageLine(r.collection, detected)}`);
   for (const s of r.skipped) lines.push(`  skipped ${s.path}: ${s.reason}`);
   return lines.join("\n");
 }
