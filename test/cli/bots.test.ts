@@ -150,9 +150,9 @@ describe("runBots: a collection with no language", () => {
       "Reisekostenabrechnungen werden innerhalb eines Monats nach Reiseende mit den Belegen eingereicht.",
       "Die Verbindung zum Büronetz läuft über den VPN-Client, den Sie aus dem Portal installieren.",
     ];
-    pages.forEach((text, i) =>
-      writeFileSync(join(bot, "docs", `seite-${i}.md`), `# Seite ${i}\n\n${text}\n`),
-    );
+    for (const [i, text] of pages.entries()) {
+      writeFileSync(join(bot, "docs", `seite-${i}.md`), `# Seite ${i}\n\n${text}\n`);
+    }
     writeFileSync(
       join(bot, "config.json"),
       JSON.stringify({
