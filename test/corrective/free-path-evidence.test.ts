@@ -30,7 +30,7 @@ describe("not covered needs a key word absent from every document", () => {
   it("the subject occurs nowhere: not covered, naming it, and no re-query whose hits answer another question", async () => {
     const original = weakOriginal("connect to a PostgreSQL database", {
       unmatchedTerms: ["postgresql"],
-      unmatchedShare: 0.45,
+      unmatchedShare: 0.55,
       rescueQueries: [{ query: "connect database", strategy: "drop_unmatched", keptShare: 0.55 }],
     });
     // A re-query would reach the high band: what it finds is about databases, not PostgreSQL.
@@ -58,7 +58,7 @@ describe("not covered needs a key word absent from every document", () => {
     expect(out.text).not.toContain("not covered");
   });
 
-  it("key means a share of the query's weight at or above the threshold; no share, no evidence", () => {
+  it("key means the absent words' share of the query's weight at or above the threshold; no share, no evidence", () => {
     const terms = ["zyx"];
     expect(keyAbsentTermsOf({ unmatchedTerms: terms, unmatchedShare: KEY_ABSENT_TERM_MIN_SHARE })).toEqual(
       terms,
@@ -67,6 +67,10 @@ describe("not covered needs a key word absent from every document", () => {
       keyAbsentTermsOf({ unmatchedTerms: terms, unmatchedShare: KEY_ABSENT_TERM_MIN_SHARE - 0.01 }),
     ).toEqual([]);
     expect(keyAbsentTermsOf({ unmatchedTerms: terms })).toEqual([]);
+    // Absent words weigh together: "stock" and "vesting" in "stock options vesting schedule".
+    const two = ["stock", "vesting"];
+    expect(keyAbsentTermsOf({ unmatchedTerms: two, unmatchedShare: 0.3 })).toEqual(two);
+    expect(keyAbsentTermsOf({ unmatchedTerms: two, unmatchedShare: 0.2 })).toEqual([]);
     expect(keyAbsentTermsOf({ unmatchedTerms: terms, unmatchedShare: Number.NaN })).toEqual([]);
   });
 });
