@@ -11,14 +11,10 @@ import { resolveBot } from "../bots/bot-resolver.js";
 import { type BotConfig, COLLECTION_NAME } from "../bots/config-schema.js";
 import { defaultPersona } from "../bots/persona.js";
 import { languageDetector } from "../knowledge/analysis/detect.js";
-import {
-  chooseCollectionLanguage,
-  type LanguageChoice,
-  LanguageSample,
-} from "../knowledge/analysis/unset-language.js";
+import { chooseCollectionLanguage, type LanguageChoice } from "../knowledge/analysis/unset-language.js";
 import { documentFormatFor, SUPPORTED_EXTENSIONS } from "../knowledge/documents/document-format.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
-import { IngestPool, ingestLimits } from "../knowledge/ingest-core.js";
+import { IngestPool, ingestLimits, LanguageSample } from "../knowledge/ingest-core.js";
 import { CliError } from "./cli-error.js";
 import { indexBot, summary } from "./index-bot.js";
 import { plural, terminalText } from "./terminal-text.js";

@@ -5,17 +5,15 @@
 // (src/knowledge/postgres/pg-indexer.ts) reaches the embedded engine's indexing only through
 // this file (.dependency-cruiser.cjs, docs/architecture.md "The ranking core").
 
-export type { DetectedLanguage } from "./analysis/unset-language.js";
+export { LanguageSample } from "./analysis/unset-language.js";
 export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";
 export {
   type CollectionSource,
-  detectFromSample,
   emptyRefreshReport,
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
-  settingFor,
   statFailureReason,
   warnOfWhatWasRead,
 } from "./index/refresh.js";

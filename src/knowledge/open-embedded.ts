@@ -3,7 +3,6 @@ import { basename, isAbsolute, join, resolve } from "node:path";
 import { SecondLookError } from "../errors.js";
 import { logger } from "../telemetry/logger.js";
 import { CollectionAnalysis } from "./analysis/collection-analysis.js";
-import { DEFAULT_LANGUAGE } from "./analysis/registry.js";
 import { readBotCalibration } from "./bot-calibration.js";
 import { KnowledgeEngine } from "./engine.js";
 import { CollectionIndex } from "./index/collection-index.js";
@@ -40,13 +39,9 @@ export function indexDirectory(botDir: string, env: NodeJS.ProcessEnv = process.
 async function indexOf(
   source: CollectionSource,
   documents: readonly StoredDocument[],
-  report: RefreshReport,
 ): Promise<CollectionIndex> {
-  // A collection with no setting is searched in the language its documents were analysed in.
-  const detected = report.detectedLanguage;
-  const language = source.language ?? (detected?.tag === DEFAULT_LANGUAGE ? undefined : detected?.tag);
   return new CollectionIndex(source.name, documents, {
-    analysis: await CollectionAnalysis.forSearch(language),
+    analysis: await CollectionAnalysis.forSearch(source.language),
   });
 }
 
@@ -163,7 +158,7 @@ export async function openEmbeddedEngine(
           `collection ${name}: no files match its paths ${JSON.stringify(paths)} in ${resolve(botDir)}; it is empty`,
         );
       }
-      indexes.push(await indexOf(source, documents, report));
+      indexes.push(await indexOf(source, documents));
       reports.push(report);
     }
   } finally {
@@ -213,7 +208,7 @@ function refreshInBackground(
       if (stopBackground.signal.aborted) break;
       try {
         const { documents, report } = await refresh(source, stopBackground.signal);
-        engine.replaceCollection(await indexOf(source, documents, report));
+        engine.replaceCollection(await indexOf(source, documents));
         finished.push(report);
         logger().info(
           { ...report, skipped: report.skipped.length },
