@@ -34,6 +34,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { percentiles } from "../src/evaluation/percentiles.js";
+import { seededRandom } from "../test/support/seeded-random.js";
 
 export const name = "first-use";
 /** Two builds, and micromark's Markdown ingest (~16 CPU-s for Node's docs) three times on a busy machine. */
@@ -61,17 +62,6 @@ interface StepFigures {
 }
 
 const median = (values: number[]) => percentiles(values, [50])[0]!;
-
-/** A small seeded generator (mulberry32): the same corpus on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Roughly Zipfian words from a 20,000-word vocabulary. */
 function wordsOf(count: number, next: () => number): string {
@@ -116,7 +106,7 @@ function markdownSource(work: string): { dir: string; origin: string } {
   }
   const dir = join(work, "generated-md");
   mkdirSync(dir);
-  const next = random(33);
+  const next = seededRandom(33);
   for (let i = 0; i < 60; i++)
     writeFileSync(join(dir, `page-${i}.md`), markdownPage(`Page ${i}`, 54_000, next));
   return {
@@ -232,7 +222,7 @@ const CONFIGS = {
 async function measureSearch(sides: Side[], work: string) {
   const pages = join(work, "search-pages");
   mkdirSync(pages);
-  const next = random(400);
+  const next = seededRandom(400);
   for (let i = 0; i < SEARCH_PAGES; i++)
     writeFileSync(join(pages, `page-${i}.md`), markdownPage(`Page ${i}`, 3_000, next));
   const bots = new Map<string, string>();

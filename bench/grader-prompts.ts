@@ -12,7 +12,7 @@
 // first grader request whose prompt carries that question, byte for byte as the provider client
 // sent it: the system prompt, a separator line, the user message. <outDir>/README.txt holds only
 // the reply format the grader's parser accepts.
-import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readJudgedQuestions } from "../src/evaluation/judged-questions.js";
@@ -21,7 +21,7 @@ import { HANDBOOK } from "./debian-handbook/set.js";
 import { nodejsApiBotDir, nodejsApiQuestions } from "./docbots/collections.js";
 import { evalInProcess } from "./eval-in-process.js";
 import { REPLAY_KEY_VARIABLE } from "./grader-replay.js";
-import { questionsFile, setBotConfig, setBotDir } from "./multilingual/set.js";
+import { linkTree, questionsFile, setBotConfig, setBotDir } from "./multilingual/set.js";
 
 export const SEPARATOR = "=====8<===== USER MESSAGE =====8<=====";
 const QUESTION_LINE = "USER QUESTION:\n";
@@ -45,7 +45,8 @@ async function setBot(set: string, grading: Record<string, unknown>): Promise<Se
     const built = await nodejsApiBotDir();
     await mkdir(dir, { recursive: true });
     await rm(join(dir, "docs"), { recursive: true, force: true });
-    await symlink(join(built, "docs"), join(dir, "docs"), "dir");
+    // Hard links, not a link to the folder: a bot reads only files inside its own folder.
+    await linkTree(join(built, "docs"), join(dir, "docs"));
     const config = {
       description: "Node.js 18 API reference (benchmark; grader prompts recorded)",
       knowledge: { backend: "embedded", collections: { "nodejs-api": { paths: ["docs/**/*.md"] } } },

@@ -19,6 +19,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "../test/support/seeded-random.js";
 import type { IngestFormat, IngestStep, StepFigures } from "./ingest/ingest-run.js";
 
 export const name = "ingest";
@@ -75,17 +76,6 @@ const CORPORA: Corpus[] = [
   },
 ];
 
-/** A small seeded generator (mulberry32): the same corpus on every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Words from a 60,000-word vocabulary, frequent ones far more often (roughly Zipfian). */
 function textOf(bytes: number, next: () => number): string {
   const words: string[] = [];
@@ -104,7 +94,7 @@ function textOf(bytes: number, next: () => number): string {
 
 async function generate(dir: string, corpus: Corpus): Promise<void> {
   await mkdir(join(dir, "docs"), { recursive: true });
-  const next = random(corpus.files * 7 + corpus.bytesPerFile);
+  const next = seededRandom(corpus.files * 7 + corpus.bytesPerFile);
   // Large files share one body (generating 1 GB of words would dominate the run); small ones differ.
   const sharedBody = corpus.bytesPerFile > MB ? textOf(corpus.bytesPerFile, next) : undefined;
   for (let i = 0; i < corpus.files; i++) {

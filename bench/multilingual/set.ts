@@ -8,7 +8,7 @@
 // (loadBotFromDir, openBotBackend).
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { lstat, mkdir, readlink, rm, symlink, writeFile } from "node:fs/promises";
+import { link, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -152,12 +152,15 @@ export async function setBotDir(
 ): Promise<string> {
   const pages = await setDocsDir(set, language);
   await mkdir(dir, { recursive: true });
-  const link = join(dir, "docs");
-  const current = await lstat(link).catch(() => undefined);
-  if (!(current?.isSymbolicLink() && (await readlink(link)) === pages)) {
-    // rm removes a link itself, never what it points to.
-    await rm(link, { recursive: true, force: true });
-    await symlink(pages, link, "dir");
+  const docs = join(dir, "docs");
+  const marker = join(dir, ".docs-from");
+  const from = await readFile(marker, "utf8").catch(() => undefined);
+  if (from !== pages || (await lstat(docs).catch(() => undefined))?.isSymbolicLink()) {
+    // A bot reads only files inside its folder (a link out of it is refused), so the pages are
+    // hard-linked in: no copy of their bytes, and every path resolves inside the bot folder.
+    await rm(docs, { recursive: true, force: true });
+    await linkTree(pages, docs);
+    await writeFile(marker, pages);
   }
   await writeFile(
     join(dir, "persona.md"),
@@ -185,4 +188,15 @@ export async function openSetBot(
     throw new Error(`${dir}: the bench's bot must open the embedded engine`);
   }
   return { bot, engine: opened.backend, close: opened.close };
+}
+
+/** `to` as a tree of hard links to the files under `from` (same file system). */
+export async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) await linkTree(source, target);
+    else if (entry.isFile()) await link(source, target);
+  }
 }

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type KnowledgeTools, knowledgeTools } from "../../../src/connectors/mcp/knowledge-mcp-server.js";
 import { setLogger } from "../../../src/telemetry/logger.js";
 import { callAndRead } from "../../support/mcp-call.js";
+import { seededRandom } from "../../support/seeded-random.js";
 import { silent } from "./mcp-harness.js";
 import {
   BOT_COLLECTIONS,
@@ -36,18 +37,6 @@ const SEED = 0x5c09e;
 const CASES = 200;
 /** Cases per test: each test stays well inside its time limit (a graded case makes 1–2 model calls). */
 const CHUNK = 40;
-
-/** mulberry32: a small seeded PRNG, so a failing case can be replayed by its number. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(random: () => number, values: readonly T[]): T =>
   values[Math.floor(random() * values.length)]!;
@@ -99,7 +88,7 @@ function words(random: () => number): string {
 
 /** The grader's `i`-th reply: a grade naming any collection, or no grade at all. */
 function graderReply(i: number): string {
-  const random = prng(SEED * 31 + i);
+  const random = seededRandom(SEED * 31 + i);
   const grade: Record<string, unknown> = {
     verdict: pick(random, VERDICTS),
     reason: "see the other collection",
@@ -131,7 +120,7 @@ interface Case {
 }
 
 function caseOf(n: number): Case {
-  const random = prng(SEED + n);
+  const random = seededRandom(SEED + n);
   return {
     n,
     mode: pick(random, MODES),
