@@ -69,6 +69,12 @@ describe("links in README.md and docs/", () => {
     expect(dead).toEqual([]);
   });
 
+  it("the README stays a front door: at most 250 lines, none over 160 characters", () => {
+    const lines = readFileSync(join(repo, "README.md"), "utf8").split("\n");
+    expect(lines.length).toBeLessThanOrEqual(250);
+    expect(lines.filter((line) => line.length > 160)).toEqual([]);
+  });
+
   it("reports a missing file, a missing heading, and passes a link in code or to the web", () => {
     const markdown = [
       "# Set up",
