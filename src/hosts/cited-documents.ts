@@ -6,6 +6,7 @@
 // `get_document`, else the top hits of its searches, are shown as its sources.
 import type { AskResult, ToolCallRecord } from "../connectors/bot-runtime.js";
 import { docKey, parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
+import { safeHttpUrl } from "../knowledge-tool/safe-url.js";
 import { fitText } from "../text-clip.js";
 
 export interface CitedDocument {
@@ -27,7 +28,6 @@ const FALLBACK_SOURCES = 3;
 /** Titles and ids shorter than this match too much ordinary text to count as a citation. */
 const MIN_MATCH_CHARS = 4;
 const MAX_TITLE_CHARS = 200;
-const MAX_URL_CHARS = 2_000;
 
 const FULL_HEADER =
   /^## (.*?)(?: \*\*\[UNDER ARBEID\]\*\*)?(?: \(\d{1,3}(?:\.\d+)?% relevant · [a-z]+\))?(?: \| updated: [^|]*)?$/;
@@ -39,18 +39,6 @@ function isSearchTool(name: string): boolean {
 
 function isGetDocumentTool(name: string): boolean {
   return name.endsWith("get_document");
-}
-
-/** The URL if it is a bounded http(s) URL; anything else (javascript:, file:, junk) is dropped. */
-export function safeUrl(candidate: string): string | undefined {
-  const trimmed = candidate.trim();
-  if (trimmed.length > MAX_URL_CHARS || !/^https?:\/\/\S+$/i.test(trimmed)) return undefined;
-  try {
-    const url = new URL(trimmed);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function boundedTitle(title: string): string {
@@ -80,7 +68,7 @@ export function documentsInSearchText(text: string): CitedDocument[] {
       url = undefined;
       continue;
     }
-    if (title !== undefined && url === undefined) url = safeUrl(line);
+    if (title !== undefined && url === undefined) url = safeHttpUrl(line);
   }
   return found;
 }
@@ -96,7 +84,7 @@ function documentFromGetDocument(call: ToolCallRecord): CitedDocument | undefine
     key: docKey({ collection: args.collection, id: args.doc_id }),
     title: boundedTitle(first.slice(2)),
   };
-  const url = safeUrl(second);
+  const url = safeHttpUrl(second);
   if (url) document.url = url;
   return document;
 }

@@ -1,13 +1,11 @@
 // Where a collection's documents are published, so a hit can name the page people open rather
 // than a file path: a document's own address (Markdown front matter `url`, HTML
 // `<link rel="canonical">`), else the collection's `url` template (`knowledge.collections.<name>.url`)
-// filled with the document's path. Addresses from documents are untrusted text: only a bounded
-// http(s) URL is kept, normalised by the WHATWG parser (which percent-encodes spaces, quotes and
-// angle brackets); anything else (javascript:, file:, data:, junk) is dropped.
+// filled with the document's path. Addresses from documents are untrusted text: only a safe
+// http(s) URL is kept (src/knowledge-tool/safe-url.ts); anything else is dropped.
+import { safeHttpUrl } from "../knowledge-tool/safe-url.js";
 import type { Doc, SearchResponse } from "../types.js";
 
-/** Longer addresses are not links people follow; they are dropped. */
-export const MAX_URL_CHARS = 2_000;
 /** The placeholder a template must hold: the document's path under the collection's root. */
 export const PATH_PLACEHOLDER = "{path}";
 
@@ -21,22 +19,6 @@ export type CollectionLinkSetting =
       /** The folder `{path}` is relative to, relative to the bot folder; default: the static folder its paths share. */
       root?: string;
     };
-
-/** The address if it is a bounded http(s) URL, normalised; undefined otherwise. */
-export function safeHttpUrl(candidate: string | undefined): string | undefined {
-  if (candidate === undefined) return undefined;
-  const trimmed = candidate.trim();
-  if (trimmed.length === 0 || trimmed.length > MAX_URL_CHARS || !/^https?:\/\//i.test(trimmed))
-    return undefined;
-  try {
-    const url = new URL(trimmed);
-    if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-    if (url.username || url.password) return undefined;
-    return url.href.length > MAX_URL_CHARS ? undefined : url.href;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why a template cannot be used, or undefined when it can (the schema's check). */
 export function templateProblem(template: string): string | undefined {

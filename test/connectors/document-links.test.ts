@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BotConfigInput, BotConfigSchema } from "../../src/bots/config-schema.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { documentsInSearchText } from "../../src/hosts/cited-documents.js";
-import { DocumentLinks, safeHttpUrl, staticRoot } from "../../src/knowledge/document-links.js";
+import { DocumentLinks, staticRoot } from "../../src/knowledge/document-links.js";
+import { safeHttpUrl } from "../../src/knowledge-tool/safe-url.js";
 import type { KnowledgeBackend } from "../../src/types.js";
 import { callAndRead } from "../support/mcp-call.js";
 import {

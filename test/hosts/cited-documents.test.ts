@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCallRecord } from "../../src/connectors/bot-runtime.js";
-import { citedDocuments, documentsInSearchText, safeUrl } from "../../src/hosts/cited-documents.js";
+import { citedDocuments, documentsInSearchText } from "../../src/hosts/cited-documents.js";
+import { safeHttpUrl as safeUrl } from "../../src/knowledge-tool/safe-url.js";
 
 const FULL = [
   "## Parental leave (91.0% relevant · high) | updated: 2024-05-01",

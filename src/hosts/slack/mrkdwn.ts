@@ -2,7 +2,8 @@
 // (it paraphrases documents), so `&`, `<` and `>` are always escaped: a document cannot make the
 // bot post `<!channel>`, a user mention or a disguised link. Links are rebuilt from Markdown
 // only when their target is an http(s) URL.
-import { type CitedDocument, safeUrl } from "../cited-documents.js";
+import { safeHttpUrl } from "../../knowledge-tool/safe-url.js";
+import type { CitedDocument } from "../cited-documents.js";
 
 /** Slack's three control characters, escaped as its docs require. */
 export function escapeSlackText(text: string): string {
@@ -27,7 +28,7 @@ function convertProse(prose: string): string {
   const withMarks = prose
     .replace(/[\u0001\u0002]/g, "")
     .replace(MARKDOWN_LINK, (whole, label: string, target: string) => {
-      const url = safeUrl(target);
+      const url = safeHttpUrl(target);
       if (!url) return whole;
       links.push(slackLink(url, label));
       return `${LINK_MARK}${links.length - 1}${LINK_MARK}`;
