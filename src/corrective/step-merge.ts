@@ -120,10 +120,10 @@ export function withinScope(
 ): Pick<RoundSearch, "answered" | "continuation"> {
   const inside = new Set(allowed);
   const scoped = (r: CandidateResult): CandidateResult => {
-    const results = Array.isArray(r.response.results) ? r.response.results : [];
+    const { results } = r.response;
     if (results.every((hit) => inside.has(hit?.collection))) return r;
     const kept = results.filter((hit) => inside.has(hit?.collection));
-    const bestScore = Math.min(r.response.bestScore, Math.max(0, ...kept.map((hit) => hit.relevance)));
+    const bestScore = Math.min(r.response.bestScore, maxRelevance(kept));
     return { ...r, response: { ...r.response, results: kept, bestScore } };
   };
   return {
