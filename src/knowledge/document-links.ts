@@ -4,7 +4,7 @@
 // filled with the document's path. Addresses from documents are untrusted text: only a safe
 // http(s) URL is kept (src/knowledge-tool/safe-url.ts); anything else is dropped.
 import { safeHttpUrl } from "../knowledge-tool/safe-url.js";
-import type { Doc, SearchResponse } from "../types.js";
+import type { Doc, Hit, SearchResponse } from "../types.js";
 
 /** The placeholder a template must hold: the document's path under the collection's root. */
 export const PATH_PLACEHOLDER = "{path}";
@@ -104,23 +104,26 @@ export class DocumentLinks {
     return safeHttpUrl(links.template.replaceAll(PATH_PLACEHOLDER, encoded));
   }
 
-  /** The response with every hit's address set (or dropped when unsafe); the rest untouched. */
+  /**
+   * The response with every hit's address set (or dropped when unsafe); the rest untouched. The
+   * same object when no hit's address changes (a bot without templates whose hits carry none).
+   */
   linkResponse(response: SearchResponse): SearchResponse {
-    return {
-      ...response,
-      results: response.results.map((hit) => {
-        const { url: own, ...rest } = hit;
-        const url = this.linkFor(hit.collection, hit.id, own);
-        if (url === own) return hit;
-        return url === undefined ? rest : { ...rest, url };
-      }),
-    };
+    const results = response.results.map((hit) => this.linked(hit));
+    return results.every((hit, i) => hit === response.results[i]) ? response : { ...response, results };
   }
 
   linkDocument(doc: Doc): Doc {
-    const { url: own, ...rest } = doc;
-    const url = this.linkFor(doc.collection, doc.id, own);
-    if (url === own) return doc;
-    return url === undefined ? rest : { ...rest, url };
+    return this.linked(doc);
+  }
+
+  /** `item` with its address set or dropped; `item` itself when that changes nothing. */
+  private linked<T extends Hit | Doc>(item: T): T {
+    // Nothing to check and nothing to fill: no address of its own, no template for its collection.
+    if (item.url === undefined && !this.collections.has(item.collection)) return item;
+    const { url: own, ...rest } = item;
+    const url = this.linkFor(item.collection, item.id, own);
+    if (url === own) return item;
+    return (url === undefined ? rest : { ...rest, url }) as T;
   }
 }

@@ -11,7 +11,7 @@ import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { documentsInSearchText } from "../../src/hosts/cited-documents.js";
 import { DocumentLinks, staticRoot } from "../../src/knowledge/document-links.js";
 import { safeHttpUrl } from "../../src/knowledge-tool/safe-url.js";
-import type { KnowledgeBackend } from "../../src/types.js";
+import type { Hit, KnowledgeBackend, SearchResponse } from "../../src/types.js";
 import { callAndRead } from "../support/mcp-call.js";
 import {
   type PostgresServer,
@@ -81,6 +81,37 @@ describe("DocumentLinks", () => {
     expect(withUrl({ template: "https://d.example/{path}", extensions: { md: ".html" } }).success).toBe(
       false,
     );
+  });
+
+  it("leaves a response whose addresses all stand as the same object, and copies one whose addresses change", () => {
+    const hit = (collection: string, url?: string): Hit => ({
+      collection,
+      id: "docs/a.md",
+      title: "A",
+      relevance: 0.5,
+      band: "medium",
+      ...(url === undefined ? {} : { url }),
+    });
+    const response = (...results: Hit[]): SearchResponse => ({
+      query: "a",
+      results,
+      bestScore: 0.5,
+      reranked: false,
+    });
+    const untemplated = DocumentLinks.of({ docs: { paths: ["docs/**"] } });
+    const plain = response(hit("docs"), hit("docs", "https://x.example/a"));
+    expect(untemplated.linkResponse(plain)).toBe(plain);
+    const hostile = response(hit("docs"), hit("docs", "javascript:alert(1)"));
+    const cleaned = untemplated.linkResponse(hostile);
+    expect(cleaned).not.toBe(hostile);
+    expect(cleaned.results[0]).toBe(hostile.results[0]);
+    expect(cleaned.results[1]).not.toHaveProperty("url");
+    expect(hostile.results[1]?.url).toBe("javascript:alert(1)");
+    const templated = DocumentLinks.of({ docs: { paths: ["docs/**"], url: "https://d.example/{path}" } });
+    expect(templated.linkResponse(plain).results.map((h) => h.url)).toEqual([
+      "https://d.example/a.md",
+      "https://x.example/a",
+    ]);
   });
 });
 
