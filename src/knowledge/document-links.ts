@@ -3,6 +3,7 @@
 // `<link rel="canonical">`), else the collection's `url` template (`knowledge.collections.<name>.url`)
 // filled with the document's path. Addresses from documents are untrusted text: only a safe
 // http(s) URL is kept (src/knowledge-tool/safe-url.ts); anything else is dropped.
+import { isDynamicPattern } from "tinyglobby";
 import { safeHttpUrl } from "../knowledge-tool/safe-url.js";
 import type { Doc, Hit, SearchResponse } from "../types.js";
 
@@ -31,18 +32,16 @@ export function templateProblem(template: string): string | undefined {
   return undefined;
 }
 
-const GLOB_CHARS = /[*?[\]{}()!]/;
-
 /**
- * The folder every glob of a collection starts in (the segments before the first wildcard,
- * common to all of them), with forward slashes; "" when they share none. A glob without any
- * wildcard names a file, whose folder counts.
+ * The folder every glob of a collection starts in (the segments before the first wildcard, as
+ * tinyglobby, which expands them, reads one; common to all of them), with forward slashes; ""
+ * when they share none. A glob without any wildcard names a file, whose folder counts.
  */
 export function staticRoot(paths: readonly string[]): string {
   let common: string[] | undefined;
   for (const path of paths) {
     const segments = path.replace(/^\.\//, "").split("/");
-    const firstWild = segments.findIndex((s) => GLOB_CHARS.test(s));
+    const firstWild = segments.findIndex((s) => isDynamicPattern(s));
     const folder = firstWild === -1 ? segments.slice(0, -1) : segments.slice(0, firstWild);
     if (common === undefined) common = folder;
     else {

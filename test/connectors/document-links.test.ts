@@ -60,6 +60,8 @@ describe("DocumentLinks", () => {
     expect(staticRoot(["./docs/api/*.md", "docs/guide/**/*.md"])).toBe("docs");
     expect(staticRoot(["**/*.md"])).toBe("");
     expect(staticRoot(["docs/faq.md"])).toBe("docs");
+    expect(staticRoot(["docs/+(api|guide)/*.md"])).toBe("docs");
+    expect(staticRoot(["docs/a!b/*.md"])).toBe("docs/a!b");
   });
 
   it("config.json accepts a template or an object, and rejects a template without {path} or with another scheme", () => {
