@@ -201,11 +201,44 @@ export function resolveCorrectiveConfig(
   };
 }
 
-const OFF_REASONS: Record<CorrectiveSource, string> = {
-  "kill-switch": `kill-switch: ${CORRECTIVE_ENV.disabled} is set`,
-  bot: "disabled in config: correctiveRetrieval.enabled is false",
-  env: `disabled by env: ${CORRECTIVE_ENV.enabled} is false`,
-  default: "default: set correctiveRetrieval.enabled to true to turn it on",
+/** Why the pass is off, by where "off" came from: the reason, its detail, and what turns it on. */
+const OFF: Record<
+  CorrectiveSource,
+  {
+    /** The reason as `describeCorrective` names it. */
+    why: string;
+    /** The reason as the owner's note names it. */
+    whyInNote: string;
+    detail: string;
+    turnOn: (configFile: string) => string;
+  }
+> = {
+  "kill-switch": {
+    why: "kill-switch",
+    whyInNote: "kill-switch",
+    detail: `${CORRECTIVE_ENV.disabled} is set`,
+    turnOn: () => `unset ${CORRECTIVE_ENV.disabled} to turn it on`,
+  },
+  bot: {
+    why: "disabled in config",
+    whyInNote: "disabled in config",
+    detail: "correctiveRetrieval.enabled is false",
+    turnOn: (file) => `set correctiveRetrieval.enabled to true in ${file} to turn it on`,
+  },
+  env: {
+    why: "disabled by env",
+    whyInNote: "disabled by env",
+    detail: `${CORRECTIVE_ENV.enabled} is false`,
+    turnOn: (file) =>
+      `unset ${CORRECTIVE_ENV.enabled}, or set correctiveRetrieval.enabled to true in ${file}, to turn it on`,
+  },
+  default: {
+    why: "default",
+    whyInNote: "the default",
+    detail: "set correctiveRetrieval.enabled to true to turn it on",
+    turnOn: (file) =>
+      `add "correctiveRetrieval": {"enabled": true, "grader": "signal"} to ${file} to turn it on`,
+  },
 };
 
 /** `correctiveRetrieval: on (grader=signal, budget=1)` or `correctiveRetrieval: off (<why and the key>)`. */
@@ -213,18 +246,9 @@ export function describeCorrective(resolved: ResolvedCorrectiveConfig): string {
   if (resolved.enabled) {
     return `correctiveRetrieval: on (grader=${resolved.grader}, budget=${resolved.retryBudget})`;
   }
-  return `correctiveRetrieval: off (${OFF_REASONS[resolved.source.enabled]})`;
+  const { why, detail } = OFF[resolved.source.enabled];
+  return `correctiveRetrieval: off (${why}: ${detail})`;
 }
-
-/** What turns the pass on, by where "off" came from. */
-const TURN_ON: Record<CorrectiveSource, (configFile: string) => string> = {
-  "kill-switch": () => `unset ${CORRECTIVE_ENV.disabled} to turn it on`,
-  bot: (file) => `set correctiveRetrieval.enabled to true in ${file} to turn it on`,
-  env: (file) =>
-    `unset ${CORRECTIVE_ENV.enabled}, or set correctiveRetrieval.enabled to true in ${file}, to turn it on`,
-  default: (file) =>
-    `add "correctiveRetrieval": {"enabled": true, "grader": "signal"} to ${file} to turn it on`,
-};
 
 /**
  * One line for a bot's owner when its corrective pass is off — where they look (`bots`, `index`,
@@ -236,7 +260,6 @@ export function correctiveOffNote(bot: {
   corrective: ResolvedCorrectiveConfig;
 }): string | undefined {
   if (bot.corrective.enabled) return undefined;
-  const source = bot.corrective.source.enabled;
-  const why = source === "default" ? "the default" : OFF_REASONS[source].split(":")[0];
-  return `bot ${bot.name}: correctiveRetrieval is off (${why}), so weak searches are not re-queried; ${TURN_ON[source](join(bot.dir, "config.json"))}`;
+  const { whyInNote, turnOn } = OFF[bot.corrective.source.enabled];
+  return `bot ${bot.name}: correctiveRetrieval is off (${whyInNote}), so weak searches are not re-queried; ${turnOn(join(bot.dir, "config.json"))}`;
 }
