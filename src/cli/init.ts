@@ -8,13 +8,24 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { fileURLToPath } from "node:url";
 import { glob } from "tinyglobby";
 import { resolveBot } from "../bots/bot-resolver.js";
-import { type BotConfig, COLLECTION_NAME } from "../bots/config-schema.js";
+import { type BotConfig, COLLECTION_NAME, DEFAULT_PERSONA_FILE } from "../bots/config-schema.js";
+import { CONFIG_FILE } from "../bots/discovery.js";
 import { defaultPersona } from "../bots/persona.js";
 import { languageDetector } from "../knowledge/analysis/detect.js";
-import { chooseCollectionLanguage, type LanguageChoice } from "../knowledge/analysis/unset-language.js";
+import {
+  chooseCollectionLanguage,
+  type LanguageChoice,
+  UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
+} from "../knowledge/analysis/unset-language.js";
 import { documentFormatFor, SUPPORTED_EXTENSIONS } from "../knowledge/documents/document-format.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
-import { IngestPool, ingestLimits, LanguageSample } from "../knowledge/ingest-core.js";
+import {
+  ALWAYS_EXCLUDED,
+  IngestPool,
+  ingestLimits,
+  LanguageSample,
+  MAX_FILES_PER_COLLECTION,
+} from "../knowledge/ingest-core.js";
 import { CliError } from "./cli-error.js";
 import { indexBot, summary } from "./index-bot.js";
 import { plural, terminalText } from "./terminal-text.js";
@@ -41,16 +52,8 @@ export interface InitJson {
   next: string[];
 }
 
-const PERSONA_FILE = "persona.md";
-
 /** Where copied documents go inside the bot folder. */
 export const COPIED_DOCUMENTS_FOLDER = "documents";
-/** Never taken as documents: our own state and dependency trees (as the indexer skips them). */
-const NEVER_DOCUMENTS = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
-/** A folder of documents, not a disk: init refuses past this many files (the indexer's own cap). */
-const MAX_INIT_FILES = 200_000;
-/** Documents read to choose the collection's language (the unset-language warning's sample). */
-const LANGUAGE_SAMPLE_FILES = 40;
 
 export async function runInit(
   folderArg: string,
@@ -59,10 +62,10 @@ export async function runInit(
 ): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const dir = resolve(cwd, folderArg);
-  const configFile = join(dir, "config.json");
+  const configFile = join(dir, CONFIG_FILE);
   if (existsSync(configFile) && !options.force) {
     throw new CliError(
-      `${configFile} already exists: init does not overwrite a bot (--force replaces its config.json and persona.md)`,
+      `${configFile} already exists: init does not overwrite a bot (--force replaces its ${CONFIG_FILE} and ${DEFAULT_PERSONA_FILE})`,
     );
   }
   const from = resolve(cwd, options.from ?? folderArg);
@@ -73,7 +76,7 @@ export async function runInit(
   const ownFiles =
     botInside && !botInside.startsWith("..") && !isAbsolute(botInside) ? `${botInside}/` : undefined;
   const found = (await documentFiles(from)).filter(
-    (f) => (from !== dir || f !== PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
+    (f) => (from !== dir || f !== DEFAULT_PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
   );
   if (found.length === 0) {
     throw new CliError(
@@ -96,7 +99,7 @@ export async function runInit(
   await mkdir(dir, { recursive: true });
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`);
   await writeFile(
-    join(dir, PERSONA_FILE),
+    join(dir, DEFAULT_PERSONA_FILE),
     `${defaultPersona(name, { description: config.description } as BotConfig)}\n`,
   );
 
@@ -120,7 +123,7 @@ export async function runInit(
     return 0;
   }
   const lines = [
-    `wrote ${configFile} and ${join(dir, "persona.md")}`,
+    `wrote ${configFile} and ${join(dir, DEFAULT_PERSONA_FILE)}`,
     `${collection}: ${plural(found.length, "document")} (${describeFormats(formats)}) ${place.copied ? `copied from ${from} into ${join(dir, COPIED_DOCUMENTS_FOLDER)}` : `read where they are, under ${from}`}`,
     `language: ${describeLanguage(language)}`,
     "correctiveRetrieval: on (grader=signal, budget=1)",
@@ -138,19 +141,25 @@ async function mustBeFolder(path: string, what: string): Promise<void> {
   if (!info?.isDirectory()) throw new CliError(`${what} ${path} is not a folder of documents`);
 }
 
-/** The documents under `root` the loaders read, relative paths with forward slashes, sorted. */
+/**
+ * The documents under `root` the loaders read, relative paths with forward slashes, sorted. As
+ * the indexer takes a collection's files: never our own state or dependency trees, and no more
+ * than its cap on a collection's files (a folder of documents, not a disk; init refuses past it).
+ */
 async function documentFiles(root: string): Promise<string[]> {
   const files = await glob(["**/*"], {
     cwd: root,
-    ignore: NEVER_DOCUMENTS,
+    ignore: ALWAYS_EXCLUDED,
     onlyFiles: true,
     followSymbolicLinks: false,
     expandDirectories: false,
     dot: false,
   });
   const documents = files.filter((f) => documentFormatFor(f) !== undefined).sort();
-  if (documents.length > MAX_INIT_FILES) {
-    throw new CliError(`${root} holds ${documents.length} documents; init takes at most ${MAX_INIT_FILES}`);
+  if (documents.length > MAX_FILES_PER_COLLECTION) {
+    throw new CliError(
+      `${root} holds ${documents.length} documents; init takes at most ${MAX_FILES_PER_COLLECTION}`,
+    );
   }
   return documents;
 }
@@ -194,7 +203,7 @@ async function placeDocuments(dir: string, from: string, found: readonly string[
   return {
     copied: !isInside,
     globs: [base ? `${base}/**/${pattern}` : `**/${pattern}`],
-    exclude: base ? [] : [PERSONA_FILE],
+    exclude: base ? [] : [DEFAULT_PERSONA_FILE],
     files: found.map((f) => join(target, f)),
   };
 }
@@ -230,9 +239,9 @@ async function detectLanguage(files: readonly string[]): Promise<LanguageChoice 
 }
 
 function pickSample(files: readonly string[]): string[] {
-  if (files.length <= LANGUAGE_SAMPLE_FILES) return [...files];
-  const step = files.length / LANGUAGE_SAMPLE_FILES;
-  return Array.from({ length: LANGUAGE_SAMPLE_FILES }, (_, i) => files[Math.floor(i * step)]!);
+  if (files.length <= UNSET_LANGUAGE_SAMPLE_DOCUMENTS) return [...files];
+  const step = files.length / UNSET_LANGUAGE_SAMPLE_DOCUMENTS;
+  return Array.from({ length: UNSET_LANGUAGE_SAMPLE_DOCUMENTS }, (_, i) => files[Math.floor(i * step)]!);
 }
 
 function countFormats(files: readonly string[]): Record<string, number> {
@@ -276,7 +285,7 @@ function botConfig(
   return {
     $schema: relative(dir, SCHEMA_FILE).split(sep).join("/"),
     description: `Answers questions from the documents in ${basename(c.from)} (${describeFormats(c.formats)}). Written by second-look init; the $schema file describes every key.`,
-    persona: "persona.md",
+    persona: DEFAULT_PERSONA_FILE,
     knowledge: {
       backend: "embedded",
       collections: {

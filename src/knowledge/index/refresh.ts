@@ -58,7 +58,7 @@ export type RefreshProgress = (event: {
 }) => void;
 
 /** Never indexed, whatever the globs say: our own state and dependency trees. */
-const ALWAYS_EXCLUDED = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
+export const ALWAYS_EXCLUDED = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
 /** A bot's collection is documents, not a disk: past this many files the rest are skipped. */
 export const MAX_FILES_PER_COLLECTION = 200_000;
 
