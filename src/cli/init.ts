@@ -18,6 +18,7 @@ import {
   UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
 } from "../knowledge/analysis/unset-language.js";
 import { documentFormatFor, SUPPORTED_EXTENSIONS } from "../knowledge/documents/document-format.js";
+import { isLexicallyInside, resolvedPath } from "../knowledge/documents/inside-folder.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
 import {
   ALWAYS_EXCLUDED,
@@ -70,20 +71,29 @@ export async function runInit(
   }
   const from = resolve(cwd, options.from ?? folderArg);
   await mustBeFolder(from, options.from === undefined ? "<folder>" : "--from");
+  // Both folders as the file system resolves them, as the bot compares what it reads with its
+  // folder (src/knowledge/documents/inside-folder.ts).
+  const [realDir, realFrom] = await Promise.all([resolvedPath(dir), resolvedPath(from)]);
   // Not documents: the persona init writes (a folder that is its own documents keeps it beside
   // them), and the bot folder itself when it lies inside --from (its copies would be copied again).
-  const botInside = relative(from, dir).split(sep).join("/");
-  const ownFiles =
-    botInside && !botInside.startsWith("..") && !isAbsolute(botInside) ? `${botInside}/` : undefined;
+  const ownFiles = isLexicallyInside(realDir, realFrom)
+    ? `${slashed(relative(realFrom, realDir))}/`
+    : undefined;
   const found = (await documentFiles(from)).filter(
-    (f) => (from !== dir || f !== DEFAULT_PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
+    (f) => (realFrom !== realDir || f !== DEFAULT_PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
   );
   if (found.length === 0) {
     throw new CliError(
       `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too)`,
     );
   }
-  const place = await placeDocuments(dir, from, found);
+  const inside = realFrom === realDir || isLexicallyInside(realFrom, realDir);
+  const place = await placeDocuments(
+    dir,
+    from,
+    found,
+    inside ? slashed(relative(realDir, realFrom)) : undefined,
+  );
   const collection = collectionName(from);
   const language = await detectLanguage(place.files);
   const formats = countFormats(found);
@@ -175,18 +185,22 @@ interface Placed {
 }
 
 /**
- * Documents inside the bot folder are read where they are (a glob relative to it). Documents
- * elsewhere are copied into `<bot>/documents/`: a bot reads only files inside its own folder
- * (a document id never climbs out of it, src/knowledge/documents/document-id.ts), and a folder
- * that holds its documents can be moved, committed or deployed as one.
+ * Documents inside the bot folder (at `inside`, relative to it; "" for the bot folder itself) are
+ * read where they are (a glob relative to it). Documents elsewhere (`inside` undefined) are
+ * copied into `<bot>/documents/`: a bot reads only files inside its own folder (a document id
+ * never climbs out of it, src/knowledge/documents/document-id.ts), and a folder that holds its
+ * documents can be moved, committed or deployed as one.
  */
-async function placeDocuments(dir: string, from: string, found: readonly string[]): Promise<Placed> {
-  const inside = relative(dir, from);
-  const isInside =
-    inside === "" || (!inside.startsWith(`..${sep}`) && inside !== ".." && !isAbsolute(inside));
+async function placeDocuments(
+  dir: string,
+  from: string,
+  found: readonly string[],
+  inside: string | undefined,
+): Promise<Placed> {
+  const isInside = inside !== undefined;
   const extensions = [...new Set(found.map((f) => f.slice(f.lastIndexOf(".") + 1)))].sort();
   const pattern = extensions.length === 1 ? `*.${extensions[0]}` : `*.{${extensions.join(",")}}`;
-  const base = isInside ? inside.split(sep).join("/") : COPIED_DOCUMENTS_FOLDER;
+  const base = inside ?? COPIED_DOCUMENTS_FOLDER;
   const target = isInside ? from : join(dir, COPIED_DOCUMENTS_FOLDER);
   if (!isInside) {
     if (existsSync(target)) {
@@ -206,6 +220,11 @@ async function placeDocuments(dir: string, from: string, found: readonly string[
     exclude: base ? [] : [DEFAULT_PERSONA_FILE],
     files: found.map((f) => join(target, f)),
   };
+}
+
+/** A relative path with forward slashes, as globs and document ids write it. */
+function slashed(path: string): string {
+  return path.split(sep).join("/");
 }
 
 /** The collection's name: the documents folder's name as a slug, else "docs". */
@@ -283,7 +302,7 @@ function botConfig(
   },
 ): { description: string } & Record<string, unknown> {
   return {
-    $schema: relative(dir, SCHEMA_FILE).split(sep).join("/"),
+    $schema: slashed(relative(dir, SCHEMA_FILE)),
     description: `Answers questions from the documents in ${basename(c.from)} (${describeFormats(c.formats)}). Written by second-look init; the $schema file describes every key.`,
     persona: DEFAULT_PERSONA_FILE,
     knowledge: {
@@ -302,7 +321,7 @@ function botConfig(
 
 /** How the user names the bot in the next commands: relative to where they are, as a path. */
 function relativeRef(cwd: string, dir: string): string {
-  const rel = relative(cwd, dir).split(sep).join("/");
+  const rel = slashed(relative(cwd, dir));
   if (rel === "") return ".";
   if (isAbsolute(rel) || rel.startsWith("../")) return rel;
   return `./${rel}`;
