@@ -15,6 +15,7 @@ import { languageDetector } from "../knowledge/analysis/detect.js";
 import {
   chooseCollectionLanguage,
   type LanguageChoice,
+  sampleRank,
   UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
 } from "../knowledge/analysis/unset-language.js";
 import { documentFormatFor, SUPPORTED_EXTENSIONS } from "../knowledge/documents/document-format.js";
@@ -180,8 +181,8 @@ interface Placed {
   globs: string[];
   /** Globs the collection leaves out: the persona, when the bot folder is its documents' folder. */
   exclude: string[];
-  /** Absolute paths of the documents as the bot reads them. */
-  files: string[];
+  /** The documents as the bot reads them: where they are, and their ids (relative to the bot folder). */
+  files: { absPath: string; id: string }[];
 }
 
 /**
@@ -218,7 +219,7 @@ async function placeDocuments(
     copied: !isInside,
     globs: [base ? `${base}/**/${pattern}` : `**/${pattern}`],
     exclude: base ? [] : [DEFAULT_PERSONA_FILE],
-    files: found.map((f) => join(target, f)),
+    files: found.map((f) => ({ absPath: join(target, f), id: base ? `${base}/${f}` : f })),
   };
 }
 
@@ -239,28 +240,34 @@ export function collectionName(from: string): string {
 
 /**
  * The documents' language, from a sample parsed in the indexer's own parser threads (under its
- * time and memory bounds): the files whose paths hash lowest, as the unset-language warning picks.
+ * time and memory bounds): the documents whose ids rank lowest, as the unset-language warning
+ * picks them when the bot is indexed.
  */
-async function detectLanguage(files: readonly string[]): Promise<LanguageChoice & { titles: string[] }> {
+async function detectLanguage(
+  files: readonly { absPath: string; id: string }[],
+): Promise<LanguageChoice & { titles: string[] }> {
   const sample = new LanguageSample();
   const pool = IngestPool.shared(ingestLimits());
   const titles: string[] = [];
   const picked = pickSample(files);
   await Promise.all(
-    picked.map(async (absPath) => {
-      const result = await pool.ingest({ absPath, id: basename(absPath) });
+    picked.map(async ({ absPath, id }) => {
+      const result = await pool.ingest({ absPath, id });
       if (!result.ok || result.unchanged) return;
       titles.push(result.document.title);
-      sample.offer(absPath, result.document);
+      sample.offer(id, result.document);
     }),
   );
   return { ...chooseCollectionLanguage(sample.texts, await languageDetector()), titles };
 }
 
-function pickSample(files: readonly string[]): string[] {
-  if (files.length <= UNSET_LANGUAGE_SAMPLE_DOCUMENTS) return [...files];
-  const step = files.length / UNSET_LANGUAGE_SAMPLE_DOCUMENTS;
-  return Array.from({ length: UNSET_LANGUAGE_SAMPLE_DOCUMENTS }, (_, i) => files[Math.floor(i * step)]!);
+/** The documents whose ids rank lowest in the sample (`sampleRank`), as many as it keeps. */
+export function pickSample<T extends { id: string }>(files: readonly T[]): T[] {
+  return files
+    .map((file) => ({ file, rank: sampleRank(file.id) }))
+    .sort((a, b) => a.rank - b.rank || (a.file.id < b.file.id ? -1 : a.file.id > b.file.id ? 1 : 0))
+    .slice(0, UNSET_LANGUAGE_SAMPLE_DOCUMENTS)
+    .map((ranked) => ranked.file);
 }
 
 function countFormats(files: readonly string[]): Record<string, number> {

@@ -13,7 +13,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { InitJson } from "../../src/cli/init.js";
+import { type InitJson, pickSample } from "../../src/cli/init.js";
+import {
+  LanguageSample,
+  UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
+} from "../../src/knowledge/analysis/unset-language.js";
 import { runCli } from "../support/run-cli.js";
 
 let root: string;
@@ -215,5 +219,20 @@ describe("second-look init", { timeout: 60_000 }, () => {
       expect.stringMatching(/^ {2}npx second-look ask /),
       expect.stringMatching(/^ {2}npx second-look mcp /),
     ]);
+  });
+});
+
+describe("init's language sample", () => {
+  it("is the documents the unset-language warning samples: those whose ids rank lowest", () => {
+    const files = Array.from({ length: 100 }, (_, i) => ({
+      absPath: `/bot/docs/${i}.md`,
+      id: `docs/${i}.md`,
+    }));
+    const picked = pickSample(files);
+    expect(picked).toHaveLength(UNSET_LANGUAGE_SAMPLE_DOCUMENTS);
+    const sample = new LanguageSample();
+    for (const file of files) sample.offer(file.id, { title: file.id, sections: [] });
+    expect(picked.map((file) => file.id)).toEqual(sample.texts);
+    expect(pickSample(files.slice(0, 3))).toHaveLength(3);
   });
 });

@@ -37,6 +37,15 @@ export interface UnsetLanguageFinding {
 }
 
 /**
+ * Where a document stands in the sample: the documents whose paths rank lowest are kept. A hash,
+ * so the sample is spread over the whole collection and does not depend on the order files are
+ * read in.
+ */
+export function sampleRank(path: string): number {
+  return createHash("sha256").update(path).digest().readUInt32BE(0);
+}
+
+/**
  * A sample of the documents a run reads, as text for the detector (title, then sections, cut to
  * what it reads). The documents kept are those whose paths hash lowest: spread over the whole
  * collection rather than its first folder (files are read in path order, and a folder is often
@@ -46,7 +55,7 @@ export class LanguageSample {
   private readonly kept: { rank: number; text: string }[] = [];
 
   offer(path: string, document: { title: string; sections: readonly { content: string }[] }): void {
-    const rank = createHash("sha256").update(path).digest().readUInt32BE(0);
+    const rank = sampleRank(path);
     if (this.kept.length >= UNSET_LANGUAGE_SAMPLE_DOCUMENTS && rank >= this.kept.at(-1)!.rank) return;
     let text = document.title;
     for (const section of document.sections) {
