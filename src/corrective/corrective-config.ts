@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { DEADLINES } from "../deadline.js";
 import type { ProviderConfig } from "../llm/provider-config.js";
 import { logger } from "../telemetry/logger.js";
@@ -232,11 +231,11 @@ const TURN_ON: Record<CorrectiveSource, (configFile: string) => string> = {
  */
 export function correctiveOffNote(bot: {
   name: string;
-  dir: string;
+  configFile: string;
   corrective: ResolvedCorrectiveConfig;
 }): string | undefined {
   if (bot.corrective.enabled) return undefined;
   const source = bot.corrective.source.enabled;
   const why = source === "default" ? "the default" : OFF_REASONS[source].split(":")[0];
-  return `bot ${bot.name}: correctiveRetrieval is off (${why}), so weak searches are not re-queried; ${TURN_ON[source](join(bot.dir, "config.json"))}`;
+  return `bot ${bot.name}: correctiveRetrieval is off (${why}), so weak searches are not re-queried; ${TURN_ON[source](bot.configFile)}`;
 }
