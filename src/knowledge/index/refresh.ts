@@ -50,12 +50,15 @@ export interface RefreshReport {
  * `done` of `total` files looked at; `read`: of those, the files read and parsed (added or
  * updated), so a reporter can tell real indexing from a refresh that finds nothing changed.
  */
-export type RefreshProgress = (event: {
+export interface RefreshProgressEvent {
   collection: string;
   done: number;
   total: number;
+  /** Of `done`, the items that cost real work (files read); absent: all of them. */
   read?: number;
-}) => void;
+}
+
+export type RefreshProgress = (event: RefreshProgressEvent) => void;
 
 /** Never indexed, whatever the globs say: our own state and dependency trees. */
 export const ALWAYS_EXCLUDED = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
