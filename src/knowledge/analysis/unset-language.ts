@@ -95,6 +95,11 @@ export function findUnsetLanguage(
   return { tag: profile.tag, name: profile.name, documents: top[1], english, sampled: texts.length };
 }
 
+/** Whether English also holds a clear share of the sample (MIXED_ENGLISH_MIN_SHARE): "auto" fits. */
+function isMixed(f: UnsetLanguageFinding): boolean {
+  return f.english >= f.sampled * MIXED_ENGLISH_MIN_SHARE;
+}
+
 /** The warning: what was found, what it costs, and the key and value that fix it. */
 export function unsetLanguageMessage(
   collection: string,
@@ -102,7 +107,7 @@ export function unsetLanguageMessage(
   f: UnsetLanguageFinding,
 ): string {
   const key = `knowledge.collections.${collection}.language`;
-  const mixed = f.english >= f.sampled * MIXED_ENGLISH_MIN_SHARE;
+  const mixed = isMixed(f);
   const read = `${f.documents} of ${f.sampled} sampled documents read as ${f.name}${mixed ? ` and ${f.english} as English` : ""}`;
   // The tag first: asked in the translation's language, LibreOffice's partly translated help
   // finds more with its tag than with "auto" (`LOHELP_LANGUAGE=auto npm run bench -- lohelp`).
@@ -148,6 +153,5 @@ export interface LanguageChoice {
 export function chooseCollectionLanguage(texts: readonly string[], detect: LanguageDetector): LanguageChoice {
   const finding = findUnsetLanguage(texts, detect);
   if (!finding) return { language: DEFAULT_LANGUAGE, finding };
-  const mixed = finding.english >= finding.sampled * MIXED_ENGLISH_MIN_SHARE;
-  return { language: mixed ? AUTO_LANGUAGE : finding.tag, finding };
+  return { language: isMixed(finding) ? AUTO_LANGUAGE : finding.tag, finding };
 }
