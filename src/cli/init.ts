@@ -8,13 +8,26 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { fileURLToPath } from "node:url";
 import { glob } from "tinyglobby";
 import { resolveBot } from "../bots/bot-resolver.js";
-import { type BotConfig, COLLECTION_NAME } from "../bots/config-schema.js";
+import { type BotConfig, COLLECTION_NAME, DEFAULT_PERSONA_FILE } from "../bots/config-schema.js";
+import { CONFIG_FILE } from "../bots/discovery.js";
 import { defaultPersona } from "../bots/persona.js";
 import { languageDetector } from "../knowledge/analysis/detect.js";
-import { chooseCollectionLanguage, type LanguageChoice } from "../knowledge/analysis/unset-language.js";
+import {
+  chooseCollectionLanguage,
+  type LanguageChoice,
+  sampleRank,
+  UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
+} from "../knowledge/analysis/unset-language.js";
 import { documentFormatFor, SUPPORTED_EXTENSIONS } from "../knowledge/documents/document-format.js";
+import { isLexicallyInside, resolvedPath } from "../knowledge/documents/inside-folder.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
-import { IngestPool, ingestLimits, LanguageSample } from "../knowledge/ingest-core.js";
+import {
+  ALWAYS_EXCLUDED,
+  IngestPool,
+  ingestLimits,
+  LanguageSample,
+  MAX_FILES_PER_COLLECTION,
+} from "../knowledge/ingest-core.js";
 import { CliError } from "./cli-error.js";
 import { indexBot, summary } from "./index-bot.js";
 import { plural, terminalText } from "./terminal-text.js";
@@ -41,16 +54,8 @@ export interface InitJson {
   next: string[];
 }
 
-const PERSONA_FILE = "persona.md";
-
 /** Where copied documents go inside the bot folder. */
 export const COPIED_DOCUMENTS_FOLDER = "documents";
-/** Never taken as documents: our own state and dependency trees (as the indexer skips them). */
-const NEVER_DOCUMENTS = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
-/** A folder of documents, not a disk: init refuses past this many files (the indexer's own cap). */
-const MAX_INIT_FILES = 200_000;
-/** Documents read to choose the collection's language (the unset-language warning's sample). */
-const LANGUAGE_SAMPLE_FILES = 40;
 
 export async function runInit(
   folderArg: string,
@@ -59,28 +64,37 @@ export async function runInit(
 ): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const dir = resolve(cwd, folderArg);
-  const configFile = join(dir, "config.json");
+  const configFile = join(dir, CONFIG_FILE);
   if (existsSync(configFile) && !options.force) {
     throw new CliError(
-      `${configFile} already exists: init does not overwrite a bot (--force replaces its config.json and persona.md)`,
+      `${configFile} already exists: init does not overwrite a bot (--force replaces its ${CONFIG_FILE} and ${DEFAULT_PERSONA_FILE})`,
     );
   }
   const from = resolve(cwd, options.from ?? folderArg);
   await mustBeFolder(from, options.from === undefined ? "<folder>" : "--from");
+  // Both folders as the file system resolves them, as the bot compares what it reads with its
+  // folder (src/knowledge/documents/inside-folder.ts).
+  const [realDir, realFrom] = await Promise.all([resolvedPath(dir), resolvedPath(from)]);
   // Not documents: the persona init writes (a folder that is its own documents keeps it beside
   // them), and the bot folder itself when it lies inside --from (its copies would be copied again).
-  const botInside = relative(from, dir).split(sep).join("/");
-  const ownFiles =
-    botInside && !botInside.startsWith("..") && !isAbsolute(botInside) ? `${botInside}/` : undefined;
+  const ownFiles = isLexicallyInside(realDir, realFrom)
+    ? `${slashed(relative(realFrom, realDir))}/`
+    : undefined;
   const found = (await documentFiles(from)).filter(
-    (f) => (from !== dir || f !== PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
+    (f) => (realFrom !== realDir || f !== DEFAULT_PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
   );
   if (found.length === 0) {
     throw new CliError(
       `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too)`,
     );
   }
-  const place = await placeDocuments(dir, from, found);
+  const inside = realFrom === realDir || isLexicallyInside(realFrom, realDir);
+  const place = await placeDocuments(
+    dir,
+    from,
+    found,
+    inside ? slashed(relative(realDir, realFrom)) : undefined,
+  );
   const collection = collectionName(from);
   const language = await detectLanguage(place.files);
   const formats = countFormats(found);
@@ -96,7 +110,7 @@ export async function runInit(
   await mkdir(dir, { recursive: true });
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`);
   await writeFile(
-    join(dir, PERSONA_FILE),
+    join(dir, DEFAULT_PERSONA_FILE),
     `${defaultPersona(name, { description: config.description } as BotConfig)}\n`,
   );
 
@@ -120,7 +134,7 @@ export async function runInit(
     return 0;
   }
   const lines = [
-    `wrote ${configFile} and ${join(dir, "persona.md")}`,
+    `wrote ${configFile} and ${join(dir, DEFAULT_PERSONA_FILE)}`,
     `${collection}: ${plural(found.length, "document")} (${describeFormats(formats)}) ${place.copied ? `copied from ${from} into ${join(dir, COPIED_DOCUMENTS_FOLDER)}` : `read where they are, under ${from}`}`,
     `language: ${describeLanguage(language)}`,
     "correctiveRetrieval: on (grader=signal, budget=1)",
@@ -138,19 +152,25 @@ async function mustBeFolder(path: string, what: string): Promise<void> {
   if (!info?.isDirectory()) throw new CliError(`${what} ${path} is not a folder of documents`);
 }
 
-/** The documents under `root` the loaders read, relative paths with forward slashes, sorted. */
+/**
+ * The documents under `root` the loaders read, relative paths with forward slashes, sorted. As
+ * the indexer takes a collection's files: never our own state or dependency trees, and no more
+ * than its cap on a collection's files (a folder of documents, not a disk; init refuses past it).
+ */
 async function documentFiles(root: string): Promise<string[]> {
   const files = await glob(["**/*"], {
     cwd: root,
-    ignore: NEVER_DOCUMENTS,
+    ignore: ALWAYS_EXCLUDED,
     onlyFiles: true,
     followSymbolicLinks: false,
     expandDirectories: false,
     dot: false,
   });
   const documents = files.filter((f) => documentFormatFor(f) !== undefined).sort();
-  if (documents.length > MAX_INIT_FILES) {
-    throw new CliError(`${root} holds ${documents.length} documents; init takes at most ${MAX_INIT_FILES}`);
+  if (documents.length > MAX_FILES_PER_COLLECTION) {
+    throw new CliError(
+      `${root} holds ${documents.length} documents; init takes at most ${MAX_FILES_PER_COLLECTION}`,
+    );
   }
   return documents;
 }
@@ -161,23 +181,27 @@ interface Placed {
   globs: string[];
   /** Globs the collection leaves out: the persona, when the bot folder is its documents' folder. */
   exclude: string[];
-  /** Absolute paths of the documents as the bot reads them. */
-  files: string[];
+  /** The documents as the bot reads them: where they are, and their ids (relative to the bot folder). */
+  files: { absPath: string; id: string }[];
 }
 
 /**
- * Documents inside the bot folder are read where they are (a glob relative to it). Documents
- * elsewhere are copied into `<bot>/documents/`: a bot reads only files inside its own folder
- * (a document id never climbs out of it, src/knowledge/documents/document-id.ts), and a folder
- * that holds its documents can be moved, committed or deployed as one.
+ * Documents inside the bot folder (at `inside`, relative to it; "" for the bot folder itself) are
+ * read where they are (a glob relative to it). Documents elsewhere (`inside` undefined) are
+ * copied into `<bot>/documents/`: a bot reads only files inside its own folder (a document id
+ * never climbs out of it, src/knowledge/documents/document-id.ts), and a folder that holds its
+ * documents can be moved, committed or deployed as one.
  */
-async function placeDocuments(dir: string, from: string, found: readonly string[]): Promise<Placed> {
-  const inside = relative(dir, from);
-  const isInside =
-    inside === "" || (!inside.startsWith(`..${sep}`) && inside !== ".." && !isAbsolute(inside));
+async function placeDocuments(
+  dir: string,
+  from: string,
+  found: readonly string[],
+  inside: string | undefined,
+): Promise<Placed> {
+  const isInside = inside !== undefined;
   const extensions = [...new Set(found.map((f) => f.slice(f.lastIndexOf(".") + 1)))].sort();
   const pattern = extensions.length === 1 ? `*.${extensions[0]}` : `*.{${extensions.join(",")}}`;
-  const base = isInside ? inside.split(sep).join("/") : COPIED_DOCUMENTS_FOLDER;
+  const base = inside ?? COPIED_DOCUMENTS_FOLDER;
   const target = isInside ? from : join(dir, COPIED_DOCUMENTS_FOLDER);
   if (!isInside) {
     if (existsSync(target)) {
@@ -194,9 +218,14 @@ async function placeDocuments(dir: string, from: string, found: readonly string[
   return {
     copied: !isInside,
     globs: [base ? `${base}/**/${pattern}` : `**/${pattern}`],
-    exclude: base ? [] : [PERSONA_FILE],
-    files: found.map((f) => join(target, f)),
+    exclude: base ? [] : [DEFAULT_PERSONA_FILE],
+    files: found.map((f) => ({ absPath: join(target, f), id: base ? `${base}/${f}` : f })),
   };
+}
+
+/** A relative path with forward slashes, as globs and document ids write it. */
+function slashed(path: string): string {
+  return path.split(sep).join("/");
 }
 
 /** The collection's name: the documents folder's name as a slug, else "docs". */
@@ -211,28 +240,34 @@ export function collectionName(from: string): string {
 
 /**
  * The documents' language, from a sample parsed in the indexer's own parser threads (under its
- * time and memory bounds): the files whose paths hash lowest, as the unset-language warning picks.
+ * time and memory bounds): the documents whose ids rank lowest, as the unset-language warning
+ * picks them when the bot is indexed.
  */
-async function detectLanguage(files: readonly string[]): Promise<LanguageChoice & { titles: string[] }> {
+async function detectLanguage(
+  files: readonly { absPath: string; id: string }[],
+): Promise<LanguageChoice & { titles: string[] }> {
   const sample = new LanguageSample();
   const pool = IngestPool.shared(ingestLimits());
   const titles: string[] = [];
   const picked = pickSample(files);
   await Promise.all(
-    picked.map(async (absPath) => {
-      const result = await pool.ingest({ absPath, id: basename(absPath) });
+    picked.map(async ({ absPath, id }) => {
+      const result = await pool.ingest({ absPath, id });
       if (!result.ok || result.unchanged) return;
       titles.push(result.document.title);
-      sample.offer(absPath, result.document);
+      sample.offer(id, result.document);
     }),
   );
   return { ...chooseCollectionLanguage(sample.texts, await languageDetector()), titles };
 }
 
-function pickSample(files: readonly string[]): string[] {
-  if (files.length <= LANGUAGE_SAMPLE_FILES) return [...files];
-  const step = files.length / LANGUAGE_SAMPLE_FILES;
-  return Array.from({ length: LANGUAGE_SAMPLE_FILES }, (_, i) => files[Math.floor(i * step)]!);
+/** The documents whose ids rank lowest in the sample (`sampleRank`), as many as it keeps. */
+export function pickSample<T extends { id: string }>(files: readonly T[]): T[] {
+  return files
+    .map((file) => ({ file, rank: sampleRank(file.id) }))
+    .sort((a, b) => a.rank - b.rank || (a.file.id < b.file.id ? -1 : a.file.id > b.file.id ? 1 : 0))
+    .slice(0, UNSET_LANGUAGE_SAMPLE_DOCUMENTS)
+    .map((ranked) => ranked.file);
 }
 
 function countFormats(files: readonly string[]): Record<string, number> {
@@ -274,9 +309,9 @@ function botConfig(
   },
 ): { description: string } & Record<string, unknown> {
   return {
-    $schema: relative(dir, SCHEMA_FILE).split(sep).join("/"),
+    $schema: slashed(relative(dir, SCHEMA_FILE)),
     description: `Answers questions from the documents in ${basename(c.from)} (${describeFormats(c.formats)}). Written by second-look init; the $schema file describes every key.`,
-    persona: "persona.md",
+    persona: DEFAULT_PERSONA_FILE,
     knowledge: {
       backend: "embedded",
       collections: {
@@ -293,7 +328,7 @@ function botConfig(
 
 /** How the user names the bot in the next commands: relative to where they are, as a path. */
 function relativeRef(cwd: string, dir: string): string {
-  const rel = relative(cwd, dir).split(sep).join("/");
+  const rel = slashed(relative(cwd, dir));
   if (rel === "") return ".";
   if (isAbsolute(rel) || rel.startsWith("../")) return rel;
   return `./${rel}`;

@@ -1,4 +1,5 @@
 import cliProgress from "cli-progress";
+import type { RefreshProgressEvent } from "../knowledge/index/refresh.js";
 
 /** Shorter work finishes before a bar is worth drawing. */
 const MIN_TOTAL_FOR_BAR = 50;
@@ -7,13 +8,8 @@ const LINE_MIN_GAP_MS = 1_000;
 const LINE_STEP_PERCENT = 10;
 const LINE_HEARTBEAT_MS = 5_000;
 
-export interface ProgressEvent {
-  collection: string;
-  done: number;
-  total: number;
-  /** Of `done`, the items that cost real work (files read); absent: all of them. */
-  read?: number;
-}
+/** What an update says: the index refresh's own progress event. */
+export type ProgressEvent = RefreshProgressEvent;
 
 export interface ProgressReporter {
   update(event: ProgressEvent): void;

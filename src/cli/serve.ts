@@ -2,7 +2,6 @@
 // Slack and/or Teams until SIGTERM (or SIGINT), then finishes the answers in flight within the
 // shutdown timeout. Bots without credentials are listed with the variables that would enable
 // them; with none enabled at all the command exits non-zero with that list.
-import { join } from "node:path";
 import { findBots, resolveBots } from "../bots/bot-resolver.js";
 import { type BotDefinition, BotNotFoundError } from "../bots/discovery.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
@@ -150,15 +149,16 @@ export async function runServe(
 
 /**
  * One line per bot with platform credentials that could not answer a question: its config names
- * no model and no provider, so every message would get "Sorry, something went wrong".
+ * no model and no provider, so every message would get "Sorry, something went wrong". (A provider
+ * without a model is refused when the config is read, config-schema.ts.)
  */
 function cannotAnswer(bots: readonly BotDefinition[], enabled: readonly HostPlan[]): string[] {
   return bots
     .filter((bot) => enabled.some((plan) => plan.bot === bot.name))
-    .filter((bot) => !hasModel(bot) && bot.config.provider === undefined)
+    .filter((bot) => !hasModel(bot))
     .map(
       (bot) =>
-        `bot ${bot.name} cannot answer: ${join(bot.dir, "config.json")} names no model and no provider; set "model" (a Copilot model), or "model" and "provider" (your own endpoint), then serve it`,
+        `bot ${bot.name} cannot answer: ${bot.configFile} names no model and no provider; set "model" (a Copilot model), or "model" and "provider" (your own endpoint), then serve it`,
     );
 }
 

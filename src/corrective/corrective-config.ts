@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { DEADLINES } from "../deadline.js";
 import type { ProviderConfig } from "../llm/provider-config.js";
 import { logger } from "../telemetry/logger.js";
@@ -256,10 +255,10 @@ export function describeCorrective(resolved: ResolvedCorrectiveConfig): string {
  */
 export function correctiveOffNote(bot: {
   name: string;
-  dir: string;
+  configFile: string;
   corrective: ResolvedCorrectiveConfig;
 }): string | undefined {
   if (bot.corrective.enabled) return undefined;
   const { whyInNote, turnOn } = OFF[bot.corrective.source.enabled];
-  return `bot ${bot.name}: correctiveRetrieval is off (${whyInNote}), so weak searches are not re-queried; ${turnOn(join(bot.dir, "config.json"))}`;
+  return `bot ${bot.name}: correctiveRetrieval is off (${whyInNote}), so weak searches are not re-queried; ${turnOn(bot.configFile)}`;
 }

@@ -9,9 +9,11 @@ export { LanguageSample } from "./analysis/unset-language.js";
 export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";
 export {
+  ALWAYS_EXCLUDED,
   type CollectionSource,
   emptyRefreshReport,
   listCollectionFiles,
+  MAX_FILES_PER_COLLECTION,
   type RefreshProgress,
   type RefreshReport,
   statFailureReason,

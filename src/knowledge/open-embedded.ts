@@ -4,10 +4,11 @@ import { SecondLookError } from "../errors.js";
 import { logger } from "../telemetry/logger.js";
 import { CollectionAnalysis } from "./analysis/collection-analysis.js";
 import { readBotCalibration } from "./bot-calibration.js";
+import { describeMs } from "./documents/parse-bound.js";
 import { KnowledgeEngine } from "./engine.js";
 import { CollectionIndex } from "./index/collection-index.js";
 import { IndexStore, type StoredDocument } from "./index/index-store.js";
-import { describeTimeout, type IngestLimitsConfig, ingestLimits } from "./index/ingest-limits.js";
+import { type IngestLimitsConfig, ingestLimits } from "./index/ingest-limits.js";
 import { IngestPool } from "./index/ingest-pool.js";
 import {
   type CollectionSource,
@@ -171,7 +172,7 @@ export async function openEmbeddedEngine(
   if (!options.finishRefreshInBackground) {
     logger().warn(
       { botDir, budgetMs: budget, pendingFiles: pending },
-      `index refresh stopped after ${describeTimeout(budget)} with ${pending} changed files not yet read; ` +
+      `index refresh stopped after ${describeMs(budget)} with ${pending} changed files not yet read; ` +
         "answering from the index as it stands (their previous version where there is one). " +
         "Run `second-look index` on this bot to finish it.",
     );
@@ -179,7 +180,7 @@ export async function openEmbeddedEngine(
   }
   logger().warn(
     { botDir, budgetMs: budget, pendingFiles: pending, collections: unfinished.map((s) => s.name) },
-    `index refresh stopped after ${describeTimeout(budget)} with ${pending} changed files not yet read; ` +
+    `index refresh stopped after ${describeMs(budget)} with ${pending} changed files not yet read; ` +
       "answering from the index as it stands (their previous version where there is one) " +
       "while the refresh finishes in the background.",
   );

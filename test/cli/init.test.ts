@@ -1,11 +1,23 @@
 // `second-look init`: a folder of documents becomes a bot that answers — config.json with its
 // $schema and corrective retrieval on, persona.md, the documents' language, the index built,
 // the next commands — and an existing bot is never overwritten unless asked.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { InitJson } from "../../src/cli/init.js";
+import { type InitJson, pickSample } from "../../src/cli/init.js";
+import {
+  LanguageSample,
+  UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
+} from "../../src/knowledge/analysis/unset-language.js";
 import { runCli } from "../support/run-cli.js";
 
 let root: string;
@@ -116,6 +128,29 @@ describe("second-look init", { timeout: 60_000 }, () => {
     expect(existsSync(join(docs, "kb/documents/kb"))).toBe(false);
   });
 
+  it("a bot folder reached through a symlink reads documents inside its real folder where they are", async () => {
+    const release = join(work, "releases/bot");
+    write(join(release, "docs/leave.md"), "# Leave\n\nYou get twenty-five days of annual leave.\n");
+    symlinkSync(release, join(work, "current"));
+    const json = await initJson(join(work, "current"), "--from", join(release, "docs"));
+    expect(json.documents).toBe("referenced");
+    expect(existsSync(join(release, "documents"))).toBe(false);
+    const config = JSON.parse(readFileSync(join(release, "config.json"), "utf8"));
+    expect(config.knowledge.collections.docs.paths).toEqual(["docs/**/*.md"]);
+    expect(json.collections[0]).toMatchObject({ added: 1 });
+  });
+
+  it("copies documents from a folder in the bot folder that is a symlink out of it", async () => {
+    const bot = join(work, "kb");
+    write(join(work, "shared/faq.md"), "# FAQ\n\nThe canteen opens at noon.\n");
+    mkdirSync(bot);
+    symlinkSync(join(work, "shared"), join(bot, "shared"));
+    const json = await initJson(bot, "--from", join(bot, "shared"));
+    expect(json.documents).toBe("copied");
+    expect(existsSync(join(bot, "documents/faq.md"))).toBe(true);
+    expect(json.collections[0]).toMatchObject({ added: 1 });
+  });
+
   it("detects the documents' language and writes it into the collection", async () => {
     const docs = join(work, "handbuch");
     const german = [
@@ -184,5 +219,20 @@ describe("second-look init", { timeout: 60_000 }, () => {
       expect.stringMatching(/^ {2}npx second-look ask /),
       expect.stringMatching(/^ {2}npx second-look mcp /),
     ]);
+  });
+});
+
+describe("init's language sample", () => {
+  it("is the documents the unset-language warning samples: those whose ids rank lowest", () => {
+    const files = Array.from({ length: 100 }, (_, i) => ({
+      absPath: `/bot/docs/${i}.md`,
+      id: `docs/${i}.md`,
+    }));
+    const picked = pickSample(files);
+    expect(picked).toHaveLength(UNSET_LANGUAGE_SAMPLE_DOCUMENTS);
+    const sample = new LanguageSample();
+    for (const file of files) sample.offer(file.id, { title: file.id, sections: [] });
+    expect(picked.map((file) => file.id)).toEqual(sample.texts);
+    expect(pickSample(files.slice(0, 3))).toHaveLength(3);
   });
 });

@@ -37,6 +37,15 @@ export interface UnsetLanguageFinding {
 }
 
 /**
+ * Where a document stands in the sample: the documents whose paths rank lowest are kept. A hash,
+ * so the sample is spread over the whole collection and does not depend on the order files are
+ * read in.
+ */
+export function sampleRank(path: string): number {
+  return createHash("sha256").update(path).digest().readUInt32BE(0);
+}
+
+/**
  * A sample of the documents a run reads, as text for the detector (title, then sections, cut to
  * what it reads). The documents kept are those whose paths hash lowest: spread over the whole
  * collection rather than its first folder (files are read in path order, and a folder is often
@@ -46,7 +55,7 @@ export class LanguageSample {
   private readonly kept: { rank: number; text: string }[] = [];
 
   offer(path: string, document: { title: string; sections: readonly { content: string }[] }): void {
-    const rank = createHash("sha256").update(path).digest().readUInt32BE(0);
+    const rank = sampleRank(path);
     if (this.kept.length >= UNSET_LANGUAGE_SAMPLE_DOCUMENTS && rank >= this.kept.at(-1)!.rank) return;
     let text = document.title;
     for (const section of document.sections) {
@@ -86,6 +95,11 @@ export function findUnsetLanguage(
   return { tag: profile.tag, name: profile.name, documents: top[1], english, sampled: texts.length };
 }
 
+/** Whether English also holds a clear share of the sample (MIXED_ENGLISH_MIN_SHARE): "auto" fits. */
+function isMixed(f: UnsetLanguageFinding): boolean {
+  return f.english >= f.sampled * MIXED_ENGLISH_MIN_SHARE;
+}
+
 /** The warning: what was found, what it costs, and the key and value that fix it. */
 export function unsetLanguageMessage(
   collection: string,
@@ -93,7 +107,7 @@ export function unsetLanguageMessage(
   f: UnsetLanguageFinding,
 ): string {
   const key = `knowledge.collections.${collection}.language`;
-  const mixed = f.english >= f.sampled * MIXED_ENGLISH_MIN_SHARE;
+  const mixed = isMixed(f);
   const read = `${f.documents} of ${f.sampled} sampled documents read as ${f.name}${mixed ? ` and ${f.english} as English` : ""}`;
   // The tag first: asked in the translation's language, LibreOffice's partly translated help
   // finds more with its tag than with "auto" (`LOHELP_LANGUAGE=auto npm run bench -- lohelp`).
@@ -139,6 +153,5 @@ export interface LanguageChoice {
 export function chooseCollectionLanguage(texts: readonly string[], detect: LanguageDetector): LanguageChoice {
   const finding = findUnsetLanguage(texts, detect);
   if (!finding) return { language: DEFAULT_LANGUAGE, finding };
-  const mixed = finding.english >= finding.sampled * MIXED_ENGLISH_MIN_SHARE;
-  return { language: mixed ? AUTO_LANGUAGE : finding.tag, finding };
+  return { language: isMixed(finding) ? AUTO_LANGUAGE : finding.tag, finding };
 }

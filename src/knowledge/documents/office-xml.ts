@@ -72,11 +72,6 @@ function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? text;
 }
 
-/** The attribute `name` of a start tag, if present. */
-export function attr(attributes: Readonly<Record<string, string>>, name: string): string | undefined {
-  return attributes[name];
-}
-
 /** Resolves a relationship target against the folder of the part that names it ("word/", "../x"). */
 export function resolvePart(fromFolder: string, target: string): string {
   if (target.startsWith("/")) return target.slice(1);

@@ -72,13 +72,32 @@ function comparable(text: string): string {
  * ("PASSWD(1)   Dienstprogramme für Benutzer   PASSWD(1)", "LS(1) User Commands LS(1)"). It is
  * the same frame on every page of a manual, never the page's title.
  */
-const MAN_HEADER = /^\s*([^\s()]+\(\d[^\s()]*\))(?:\s+.*)?\s+\1\s*$/u;
-
 export function isManPageHeader(line: string): boolean {
-  return MAN_HEADER.test(line);
+  return manPageToken(line) !== undefined;
 }
 
-/** The `NAME(1)` token a manual page's header and footer line end with. */
+/** The `NAME(1)` token a manual page's header starts with, then whitespace. */
+const MAN_HEADER_START = /^\s*([^\s()]+\(\d[^\s()]*\))\s/u;
+/** A running header is one short line; a longer one is prose (and is not scanned further). */
+const MAN_HEADER_MAX_CHARS = 500;
+
+/**
+ * The `NAME(1)` token a manual page's header and footer line end with. Checked in linear time
+ * (the token at the start, then the same token after whitespace at the end), since the line may
+ * be a text file's raw first line.
+ */
 export function manPageToken(line: string): string | undefined {
-  return MAN_HEADER.exec(line)?.[1];
+  if (line.length > MAN_HEADER_MAX_CHARS) return undefined;
+  const start = MAN_HEADER_START.exec(line);
+  if (!start) return undefined;
+  const token = start[1]!;
+  const afterToken = start[0].length - 1;
+  const trimmed = line.trimEnd();
+  const before = trimmed.length - token.length - 1;
+  if (before < afterToken || !trimmed.endsWith(token) || !/\s/u.test(trimmed[before]!)) {
+    return undefined;
+  }
+  // Between the two tokens, one line: only whitespace may break it.
+  const between = trimmed.slice(afterToken, before);
+  return /[\n\r\u2028\u2029]/u.test(between.trim()) ? undefined : token;
 }

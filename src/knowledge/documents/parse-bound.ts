@@ -86,21 +86,22 @@ export function describeMs(ms: number): string {
 }
 
 /**
- * Calls `onOver` once the calling thread's parse passes its bound ({@link checkParseBound}),
- * counted from now; the returned function cancels it. A timer, so it fires only when the parse
- * yields: the pool's own watch (ingest-pool.ts) holds a parse that never does.
+ * Calls `onOver` once a parse passes its bound ({@link checkParseBound}), counted from now, with
+ * its CPU time read by `readCpuMs` (undefined where it cannot be: the bound is then wall time);
+ * the returned function cancels it. Checked when the bound could first be reached, and again
+ * whenever it next could be.
  */
-export function watchOwnParse(
+export function watchParse(
+  readCpuMs: () => number | undefined,
   cpuBudgetMs: number,
+  wallBudgetMs: number,
   onOver: (reason: string) => void,
-  wallBudgetMs = cpuBudgetMs * WALL_CLOCK_FACTOR,
 ): () => void {
-  const clock = ownThreadClock();
-  const cpuAtStart = clock === undefined ? undefined : threadCpuMs(clock);
   const started = performance.now();
+  const cpuAtStart = readCpuMs();
   let timer: NodeJS.Timeout | undefined;
   const check = () => {
-    const now = clock === undefined ? undefined : threadCpuMs(clock);
+    const now = readCpuMs();
     const cpuMs = now === undefined || cpuAtStart === undefined ? undefined : now - cpuAtStart;
     const result = checkParseBound({ wallMs: performance.now() - started, cpuMs }, cpuBudgetMs, wallBudgetMs);
     if (result.over) onOver(result.reason);
@@ -108,4 +109,19 @@ export function watchOwnParse(
   };
   timer = setTimeout(check, cpuBudgetMs);
   return () => clearTimeout(timer);
+}
+
+/**
+ * Calls `onOver` once the calling thread's parse passes its bound ({@link watchParse}); the
+ * returned function cancels it. A timer, so it fires only when the parse yields: the pool's own
+ * watch (ingest-pool.ts) holds a parse that never does.
+ */
+export function watchOwnParse(
+  cpuBudgetMs: number,
+  onOver: (reason: string) => void,
+  wallBudgetMs = cpuBudgetMs * WALL_CLOCK_FACTOR,
+): () => void {
+  const clock = ownThreadClock();
+  const readCpuMs = clock === undefined ? () => undefined : () => threadCpuMs(clock);
+  return watchParse(readCpuMs, cpuBudgetMs, wallBudgetMs, onOver);
 }

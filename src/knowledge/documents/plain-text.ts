@@ -6,10 +6,13 @@ export function collapseWhitespace(text: string): string {
   return text.replace(/[\s\u00a0]+/g, " ").trim();
 }
 
-/** Trims each line's trailing spaces and caps blank runs at one blank line. */
+/**
+ * Trims each line's trailing spaces and caps blank runs at one blank line. A run of spaces is
+ * only tried from its start, so a long run in mid-line costs its length once, not its square.
+ */
 export function tidyLines(text: string): string {
   return text
-    .replace(/[ \t\u00a0]+$/gm, "")
+    .replace(/(?<![ \t\u00a0])[ \t\u00a0]+$/gm, "")
     .replace(/\n{3,}/g, "\n\n")
     .replace(/^\n+|\n+$/g, "");
 }

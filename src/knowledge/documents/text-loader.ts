@@ -39,9 +39,10 @@ export function parseText(source: string, fileTitle: string): ParsedDocument {
  * password"), the first indented line after the header; "" when it has none that is short.
  */
 function manualPage(text: string): { title: string; body: string } | undefined {
-  const lines = text.split("\n");
-  const token = manPageToken(lines[0] ?? "");
+  const firstEnd = text.indexOf("\n");
+  const token = manPageToken(firstEnd === -1 ? text : text.slice(0, firstEnd));
   if (token === undefined) return undefined;
+  const lines = text.split("\n");
   let last = lines.length - 1;
   while (last > 0 && lines[last]!.trim() === "") last--;
   const end = last > 0 && lines[last]!.trim().endsWith(token) ? last : lines.length;

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import * as z from "zod";
 import { DEADLINES } from "../../deadline.js";
-import { describeMs, WALL_CLOCK_FACTOR } from "../documents/parse-bound.js";
+import { WALL_CLOCK_FACTOR } from "../documents/parse-bound.js";
 
 // The bounds on turning one file into an indexed document. They hold whatever the parser does
 // (a parse runs in a worker thread that is terminated at its bound), so one hostile or huge
@@ -52,10 +52,6 @@ export function ingestLimits(config: IngestLimitsConfig = {}): IngestLimits {
  */
 export function boundsKey(limits: IngestLimits): string {
   return `${limits.fileTimeoutMs}ms/${limits.fileMemoryMb}MB`;
-}
-
-export function describeTimeout(ms: number): string {
-  return describeMs(ms);
 }
 
 /** The wall-clock last resort of `limits`. */

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { DEADLINES } from "../../deadline.js";
-import { checkParseBound, threadCpuMs } from "../documents/parse-bound.js";
+import { threadCpuMs, watchParse } from "../documents/parse-bound.js";
 import type { IngestResult, IngestTask } from "./ingest-file.js";
 import { type IngestLimits, wallTimeoutOf } from "./ingest-limits.js";
 
@@ -27,12 +27,10 @@ interface Pending {
 interface Running {
   pending: Pending;
   seq: number;
-  timer: NodeJS.Timeout;
+  /** Stops the thread's start-up timer, then the watch on the file's parse time. */
+  cancel: () => void;
   /** Process RSS and main-thread heap when the file was handed over (set once the thread is ready). */
   rssAtStart?: number;
-  /** When the file was handed over, and its thread's CPU time then (where it can be read). */
-  startedAt?: number;
-  cpuAtStart?: number;
   heapAtStart?: number;
 }
 
@@ -171,29 +169,17 @@ export class IngestPool {
       void this.discard(slot).then(() => this.pump());
     };
     // A thread loads its code before the file's own clock starts.
-    const running: Running = {
-      pending,
-      seq,
-      timer: setTimeout(() => stop("the parser thread did not start"), STARTUP_TIMEOUT_MS),
-    };
+    const startup = setTimeout(() => stop("the parser thread did not start"), STARTUP_TIMEOUT_MS);
+    const running: Running = { pending, seq, cancel: () => clearTimeout(startup) };
     slot.running = running;
     void slot.ready!.then((ok) => {
       if (!ok || slot.running !== running || slot.worker !== worker) return;
-      clearTimeout(running.timer);
+      running.cancel();
       const clock = slot.clock;
-      running.startedAt = performance.now();
-      running.cpuAtStart = clock === undefined ? undefined : this.cpuClock(clock);
-      const check = () => {
-        if (slot.running !== running) return;
-        const now = clock === undefined ? undefined : this.cpuClock(clock);
-        const cpuMs =
-          now === undefined || running.cpuAtStart === undefined ? undefined : now - running.cpuAtStart;
-        const wallMs = performance.now() - running.startedAt!;
-        const bound = checkParseBound({ wallMs, cpuMs }, fileTimeoutMs, wallTimeoutMs);
-        if (bound.over) stop(bound.reason);
-        else running.timer = setTimeout(check, bound.recheckInMs);
-      };
-      running.timer = setTimeout(check, fileTimeoutMs);
+      const readCpuMs = clock === undefined ? () => undefined : () => this.cpuClock(clock);
+      running.cancel = watchParse(readCpuMs, fileTimeoutMs, wallTimeoutMs, (reason) => {
+        if (slot.running === running) stop(reason);
+      });
       running.rssAtStart = process.memoryUsage.rss();
       running.heapAtStart = process.memoryUsage().heapTotal;
       worker.postMessage({ ...pending.task, seq });
@@ -256,7 +242,7 @@ export class IngestPool {
   private finish(slot: Slot, result: IngestResult): void {
     const running = slot.running;
     if (!running) return;
-    clearTimeout(running.timer);
+    running.cancel();
     slot.running = undefined;
     const worker = slot.worker;
     if (worker) {
@@ -310,8 +296,8 @@ export class IngestPool {
     } else {
       // Which file it was cannot be told from one process-wide figure: retry each alone.
       for (const slot of started) {
-        const { pending, timer } = slot.running!;
-        clearTimeout(timer);
+        const { pending, cancel } = slot.running!;
+        cancel();
         slot.running = undefined;
         this.soloQueue.push({ ...pending, solo: true });
         void this.discard(slot);

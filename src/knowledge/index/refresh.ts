@@ -50,15 +50,18 @@ export interface RefreshReport {
  * `done` of `total` files looked at; `read`: of those, the files read and parsed (added or
  * updated), so a reporter can tell real indexing from a refresh that finds nothing changed.
  */
-export type RefreshProgress = (event: {
+export interface RefreshProgressEvent {
   collection: string;
   done: number;
   total: number;
+  /** Of `done`, the items that cost real work (files read); absent: all of them. */
   read?: number;
-}) => void;
+}
+
+export type RefreshProgress = (event: RefreshProgressEvent) => void;
 
 /** Never indexed, whatever the globs say: our own state and dependency trees. */
-const ALWAYS_EXCLUDED = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
+export const ALWAYS_EXCLUDED = ["**/.second-look/**", "**/node_modules/**", "**/.git/**"];
 /** A bot's collection is documents, not a disk: past this many files the rest are skipped. */
 export const MAX_FILES_PER_COLLECTION = 200_000;
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseHtml } from "../../../src/knowledge/documents/html-loader.js";
-import { isPermalinkMark, titleWithoutSiteName } from "../../../src/knowledge/documents/page-chrome.js";
+import {
+  isManPageHeader,
+  isPermalinkMark,
+  manPageToken,
+  titleWithoutSiteName,
+} from "../../../src/knowledge/documents/page-chrome.js";
 
 describe("permalink marks", () => {
   it("are same-page links whose text is a lone symbol or nothing", () => {
@@ -79,5 +84,24 @@ describe("parseHtml on a Sphinx page", () => {
   it("keeps same-page links that are the text's own words", () => {
     expect(text).toContain("See basic use below.");
     expect(text).toContain("Path.exists()");
+  });
+});
+
+describe("manual page running headers", () => {
+  it("name the same page at both ends of one line", () => {
+    expect(manPageToken("LS(1)   User Commands   LS(1)")).toBe("LS(1)");
+    expect(manPageToken("  PASSWD(1) PASSWD(1)  ")).toBe("PASSWD(1)");
+    expect(isManPageHeader("PASSWD(1)   Dienstprogramme für Benutzer   PASSWD(1)")).toBe(true);
+    expect(isManPageHeader("LS(1) in practice")).toBe(false);
+    expect(isManPageHeader("  LS(1)  ")).toBe(false);
+    expect(isManPageHeader("LS(1) User Commands CP(1)")).toBe(false);
+    expect(isManPageHeader("LS(1)User Commands LS(1)")).toBe(false);
+    expect(isManPageHeader("LS(1) User\nCommands LS(1)")).toBe(false);
+    expect(isManPageHeader("LS(1) \n User Commands \n LS(1)")).toBe(true);
+  });
+
+  it("a line of 100,000 spaces between a page name and another word is not one (and is checked at once)", () => {
+    expect(isManPageHeader(`A(1)${" ".repeat(100_000)}B`)).toBe(false);
+    expect(manPageToken(`A(1)${" ".repeat(100_000)}A(1)`)).toBeUndefined();
   });
 });

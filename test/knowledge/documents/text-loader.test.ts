@@ -74,4 +74,10 @@ describe("parseText on a manual page saved as text", () => {
   it("a first line naming a page only once is an ordinary title", () => {
     expect(parseText("LS(1) in practice\n\nbody", "f").title).toBe("LS(1) in practice");
   });
+
+  it("a first line of 100,000 spaces between a page name and a word is parsed at once, as prose", () => {
+    const doc = parseText(`A(1)${" ".repeat(100_000)}B  \n\nbody`, "notes");
+    expect(doc.title).toBe("notes");
+    expect(doc.sections.map((s) => s.content)).toEqual([`A(1)${" ".repeat(100_000)}B`, "body"]);
+  });
 });
