@@ -65,7 +65,7 @@ module.exports = {
     {
       name: "postgres-reaches-the-engine-only-through-the-ranking-core",
       comment:
-        'the PostgreSQL backend ranks with the ranking core\'s interface (knowledge/ranking-core/index.ts) and indexes with the shared ingest surface (knowledge/ingest-core.ts); text analysis (analysis/) and document loading (documents/) are shared as they are; nothing else of knowledge/ (docs/architecture.md, "The ranking core")',
+        'the PostgreSQL backend ranks with the ranking core\'s interface (knowledge/ranking-core/index.ts) and indexes with the shared ingest surface (knowledge/ingest-core.ts); text analysis (analysis/), document loading (documents/) and the layer\'s error codes (knowledge-error.ts) are shared as they are; nothing else of knowledge/ (docs/architecture.md, "The ranking core")',
       severity: "error",
       from: { path: "^src/knowledge/postgres/" },
       to: {
@@ -74,6 +74,7 @@ module.exports = {
           "^src/knowledge/postgres/",
           "^src/knowledge/ranking-core/index\\.ts$",
           "^src/knowledge/ingest-core\\.ts$",
+          "^src/knowledge/knowledge-error\\.ts$",
           "^src/knowledge/(analysis|documents)/",
         ],
       },

@@ -5,5 +5,6 @@ export { KnowledgeEngine, UnknownCollectionError } from "./knowledge/engine.js";
 export { HuginnBackend, type HuginnBackendOptions, HuginnError } from "./knowledge/huginn.js";
 export type { IndexableDocument, IndexableSection } from "./knowledge/index/collection-index.js";
 export type { RefreshProgress, RefreshReport } from "./knowledge/index/refresh.js";
+export { KnowledgeError, type KnowledgeErrorCode } from "./knowledge/knowledge-error.js";
 export { openEmbeddedEngine } from "./knowledge/open-embedded.js";
 export type { Doc, Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "./types.js";

@@ -5,7 +5,6 @@
 // uses now), after held-out (each question scored by a model fitted without it) and after as stored.
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
-import { SecondLookError } from "../errors.js";
 import { loadPostgresBackend } from "../knowledge/backends/postgres.js";
 import { type StoredCalibration, writeBotCalibration } from "../knowledge/bot-calibration.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
@@ -23,6 +22,7 @@ import {
   type WeakSignalFigures,
   weakFlagFigures,
 } from "./calibration-fit.js";
+import { EvaluationError } from "./evaluation-error.js";
 import { type JudgedQuestion, matchesJudgedPath } from "./judged-questions.js";
 
 /** Fewer judged hits of either kind than this fit noise, not a calibration. */
@@ -91,9 +91,9 @@ export interface BotCalibrationReport {
   storedIn: string | null;
 }
 
-export class CalibrationDataError extends SecondLookError {
+export class CalibrationDataError extends EvaluationError {
   constructor(message: string) {
-    super("evaluation", "bad-calibration-data", message);
+    super("bad-calibration-data", message);
     this.name = "CalibrationDataError";
   }
 }
@@ -151,11 +151,7 @@ async function openSubject(
       const backend = opened.backend;
       const { PostgresBackend } = await loadPostgresBackend();
       if (!(backend instanceof PostgresBackend))
-        throw new SecondLookError(
-          "evaluation",
-          "unexpected-backend",
-          "a postgres bot opened another backend",
-        );
+        throw new EvaluationError("unexpected-backend", "a postgres bot opened another backend");
       const previous = (await backend.storedCalibration()) ?? DEFAULT_CALIBRATION;
       const engines: Record<"firstPass" | "reranked", RankingCore>[] = [];
       for (const q of questions) {

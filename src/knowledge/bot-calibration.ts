@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { SecondLookError } from "../errors.js";
+import { KnowledgeError } from "./knowledge-error.js";
 import type { CalibrationModel } from "./relevance.js";
 import { FEATURE_NAMES } from "./relevance-features.js";
 
@@ -46,9 +46,9 @@ export const storedCalibrationSchema = z
 
 export type StoredCalibration = z.output<typeof storedCalibrationSchema>;
 
-export class BotCalibrationError extends SecondLookError {
+export class BotCalibrationError extends KnowledgeError {
   constructor(message: string) {
-    super("knowledge", "bad-calibration", message);
+    super("bad-calibration", message);
     this.name = "BotCalibrationError";
   }
 }

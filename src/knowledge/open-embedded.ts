@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, join, resolve } from "node:path";
-import { SecondLookError } from "../errors.js";
 import { logger } from "../telemetry/logger.js";
 import { CollectionAnalysis } from "./analysis/collection-analysis.js";
 import { readBotCalibration } from "./bot-calibration.js";
@@ -18,6 +17,7 @@ import {
   refreshCollection,
   unsavableCode,
 } from "./index/refresh.js";
+import { KnowledgeError } from "./knowledge-error.js";
 
 /** Names the folder under which every bot's index lives instead of inside the bot folder. */
 export const INDEX_DIR_VARIABLE = "SECOND_LOOK_INDEX_DIR";
@@ -136,8 +136,7 @@ export async function openEmbeddedEngine(
       (error: unknown) => {
         const code = unsavableCode(error);
         if (code !== undefined) {
-          throw new SecondLookError(
-            "knowledge",
+          throw new KnowledgeError(
             "index-unsavable",
             `cannot write the index of collection "${source.name}" to ${directory} (${code}); ${unsavedFix(code)}`,
             { cause: error },

@@ -1,5 +1,6 @@
 // A Huginn server's collections over HTTP (src/knowledge/huginn.ts): the server owns its index.
-import { SecondLookError } from "../../errors.js";
+
+import { KnowledgeError } from "../knowledge-error.js";
 import { type BackendEntry, collectionCount } from "./backend-entry.js";
 
 export const huginnBackend: BackendEntry = {
@@ -20,8 +21,7 @@ export const huginnBackend: BackendEntry = {
     const huginn = bot.config.knowledge.huginn;
     // The config schema requires the block for this backend; a hand-built config may not have it.
     if (!huginn) {
-      throw new SecondLookError(
-        "knowledge",
+      throw new KnowledgeError(
         "backend-settings-missing",
         'knowledge.backend "huginn" needs a knowledge.huginn block with url and collections',
       );

@@ -3,11 +3,11 @@
 // imported here on first open, and a missing one is named in one line.
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { SecondLookError } from "../../errors.js";
 import { loadOptional } from "../../optional-package.js";
 import { logger } from "../../telemetry/logger.js";
 import { calibrationFile } from "../bot-calibration.js";
 import { ingestLimits } from "../index/ingest-limits.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import { type BackendEntry, collectionCount, type SettingsIssue } from "./backend-entry.js";
 
 /** The PostgreSQL backend's module, `pg` and `pg-copy-streams` with it. */
@@ -36,8 +36,7 @@ export const postgresBackend: BackendEntry = {
     const knowledge = bot.config.knowledge;
     const postgres = knowledge.postgres;
     if (!postgres) {
-      throw new SecondLookError(
-        "knowledge",
+      throw new KnowledgeError(
         "backend-settings-missing",
         'knowledge.backend "postgres" needs a knowledge.postgres block with urlEnv',
       );

@@ -1,6 +1,6 @@
 // Every kind of knowledge backend a bot's config.json may name (`knowledge.backend`). Adding
 // one is a file beside this one (a BackendEntry) and one line here.
-import { SecondLookError } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import type { BackendEntry } from "./backend-entry.js";
 import { embeddedBackend } from "./embedded.js";
 import { huginnBackend } from "./huginn.js";
@@ -20,8 +20,7 @@ export const KNOWLEDGE_BACKENDS = Object.keys(BACKENDS) as [BackendKind, ...Back
 /** The entry of a backend kind; an unknown kind (a hand-built config) is a SecondLookError. */
 export function backendEntry(kind: string): BackendEntry {
   if (Object.hasOwn(BACKENDS, kind)) return BACKENDS[kind as BackendKind];
-  throw new SecondLookError(
-    "knowledge",
+  throw new KnowledgeError(
     "unknown-backend",
     `unknown knowledge.backend "${kind}" (known: ${KNOWLEDGE_BACKENDS.join(", ")})`,
   );

@@ -2,16 +2,16 @@
 // (docs/reference/huginn-search-contract.md §4 "Error strings"), so a model sees the same text whether it reaches Huginn
 // through the adapter or through second-look. The message is the whole model-facing text; the
 // tools return it as a failure result.
-import { SecondLookError } from "../../errors.js";
 import { type ScrubOptions, scrubSecrets, urlWithoutCredentials } from "../../secret-text.js";
 import { clipText } from "../../text-clip.js";
+import { KnowledgeError } from "../knowledge-error.js";
 
 export type HuginnErrorKind = "unreachable" | "status" | "failed";
 
 /** Longest server error body quoted in a message: enough for FastAPI's `{"detail": …}`. */
 export const MAX_QUOTED_BODY_CHARS = 500;
 
-export class HuginnError extends SecondLookError {
+export class HuginnError extends KnowledgeError {
   override readonly name = "HuginnError";
   constructor(
     readonly kind: HuginnErrorKind,
@@ -20,7 +20,7 @@ export class HuginnError extends SecondLookError {
     readonly status?: number,
     options?: { cause?: unknown },
   ) {
-    super("knowledge", `huginn-${kind}`, message, options);
+    super(`huginn-${kind}`, message, options);
   }
 }
 

@@ -1,4 +1,4 @@
-import { SecondLookError } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import type { Bm25Params } from "../ranking-core/index.js";
 
 /**
@@ -13,11 +13,7 @@ export function pseudoFrequencySql(
 ): string {
   const n = (v: number) => {
     if (!Number.isFinite(v))
-      throw new SecondLookError(
-        "knowledge",
-        "bad-bm25-parameter",
-        `BM25 parameter ${v} is not a finite number`,
-      );
+      throw new KnowledgeError("bad-bm25-parameter", `BM25 parameter ${v} is not a finite number`);
     return `${v}::float8`;
   };
   return `(${n(p.titleWeight)} * ${columns.titleTf}

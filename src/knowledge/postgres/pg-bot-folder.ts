@@ -6,7 +6,7 @@
 // is refused with one line saying to set a botId. A configured botId says which folders are one
 // bot (its copies on several hosts), so under it any folder may write.
 import type pg from "pg";
-import { SecondLookError } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import type { Tables } from "./pg-schema.js";
 
 /** Where an index run or a search comes from, to tell one bot folder from another with the same name. */
@@ -18,10 +18,10 @@ export interface BotFolder {
 }
 
 /** An index run or search that would reach another bot folder's documents. */
-export class BotFolderConflictError extends SecondLookError {
+export class BotFolderConflictError extends KnowledgeError {
   override readonly name = "BotFolderConflictError";
   constructor(message: string) {
-    super("knowledge", "bot-folder-conflict", message);
+    super("bot-folder-conflict", message);
   }
 }
 

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { DEADLINES } from "../../deadline.js";
-import { SecondLookError } from "../../errors.js";
 import { scrubSecrets, urlSecrets } from "../../secret-text.js";
+import { KnowledgeError } from "../knowledge-error.js";
 
 /** Connections one process opens at most: a search needs one, an index run two. */
 export const POOL_SIZE = 4;
@@ -24,9 +24,9 @@ export interface PostgresTarget {
  * model sees in its tool error, naming the bot, the host and what to check — never the
  * connection string, which may carry a password.
  */
-export class PostgresUnavailableError extends SecondLookError {
+export class PostgresUnavailableError extends KnowledgeError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super("knowledge", "postgres-unavailable", message, options);
+    super("postgres-unavailable", message, options);
     this.name = "PostgresUnavailableError";
   }
 }

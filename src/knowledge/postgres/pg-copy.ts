@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { SecondLookError } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 
 /**
  * Bulk writes with COPY … FROM STDIN (text format) through pg-copy-streams: one round trip and
@@ -25,7 +25,7 @@ export function copyField(value: CopyValue): string {
   if (value === null) return "\\N";
   if (typeof value === "number") {
     if (!Number.isFinite(value))
-      throw new SecondLookError("knowledge", "bad-copy-value", `COPY value ${value} is not a finite number`);
+      throw new KnowledgeError("bad-copy-value", `COPY value ${value} is not a finite number`);
     return String(value);
   }
   return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c]!) : value;

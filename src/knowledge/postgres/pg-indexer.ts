@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import type pg from "pg";
-import { SecondLookError } from "../../errors.js";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { documentIdFor } from "../documents/document-id.js";
@@ -19,6 +18,7 @@ import {
   statFailureReason,
   warnOfWhatWasRead,
 } from "../ingest-core.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import type { AnalyzedDocument } from "../ranking-core/index.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
 import type { Tables } from "./pg-schema.js";
@@ -58,8 +58,7 @@ async function acquireIndexLock(client: pg.PoolClient, bot: string, collection: 
     ]);
     if (got.rows[0]!.ok) return;
     if (Date.now() - started > INDEX_LOCK_WAIT_MS) {
-      throw new SecondLookError(
-        "knowledge",
+      throw new KnowledgeError(
         "index-locked",
         `bot ${bot}: collection ${collection} is being indexed by another process for over ${INDEX_LOCK_WAIT_MS / 60_000} minutes; try again when it finishes`,
       );

@@ -1,6 +1,6 @@
 import type pg from "pg";
-import { SecondLookError } from "../../errors.js";
 import { logger } from "../../telemetry/logger.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import { DEFAULT_BM25 } from "../ranking-core/index.js";
 import { pseudoFrequencySql } from "./pg-bm25f.js";
 
@@ -25,11 +25,7 @@ export interface Tables {
 
 export function tablesIn(schema: string): Tables {
   if (!SCHEMA_NAME.test(schema))
-    throw new SecondLookError(
-      "knowledge",
-      "bad-schema-name",
-      `invalid schema name ${JSON.stringify(schema)}`,
-    );
+    throw new KnowledgeError("bad-schema-name", `invalid schema name ${JSON.stringify(schema)}`);
   const q = `"${schema}"`;
   return {
     schema: q,
@@ -244,8 +240,7 @@ export async function migrate(client: pg.PoolClient, schema: string, target = SC
     const row = await client.query<{ value: string }>(`SELECT value FROM ${t.meta} WHERE key = 'version'`);
     const current = row.rows[0] ? Number(row.rows[0].value) : 0;
     if (current > SCHEMA_VERSION) {
-      throw new SecondLookError(
-        "knowledge",
+      throw new KnowledgeError(
         "schema-too-new",
         `schema ${schema} is at version ${current}, newer than this second-look understands (${SCHEMA_VERSION}); upgrade second-look`,
       );
