@@ -31,14 +31,14 @@ module.exports = {
     {
       name: "knowledge-tool-and-telemetry-import-only-types",
       comment:
-        "the knowledge tools' contract (arguments, result text, signal rules) and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, secret-text, errors, edit-distance, search-request)",
+        "the knowledge tools' contract (arguments, result text, signal rules) and telemetry are the bottom layers: nothing of ours but the root modules (types, limits, deadline, text-clip, secret-text, errors, edit-distance, search-request, optional-package, weakness)",
       severity: "error",
       from: { path: "^src/(knowledge-tool|telemetry)/" },
       to: {
         path: "^src/",
         pathNot: [
           "^src/(knowledge-tool|telemetry)/",
-          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package)\\.ts$",
+          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package|weakness)\\.ts$",
         ],
       },
     },
@@ -65,7 +65,7 @@ module.exports = {
     {
       name: "postgres-reaches-the-engine-only-through-the-ranking-core",
       comment:
-        'the PostgreSQL backend ranks with the ranking core\'s interface (knowledge/ranking-core/index.ts) and indexes with the shared ingest surface (knowledge/ingest-core.ts); text analysis (analysis/), document loading (documents/) and the layer\'s error codes (knowledge-error.ts) are shared as they are; nothing else of knowledge/ (docs/architecture.md, "The ranking core")',
+        "the PostgreSQL backend ranks with the ranking core's interface (knowledge/ranking-core/index.ts) and indexes with the shared ingest surface (knowledge/ingest-core.ts); text analysis (analysis/), document loading (documents/) and the layer's error codes (knowledge-error.ts) are shared as they are; nothing else of knowledge/ (docs/architecture.md, \"The ranking core\")",
       severity: "error",
       from: { path: "^src/knowledge/postgres/" },
       to: {
@@ -94,12 +94,12 @@ module.exports = {
       comment: "src/types.ts and the small shared rules beside it sit below every layer",
       severity: "error",
       from: {
-        path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package)\\.ts$",
+        path: "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package|weakness)\\.ts$",
       },
       to: {
         path: "^src/",
         pathNot:
-          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package)\\.ts$",
+          "^src/(types|limits|deadline|text-clip|secret-text|errors|edit-distance|search-request|optional-package|weakness)\\.ts$",
       },
     },
     {

@@ -11,8 +11,8 @@ import {
   type RelevanceFeatures,
   relevanceFeatures,
 } from "../knowledge/relevance-features.js";
-import { bandFor, WEAK_BEST_SCORE } from "../knowledge-tool/weakness.js";
 import type { Band } from "../types.js";
+import { bandFor, WEAK_BEST_SCORE } from "../weakness.js";
 import { fitLogistic } from "./logistic.js";
 import { rocAuc } from "./metrics.js";
 

@@ -9,9 +9,9 @@ import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../correct
 import { DEADLINES } from "../deadline.js";
 import { errorMessage } from "../errors.js";
 import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
-import { isWeak } from "../knowledge-tool/weakness.js";
 import { fitText } from "../text-clip.js";
 import type { CorrectiveMetadata } from "../types.js";
+import { isWeak } from "../weakness.js";
 import { type BotEvalFigures, type QuestionOutcome, summarizeOutcomes } from "./bot-metrics.js";
 import { EvaluationError } from "./evaluation-error.js";
 import {

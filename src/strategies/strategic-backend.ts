@@ -14,9 +14,9 @@
 // Every model step is bounded and fails soft: on any error the lexical response stands.
 
 import { DEADLINES } from "../deadline.js";
-import { isWeak } from "../knowledge-tool/weakness.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import type { Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import { isWeak } from "../weakness.js";
 import { attachAnswerSpans } from "./answer/attach-answer-spans.js";
 import type { Planner } from "./plan/planner.js";
 import { AgenticStrategy } from "./select/agentic.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KnowledgeEngine, UnknownCollectionError } from "../../src/knowledge/engine.js";
 import type { IndexableDocument } from "../../src/knowledge/index/collection-index.js";
-import { bandFor, WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
+import { bandFor, WEAK_BEST_SCORE } from "../../src/weakness.js";
 
 const doc = (id: string, title: string, sections: [string, string][]): IndexableDocument => ({
   id,

@@ -10,7 +10,7 @@ import {
   DEFAULT_CALIBRATION,
   relevanceShift,
 } from "../../src/knowledge/relevance.js";
-import { isWeak } from "../../src/knowledge-tool/weakness.js";
+import { isWeak } from "../../src/weakness.js";
 
 const doc = (id: string, content: string): IndexableDocument => ({
   id,

@@ -5,9 +5,9 @@
 // bounded, and hits from collections outside the bot's allow-list are dropped, so a server that
 // ignores the `collection` parameter cannot widen the bot's scope.
 
-import { bandFor } from "../../knowledge-tool/weakness.js";
 import { SEARCH_LIMITS } from "../../limits.js";
 import type { Band, Chunk, Hit, RetryHints, SearchResponse, ServerRescue } from "../../types.js";
+import { bandFor } from "../../weakness.js";
 import { boundedMetadata, boundedString, boundedStrings, isObject, unitNumber } from "./json-fields.js";
 
 /** Bounds on what one response may put in front of the model. */

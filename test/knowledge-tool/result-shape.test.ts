@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { countDocIdLines, detectBriefMode } from "../../src/corrective/result-shape.js";
 import { renderHits } from "../../src/knowledge-tool/render.js";
-import { hit } from "./corrective-fixtures.js";
+import { countDocIdLines, detectBriefMode } from "../../src/knowledge-tool/result-shape.js";
+import { hit } from "../corrective/corrective-fixtures.js";
 
 describe("result shape", () => {
   const hits = [

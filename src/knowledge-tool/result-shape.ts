@@ -1,6 +1,6 @@
 // What the merge needs to know about a result text it did not render: which mode its hits are
 // in (so appended hits match) and how many hits it shows (so brief numbering continues).
-import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
+import { parseDocIdLine } from "./doc-id-line.js";
 
 const DOC_ID_START = "collection: `";
 const DOC_ID_SEPARATOR = "` doc_id: `";

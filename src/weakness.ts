@@ -13,7 +13,7 @@
 // of lohelp-en's answered questions. A Huginn server's weak footer still marks its text weak.
 // Also the rule for a query written in another language than the documents it searches, which
 // makes a search weak whatever it scored.
-import type { Band, SearchResponse } from "../types.js";
+import type { Band, SearchResponse } from "./types.js";
 
 /** A hit at or above this calibrated relevance is `high`. */
 export const HIGH_BAND_MIN = 0.65;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bandFor, isWeak, WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
-import type { Hit } from "../../src/types.js";
+import type { Hit } from "../src/types.js";
+import { bandFor, isWeak, WEAK_BEST_SCORE } from "../src/weakness.js";
 
 const hit: Hit = { collection: "c", id: "1", title: "t", relevance: 0.5, band: "medium" };
 
