@@ -1,12 +1,12 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { backendEntry } from "../backends/registry.js";
 import {
   describeCorrective,
   type ResolvedCorrectiveConfig,
   resolveCorrectiveConfig,
 } from "../corrective/corrective-config.js";
 import { errorMessage, SecondLookError } from "../errors.js";
-import { backendEntry } from "../knowledge/backends/registry.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import type { BotsErrorCode } from "./config-error.js";
 import type { BotConfig } from "./config-schema.js";

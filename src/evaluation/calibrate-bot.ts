@@ -1,14 +1,15 @@
 // `second-look calibrate`: a bot's relevance calibration refitted on its own judged questions
 // and stored with its index (src/knowledge/bot-calibration.ts; a postgres bot's in its database,
-// src/knowledge/postgres/pg-calibration.ts). The weak flag's figures are
+// src/backends/postgres/pg-calibration.ts). The weak flag's figures are
 // measured by searching the bot's engine exactly as it searches for a user: before (the model it
 // uses now), after held-out (each question scored by a model fitted without it) and after as stored.
+
+import { openEmbeddedEngine } from "../backends/embedded/open-embedded.js";
+import { loadPostgresBackend } from "../backends/postgres/postgres-entry.js";
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
-import { loadPostgresBackend } from "../knowledge/backends/postgres.js";
 import { type StoredCalibration, writeBotCalibration } from "../knowledge/bot-calibration.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
-import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
 import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, DEFAULT_CALIBRATION } from "../knowledge/relevance.js";
 import { FEATURE_NAMES } from "../knowledge/relevance-features.js";

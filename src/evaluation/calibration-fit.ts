@@ -2,7 +2,7 @@
 // leave-one-collection-out over every judged collection) and a bot's own (`second-look calibrate`)
 // share this code, so both are fitted and measured the same way.
 
-import { queryTermsFor } from "../knowledge/engine.js";
+import { queryTermsFor } from "../backends/embedded/embedded-engine.js";
 import { rankCollection } from "../knowledge/index/ranker.js";
 import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, calibratedRelevance, calibrationInput } from "../knowledge/relevance.js";

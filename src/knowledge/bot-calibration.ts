@@ -1,6 +1,6 @@
 // A bot's own relevance calibration (`second-look calibrate`): for the embedded engine stored
 // beside its index in <bot>/.second-look/calibration.json and read whenever the engine opens; for
-// a postgres bot stored in its database (src/knowledge/postgres/pg-calibration.ts). Never
+// a postgres bot stored in its database (src/backends/postgres/pg-calibration.ts). Never
 // written into a source file. A file that does not validate stops the bot with a message naming
 // the file and the key, rather than silently falling back to the shipped model.
 import { randomBytes } from "node:crypto";

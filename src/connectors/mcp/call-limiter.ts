@@ -1,6 +1,6 @@
 // How many tool calls one MCP server runs at once, first come first served. Without it a burst
 // of calls is processor-shared: every call gets a slice of the CPU and of the backend's
-// connection pool (src/knowledge/huginn/huginn-http.ts queues requests first in, first out), so
+// connection pool (src/backends/huginn/huginn-http.ts queues requests first in, first out), so
 // each call's corrective re-query waits behind every other call's first search and all replies
 // arrive together at the end of the burst. With at most `concurrency` calls running, an admitted
 // call finishes in about its own time and the replies leave one by one as calls finish.
