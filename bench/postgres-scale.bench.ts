@@ -25,13 +25,14 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { POSTINGS_BUDGET } from "../src/backends/postgres/pg-reads.js";
 import { tablesIn } from "../src/backends/postgres/pg-schema.js";
 import {
   type DocumentToWrite,
   ensureCollection,
   replaceDocuments,
 } from "../src/backends/postgres/pg-writer.js";
-import { POSTINGS_BUDGET, PostgresBackend } from "../src/backends/postgres/postgres-backend.js";
+import { PostgresBackend } from "../src/backends/postgres/postgres-backend.js";
 import { readCranfield } from "../src/evaluation/cranfield.js";
 import { toIndexableDocuments } from "../src/evaluation/eval-documents.js";
 import { percentiles } from "../src/evaluation/percentiles.js";

@@ -30,6 +30,19 @@ export class SecondLookError<Code extends string = string> extends Error {
   }
 }
 
+/**
+ * The base class of one layer's errors: its code union, its layer, its name. Written once here so
+ * each layer's class is one line (`class KnowledgeError extends layerError<KnowledgeErrorCode>(…) {}`).
+ */
+export function layerError<Code extends string>(layer: ErrorLayer, name: string) {
+  return class extends SecondLookError<Code> {
+    constructor(code: Code, message: string, options?: { cause?: unknown }) {
+      super(layer, code, message, options);
+      this.name = name;
+    }
+  };
+}
+
 /** The message of anything thrown, for a one-line report (an Error's message, else its text). */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;

@@ -1,6 +1,6 @@
 // The connectors layer's error codes (docs/errors.md says what each means): why a bot runtime's
 // `ask` rejected, and what stops the MCP server from starting or taking a call.
-import { SecondLookError } from "../errors.js";
+import { layerError } from "../errors.js";
 
 /** Why `ask` rejected (BotRuntimeError). */
 export const BOT_RUNTIME_ERROR_CODES = [
@@ -26,9 +26,4 @@ export const CONNECTORS_ERROR_CODES = [
 export type ConnectorsErrorCode = (typeof CONNECTORS_ERROR_CODES)[number];
 
 /** An error of the connectors layer; a subclass may carry more. */
-export class ConnectorsError extends SecondLookError<ConnectorsErrorCode> {
-  constructor(code: ConnectorsErrorCode, message: string, options?: { cause?: unknown }) {
-    super("connectors", code, message, options);
-    this.name = "ConnectorsError";
-  }
-}
+export class ConnectorsError extends layerError<ConnectorsErrorCode>("connectors", "ConnectorsError") {}

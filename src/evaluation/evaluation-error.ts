@@ -1,5 +1,5 @@
 // The evaluation layer's error codes (docs/errors.md says what each means).
-import { SecondLookError } from "../errors.js";
+import { layerError } from "../errors.js";
 
 export const EVALUATION_ERROR_CODES = [
   "bad-data",
@@ -12,9 +12,4 @@ export const EVALUATION_ERROR_CODES = [
 export type EvaluationErrorCode = (typeof EVALUATION_ERROR_CODES)[number];
 
 /** An error of the evaluation layer; a subclass may carry more. */
-export class EvaluationError extends SecondLookError<EvaluationErrorCode> {
-  constructor(code: EvaluationErrorCode, message: string, options?: { cause?: unknown }) {
-    super("evaluation", code, message, options);
-    this.name = "EvaluationError";
-  }
-}
+export class EvaluationError extends layerError<EvaluationErrorCode>("evaluation", "EvaluationError") {}

@@ -6,6 +6,7 @@
 // this file (.dependency-cruiser.cjs, docs/architecture.md "The ranking core").
 
 export { LanguageSample } from "./analysis/unset-language.js";
+export type { IngestedDocument, IngestResult } from "./index/ingest-file.js";
 export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";
 export {

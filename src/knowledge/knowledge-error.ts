@@ -1,6 +1,6 @@
 // The knowledge layer's error codes: the engine, the document loaders and every backend
 // (embedded, Huginn, PostgreSQL) raise one of these (docs/errors.md says what each means).
-import { SecondLookError } from "../errors.js";
+import { layerError } from "../errors.js";
 
 export const KNOWLEDGE_ERROR_CODES = [
   "unknown-collection",
@@ -30,9 +30,4 @@ export const KNOWLEDGE_ERROR_CODES = [
 export type KnowledgeErrorCode = (typeof KNOWLEDGE_ERROR_CODES)[number];
 
 /** An error of the knowledge layer; the subclasses below it carry more (a file, a status). */
-export class KnowledgeError extends SecondLookError<KnowledgeErrorCode> {
-  constructor(code: KnowledgeErrorCode, message: string, options?: { cause?: unknown }) {
-    super("knowledge", code, message, options);
-    this.name = "KnowledgeError";
-  }
-}
+export class KnowledgeError extends layerError<KnowledgeErrorCode>("knowledge", "KnowledgeError") {}

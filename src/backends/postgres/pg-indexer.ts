@@ -10,8 +10,10 @@ import {
   boundsKey,
   type CollectionSource,
   emptyRefreshReport,
+  type IngestedDocument,
   type IngestLimits,
   IngestPool,
+  type IngestResult,
   ingestLimits,
   LanguageSample,
   listCollectionFiles,
@@ -120,106 +122,156 @@ export async function refreshPostgresCollection(
   const sample = source.language === undefined ? new LanguageSample() : undefined;
   await acquireIndexLock(client, bot, source.name);
   try {
-    const { id, extractedBy } = await ensureCollection(
-      client,
-      t,
-      bot,
-      source.name,
-      CollectionAnalysis.of(source.language).id,
-    );
-    // Stored text from an older extraction keeps what the loaders now drop: the files of the
-    // formats it changed are read again (searches go on reading the stored text until each file
-    // is replaced), the others stay as they are.
-    const rereadSince = extractedBy < TEXT_EXTRACTION_VERSION ? extractedBy : undefined;
-    if (rereadSince !== undefined) {
-      logger().warn(
-        { bot, collection: source.name, builtWith: rereadSince, extraction: TEXT_EXTRACTION_VERSION },
-        `collection ${source.name} was indexed from text extraction ${rereadSince}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
-      );
-    }
-    const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
-    const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
-    const skips: StoredSkip[] = [];
+    const stored = await readStoredCollection(client, t, bot, source);
+    const { id, rereadSince, previous } = stored;
     const files = await listCollectionFiles(botDir, source, report);
     report.files = files.length;
-    if (options.from) {
-      const current = new Set<string>();
-      for (const file of files) {
-        const path = documentIdFor(botDir, file);
-        if (path !== undefined) current.add(path);
-      }
-      await claimCollection(
-        client,
-        t,
-        { bot, collection: source.name, collectionId: id, server: options.from.server },
-        options.from,
-        [...previous.keys()],
-        current,
-      );
-    }
-    const seen = new Set<string>();
-    // Parses run in parallel in the pool's threads; the database work is one connection's, so
-    // every statement goes through here, one file's transaction after another.
-    let failure: { error: unknown } | undefined;
-    const oneByOne = oneAtATime();
-    // After a failed write, files still being parsed are not written: the run is ending.
-    const serially = <T>(work: () => Promise<T>) =>
-      oneByOne(() => (failure ? Promise.reject(failure.error) : work()));
-    let next = 0;
-    let done = 0;
-    const worker = async () => {
-      while (next < files.length && !failure) {
-        const absPath = files[next++]!;
-        try {
-          await refreshFile(absPath, {
-            botDir,
-            previous,
-            previousSkips,
-            skips,
-            bounds: boundsKey(pool.limits),
-            seen,
-            report,
-            pool,
-            serially,
-            client,
-            t,
-            id,
-            language: source.language,
-            sample,
-            reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
-          });
-        } catch (error) {
-          failure ??= { error };
-          return;
-        }
-        done++;
-        options.onProgress?.({ collection: source.name, done, total: files.length });
-      }
-    };
-    // Enough files in flight to keep every parser thread busy while one file is being written.
-    const concurrency = Math.min(files.length, Math.max(2, pool.limits.workers * 2));
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    if (failure) throw failure.error;
-    // Only a run that read every file records the extraction: an interrupted one is re-read again.
-    if (rereadSince !== undefined && report.pending === 0) await recordTextExtraction(client, t, id);
-    for (const path of previous.keys()) {
-      if (seen.has(path)) continue;
-      await replaceDocuments(client, t, id, [], [path]);
-      report.removed++;
-      report.written = true;
-    }
-    await keepSkipsOf(
+    if (options.from)
+      await claimForFolder(client, t, { bot, source, id, botDir, files, previous }, options.from);
+    const context: RunContext = {
+      botDir,
+      previous,
+      previousSkips: stored.previousSkips,
+      skips: [],
+      bounds: boundsKey(pool.limits),
+      seen: new Set<string>(),
+      report,
+      pool,
       client,
       t,
       id,
-      skips.map((s) => s.path),
+      language: source.language,
+      sample,
+      reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
+    };
+    await refreshFiles(files, context, (done) =>
+      options.onProgress?.({ collection: source.name, done, total: files.length }),
     );
+    // Only a run that read every file records the extraction: an interrupted one is re-read again.
+    if (rereadSince !== undefined && report.pending === 0) await recordTextExtraction(client, t, id);
+    await removeVanished(context);
   } finally {
     await releaseIndexLock(client, bot, source.name).catch(() => {});
   }
   await warnOfWhatWasRead(source.name, botDir, report, sample);
   report.ms = Math.round(performance.now() - started);
   return report;
+}
+
+/** The collection's row (made if new), the files and refusals stored for it, and whether to re-read. */
+async function readStoredCollection(
+  client: pg.PoolClient,
+  t: Tables,
+  bot: string,
+  source: CollectionSource,
+): Promise<{
+  id: number;
+  rereadSince: number | undefined;
+  previous: Map<string, StoredFile>;
+  previousSkips: Map<string, StoredSkip>;
+}> {
+  const { id, extractedBy } = await ensureCollection(
+    client,
+    t,
+    bot,
+    source.name,
+    CollectionAnalysis.of(source.language).id,
+  );
+  // Stored text from an older extraction keeps what the loaders now drop: the files of the
+  // formats it changed are read again (searches go on reading the stored text until each file
+  // is replaced), the others stay as they are.
+  const rereadSince = extractedBy < TEXT_EXTRACTION_VERSION ? extractedBy : undefined;
+  if (rereadSince !== undefined) {
+    logger().warn(
+      { bot, collection: source.name, builtWith: rereadSince, extraction: TEXT_EXTRACTION_VERSION },
+      `collection ${source.name} was indexed from text extraction ${rereadSince}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
+    );
+  }
+  const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
+  const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
+  return { id, rereadSince, previous, previousSkips };
+}
+
+/** Refuses a collection another bot folder wrote (pg-bot-folder.ts), before anything is written. */
+async function claimForFolder(
+  client: pg.PoolClient,
+  t: Tables,
+  run: {
+    bot: string;
+    source: CollectionSource;
+    id: number;
+    botDir: string;
+    files: readonly string[];
+    previous: ReadonlyMap<string, StoredFile>;
+  },
+  from: BotFolder & { server: string },
+): Promise<void> {
+  const current = new Set<string>();
+  for (const file of run.files) {
+    const path = documentIdFor(run.botDir, file);
+    if (path !== undefined) current.add(path);
+  }
+  await claimCollection(
+    client,
+    t,
+    { bot: run.bot, collection: run.source.name, collectionId: run.id, server: from.server },
+    from,
+    [...run.previous.keys()],
+    current,
+  );
+}
+
+/**
+ * Refreshes every file: parses run in parallel in the pool's threads; the database work is one
+ * connection's, so every statement goes through `c.serially`, one file's transaction after another.
+ */
+async function refreshFiles(
+  files: readonly string[],
+  c: RunContext,
+  onDone: (done: number) => void,
+): Promise<void> {
+  let failure: { error: unknown } | undefined;
+  const oneByOne = oneAtATime();
+  // After a failed write, files still being parsed are not written: the run is ending.
+  const context: FileContext = {
+    ...c,
+    serially: (work) => oneByOne(() => (failure ? Promise.reject(failure.error) : work())),
+  };
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < files.length && !failure) {
+      const absPath = files[next++]!;
+      try {
+        await refreshFile(absPath, context);
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
+      done++;
+      onDone(done);
+    }
+  };
+  // Enough files in flight to keep every parser thread busy while one file is being written.
+  const concurrency = Math.min(files.length, Math.max(2, c.pool.limits.workers * 2));
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  if (failure) throw failure.error;
+}
+
+/** Deletes the documents whose files are gone, and forgets refusals of files no longer refused. */
+async function removeVanished(c: RunContext): Promise<void> {
+  for (const path of c.previous.keys()) {
+    if (c.seen.has(path)) continue;
+    await replaceDocuments(c.client, c.t, c.id, [], [path]);
+    c.report.removed++;
+    c.report.written = true;
+  }
+  await keepSkipsOf(
+    c.client,
+    c.t,
+    c.id,
+    c.skips.map((s) => s.path),
+  );
 }
 
 /** Runs async work strictly one piece after another, in the order it was handed in. */
@@ -256,6 +308,9 @@ interface FileContext {
   reread: (path: string) => boolean;
 }
 
+/** A run's state, shared by its files. */
+type RunContext = Omit<FileContext, "serially">;
+
 async function refreshFile(absPath: string, c: FileContext): Promise<void> {
   const { report } = c;
   const path = documentIdFor(c.botDir, absPath);
@@ -270,25 +325,10 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     report.skipped.push({ path, reason: statFailureReason(absPath, error) });
     return;
   }
+  const file = { path, size: info.size, mtimeMs: info.mtimeMs };
   const before = c.previous.get(path);
   const reread = c.reread(path);
-  if (before && !reread && before.size === info.size && before.mtimeMs === info.mtimeMs) {
-    c.seen.add(path);
-    report.unchanged++;
-    return;
-  }
-  const refused = c.previousSkips.get(path);
-  if (
-    refused &&
-    refused.size === info.size &&
-    refused.mtimeMs === info.mtimeMs &&
-    refused.bounds === c.bounds
-  ) {
-    // Unchanged since it was refused, under the same bounds: refused again without paying for the parse.
-    report.skipped.push({ path, reason: refused.reason });
-    c.skips.push(refused);
-    return;
-  }
+  if (keptWithoutParsing(file, before, reread, c)) return;
   const result = await c.pool.ingest({
     absPath,
     id: path,
@@ -297,25 +337,7 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     ...(c.language !== undefined ? { language: c.language } : {}),
   });
   if (!result.ok) {
-    if (result.stopped) {
-      // The pool was closed under us: not the file's fault, its stored version stays.
-      if (before) c.seen.add(path);
-      report.pending++;
-    } else {
-      const skip: StoredSkip = {
-        path,
-        size: info.size,
-        mtimeMs: info.mtimeMs,
-        reason: result.reason,
-        bounds: c.bounds,
-      };
-      report.skipped.push({ path, reason: result.reason });
-      // A failure of the install (a parser that cannot load) is not the file's: not remembered.
-      if (!result.notTheFile) {
-        c.skips.push(skip);
-        await c.serially(() => recordSkip(c.client, c.t, c.id, skip));
-      }
-    }
+    await recordNotRead(file, before, result, c);
     return;
   }
   c.seen.add(path);
@@ -324,14 +346,79 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     // size and time are recorded so the next run does not read the file again.
     report.unchanged++;
     report.touched++;
-    await c.serially(() => recordFileTimes(c.client, c.t, c.id, path, info.size, info.mtimeMs));
+    await c.serially(() => recordFileTimes(c.client, c.t, c.id, path, file.size, file.mtimeMs));
     report.written = true;
     return;
   }
-  const { document } = result;
-  c.sample?.offer(path, document);
+  await writeDocument(file, result.document, c);
+  if (before) report.updated++;
+  else report.added++;
+  report.written = true;
+}
+
+/** A file as the run found it on disk. */
+interface FoundFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * True (and counted) when the file needs no parse: unchanged since it was stored, or unchanged
+ * since it was refused under the same bounds (refused again without paying for the parse).
+ */
+function keptWithoutParsing(
+  file: FoundFile,
+  before: StoredFile | undefined,
+  reread: boolean,
+  c: FileContext,
+): boolean {
+  if (before && !reread && before.size === file.size && before.mtimeMs === file.mtimeMs) {
+    c.seen.add(file.path);
+    c.report.unchanged++;
+    return true;
+  }
+  const refused = c.previousSkips.get(file.path);
+  if (
+    refused &&
+    refused.size === file.size &&
+    refused.mtimeMs === file.mtimeMs &&
+    refused.bounds === c.bounds
+  ) {
+    c.report.skipped.push({ path: file.path, reason: refused.reason });
+    c.skips.push(refused);
+    return true;
+  }
+  return false;
+}
+
+/** A file the parser did not read: pending when the pool stopped, else skipped (and remembered). */
+async function recordNotRead(
+  file: FoundFile,
+  before: StoredFile | undefined,
+  result: Extract<IngestResult, { ok: false }>,
+  c: FileContext,
+): Promise<void> {
+  if (result.stopped) {
+    // The pool was closed under us: not the file's fault, its stored version stays.
+    if (before) c.seen.add(file.path);
+    c.report.pending++;
+    return;
+  }
+  const skip: StoredSkip = { ...file, reason: result.reason, bounds: c.bounds };
+  c.report.skipped.push({ path: file.path, reason: result.reason });
+  // A failure of the install (a parser that cannot load) is not the file's: not remembered.
+  if (!result.notTheFile) {
+    c.skips.push(skip);
+    await c.serially(() => recordSkip(c.client, c.t, c.id, skip));
+  }
+}
+
+/** Replaces the file's stored document with the one the parser thread analysed. */
+async function writeDocument(file: FoundFile, document: IngestedDocument, c: FileContext): Promise<void> {
+  c.sample?.offer(file.path, document);
   const analyzed: AnalyzedDocument = {
-    id: path,
+    id: file.path,
     title: document.title,
     ...(document.url !== undefined ? { url: document.url } : {}),
     ...(document.modifiedTime !== undefined ? { modifiedTime: document.modifiedTime } : {}),
@@ -343,17 +430,8 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
       bodyTerms: unpackTerms(s.bodyTerms),
     })),
   };
-  const write: DocumentToWrite = {
-    path,
-    size: info.size,
-    mtimeMs: info.mtimeMs,
-    contentHash: document.contentHash,
-    document: analyzed,
-  };
+  const write: DocumentToWrite = { ...file, contentHash: document.contentHash, document: analyzed };
   await c.serially(() => replaceDocuments(c.client, c.t, c.id, [write]));
-  if (before) report.updated++;
-  else report.added++;
-  report.written = true;
 }
 
 /** A parser thread's terms (joined by single spaces, to cross the thread boundary fast) as a list. */

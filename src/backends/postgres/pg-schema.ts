@@ -226,6 +226,20 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**
+ * Migrates when the stored version is not this code's (a new database has no meta table yet):
+ * what a backend does on open, a single read when the schema is current.
+ */
+export async function ensureSchema(client: pg.PoolClient, schema: string): Promise<void> {
+  const version = await client
+    .query<{ value: string }>(`SELECT value FROM ${tablesIn(schema).meta} WHERE key = 'version'`)
+    .catch((error: { code?: string }) => {
+      if (error?.code === "42P01") return { rows: [] }; // undefined_table: a new database
+      throw error;
+    });
+  if (Number(version.rows[0]?.value ?? 0) !== SCHEMA_VERSION) await migrate(client, schema);
+}
+
+/**
  * Creates the schema or brings it to SCHEMA_VERSION; safe when several processes start at once.
  * `target` stops at an earlier version (tests build an old database with it).
  */

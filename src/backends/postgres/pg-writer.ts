@@ -213,6 +213,54 @@ async function insertDocuments(
   collectionId: number,
   write: readonly DocumentToWrite[],
 ) {
+  const idByPath = await insertDocumentRows(client, t, collectionId, write);
+  await countLanguages(client, t, collectionId, write);
+  const sectionCount = write.reduce((n, w) => n + w.document.sections.length, 0);
+  if (!sectionCount) {
+    // Documents without sections still count as documents (the page ranking's average).
+    await client.query(`UPDATE ${t.collections} SET document_count = document_count + $2 WHERE id = $1`, [
+      collectionId,
+      write.length,
+    ]);
+    return;
+  }
+  // The sections' ids are taken from their sequence first, so their postings can be written in
+  // the same pass, with no round trip to learn which id each section got.
+  const ids = await client.query<{ id: string }>(
+    "SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2)",
+    [t.sections, sectionCount],
+  );
+  const laid = sectionRows(
+    collectionId,
+    write,
+    idByPath,
+    ids.rows.map((r) => r.id),
+  );
+  await copyRows(
+    client,
+    `COPY ${t.sections} (id, document_id, collection_id, ord, heading_path, heading, level, content, page_start,
+                          page_end, title_length, body_length, title_terms, body_terms)
+     FROM STDIN`,
+    laid.rows,
+  );
+  const totals = await addToCollectionTotals(client, t, collectionId, {
+    units: laid.sections.length,
+    titleSum: laid.titleSum,
+    bodySum: laid.bodySum,
+    documents: write.length,
+  });
+  const postings = postingRows(laid.sections, totals, DEFAULT_BM25);
+  await addDocumentFrequencies(client, t, collectionId, postings);
+  await writePostings(client, t, collectionId, postings);
+}
+
+/** Inserts the documents' rows; returns each path's new document id. */
+async function insertDocumentRows(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  write: readonly DocumentToWrite[],
+): Promise<Map<string, string>> {
   const inserted = await client.query<{ id: string; path: string }>(
     `INSERT INTO ${t.documents} (collection_id, path, title, url, modified_time, size, mtime_ms, content_hash, language)
      SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::float8[], $8::text[], $9::text[])
@@ -229,23 +277,16 @@ async function insertDocuments(
       write.map((w) => w.document.language ?? null),
     ],
   );
-  await countLanguages(client, t, collectionId, write);
-  const idByPath = new Map(inserted.rows.map((r) => [r.path, r.id]));
-  const sectionCount = write.reduce((n, w) => n + w.document.sections.length, 0);
-  if (!sectionCount) {
-    // Documents without sections still count as documents (the page ranking's average).
-    await client.query(`UPDATE ${t.collections} SET document_count = document_count + $2 WHERE id = $1`, [
-      collectionId,
-      write.length,
-    ]);
-    return;
-  }
-  // The sections' ids are taken from their sequence first, so their postings can be written in
-  // the same pass, with no round trip to learn which id each section got.
-  const ids = await client.query<{ id: string }>(
-    "SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2)",
-    [t.sections, sectionCount],
-  );
+  return new Map(inserted.rows.map((r) => [r.path, r.id]));
+}
+
+/** The documents' sections as COPY rows, with their ids (`sectionIds`, in order) and term lengths. */
+function sectionRows(
+  collectionId: number,
+  write: readonly DocumentToWrite[],
+  idByPath: ReadonlyMap<string, string>,
+  sectionIds: readonly string[],
+): { sections: SectionPostings[]; rows: CopyValue[][]; titleSum: number; bodySum: number } {
   const sections: SectionPostings[] = [];
   const rows: CopyValue[][] = [];
   let titleSum = 0;
@@ -253,7 +294,7 @@ async function insertDocuments(
   for (const w of write) {
     const documentId = idByPath.get(w.path)!;
     w.document.sections.forEach((s, ord) => {
-      const sectionId = ids.rows[sections.length]!.id;
+      const sectionId = sectionIds[sections.length]!;
       sections.push({ sectionId, titleTerms: s.titleTerms, bodyTerms: s.bodyTerms });
       rows.push([
         sectionId,
@@ -275,13 +316,16 @@ async function insertDocuments(
       bodySum += s.bodyTerms.length;
     });
   }
-  await copyRows(
-    client,
-    `COPY ${t.sections} (id, document_id, collection_id, ord, heading_path, heading, level, content, page_start,
-                          page_end, title_length, body_length, title_terms, body_terms)
-     FROM STDIN`,
-    rows,
-  );
+  return { sections, rows, titleSum, bodySum };
+}
+
+/** Adds the written sections and documents to the collection's totals; returns the new totals. */
+async function addToCollectionTotals(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  added: { units: number; titleSum: number; bodySum: number; documents: number },
+): Promise<{ unitCount: number; titleLengthSum: number; bodyLengthSum: number }> {
   const totals = await client.query<{
     unit_count: string;
     title_length_sum: string;
@@ -292,21 +336,27 @@ async function insertDocuments(
        document_count = document_count + $5
      WHERE id = $1
      RETURNING unit_count, title_length_sum, body_length_sum`,
-    [collectionId, sections.length, titleSum, bodySum, write.length],
+    [collectionId, added.units, added.titleSum, added.bodySum, added.documents],
   );
   const row = totals.rows[0]!;
-  const postings = postingRows(
-    sections,
-    {
-      unitCount: Number(row.unit_count),
-      titleLengthSum: Number(row.title_length_sum),
-      bodyLengthSum: Number(row.body_length_sum),
-    },
-    DEFAULT_BM25,
-  );
-  // A term's df grows by its postings here, one per section holding it. The postings come in
-  // term order, so the terms are sorted too: two writers of different collections never wait
-  // on each other in opposite orders.
+  return {
+    unitCount: Number(row.unit_count),
+    titleLengthSum: Number(row.title_length_sum),
+    bodyLengthSum: Number(row.body_length_sum),
+  };
+}
+
+/**
+ * A term's df grows by its postings here, one per section holding it. The postings come in
+ * term order, so the terms are sorted too: two writers of different collections never wait
+ * on each other in opposite orders.
+ */
+async function addDocumentFrequencies(
+  client: pg.PoolClient,
+  t: Tables,
+  collectionId: number,
+  postings: ReturnType<typeof postingRows>,
+): Promise<void> {
   const terms: string[] = [];
   const counts: number[] = [];
   for (const p of postings) {
@@ -322,7 +372,6 @@ async function insertDocuments(
      ON CONFLICT (collection_id, term) DO UPDATE SET df = ${t.terms}.df + excluded.df`,
     [collectionId, terms, counts],
   );
-  await writePostings(client, t, collectionId, postings);
 }
 
 /** A file whose bytes are unchanged but whose size or modification time moved: records the new ones. */

@@ -7,9 +7,10 @@ import { KnowledgeEngine } from "../../../src/backends/embedded/embedded-engine.
 import { openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import { pseudoFrequency, pseudoFrequencySql } from "../../../src/backends/postgres/pg-bm25f.js";
 import { postingDepths } from "../../../src/backends/postgres/pg-postings.js";
+import { POSTINGS_BUDGET } from "../../../src/backends/postgres/pg-reads.js";
 import { migrate, SCHEMA_VERSION, tablesIn } from "../../../src/backends/postgres/pg-schema.js";
 import { ensureCollection, replaceDocuments } from "../../../src/backends/postgres/pg-writer.js";
-import { POSTINGS_BUDGET, PostgresBackend } from "../../../src/backends/postgres/postgres-backend.js";
+import { PostgresBackend } from "../../../src/backends/postgres/postgres-backend.js";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { DEFAULT_BM25 } from "../../../src/knowledge/index/bm25.js";
 import { type AnalyzedDocument, analyzeDocument } from "../../../src/knowledge/index/collection-index.js";
