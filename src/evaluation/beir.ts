@@ -1,7 +1,7 @@
 import path from "node:path";
 import { EvaluationDataError } from "./data-error.js";
 import { assembleDataset, type EvalDataset, type EvalDoc, type EvalQuery } from "./dataset.js";
-import { type JudgmentsRead, readJudgmentLines } from "./judgment-lines.js";
+import { readJudgmentLines } from "./judgment-lines.js";
 import { readLines } from "./line-reader.js";
 
 // The BEIR layout: the one users bring their own judged queries in.
@@ -34,16 +34,8 @@ export async function readBeir(dir: string, options: BeirOptions = {}): Promise<
     docs.push({ id: doc.id, title: doc.title, text: doc.text });
   }
   const queries = await readBeirQueries(path.join(dir, "queries.jsonl"));
-  const { judgments, nonRelevant } = await readBeirQrels(
-    path.join(dir, "qrels", `${options.split ?? "test"}.tsv`),
-  );
-  return assembleDataset({
-    name: options.name ?? path.basename(path.resolve(dir)),
-    docs,
-    queries,
-    judgments,
-    nonRelevantJudgments: nonRelevant,
-  });
+  const judged = await readBeirQrels(path.join(dir, "qrels", `${options.split ?? "test"}.tsv`));
+  return assembleDataset({ dir, name: options.name, docs, queries, judged });
 }
 
 /**
@@ -74,7 +66,7 @@ async function readBeirQueries(file: string): Promise<EvalQuery[]> {
 }
 
 /** BEIR's qrels: a header line, then graded pairs (a score <= 0 is a judged non-relevant pair). */
-function readBeirQrels(file: string): Promise<JudgmentsRead> {
+function readBeirQrels(file: string) {
   return readJudgmentLines(
     file,
     "query-id<TAB>corpus-id<TAB>score",

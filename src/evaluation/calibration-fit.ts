@@ -6,11 +6,8 @@ import { queryTermsFor } from "../knowledge/engine.js";
 import { rankCollection } from "../knowledge/index/ranker.js";
 import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, calibratedRelevance, calibrationInput } from "../knowledge/relevance.js";
-import {
-  type FeatureName,
-  type RelevanceFeatures,
-  relevanceFeatures,
-} from "../knowledge/relevance-features.js";
+import type { FeatureName, RelevanceFeatures } from "../knowledge/relevance-features.js";
+import { relevanceFeatures } from "../knowledge/relevance-features.js";
 import { bandFor, WEAK_BEST_SCORE } from "../knowledge-tool/weakness.js";
 import type { Band } from "../types.js";
 import { fitLogistic } from "./logistic.js";

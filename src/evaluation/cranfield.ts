@@ -1,7 +1,7 @@
 import path from "node:path";
 import { EvaluationDataError } from "./data-error.js";
 import { assembleDataset, type EvalDataset, type EvalDoc, type EvalQuery } from "./dataset.js";
-import { type JudgmentsRead, readJudgmentLines } from "./judgment-lines.js";
+import { readJudgmentLines } from "./judgment-lines.js";
 import { canonicalSmartId, collapseWhitespace, readSmartRecords } from "./smart.js";
 
 export const CRANFIELD_FILES = { docs: "cran.all.1400", queries: "cran.qry", qrels: "cranqrel" } as const;
@@ -24,14 +24,8 @@ export const CRANFIELD_FILES = { docs: "cran.all.1400", queries: "cran.qry", qre
 export async function readCranfield(dir: string, options: { name?: string } = {}): Promise<EvalDataset> {
   const docs = await readDocs(path.join(dir, CRANFIELD_FILES.docs));
   const queries = await readQueries(path.join(dir, CRANFIELD_FILES.queries));
-  const { judgments, nonRelevant } = await readJudgments(path.join(dir, CRANFIELD_FILES.qrels));
-  return assembleDataset({
-    name: options.name ?? path.basename(path.resolve(dir)),
-    docs,
-    queries,
-    judgments,
-    nonRelevantJudgments: nonRelevant,
-  });
+  const judged = await readJudgments(path.join(dir, CRANFIELD_FILES.qrels));
+  return assembleDataset({ dir, name: options.name, docs, queries, judged });
 }
 
 /** Cranfield's 1..4 relevance grade as a linear gain; 0 for anything off the relevant scale. */
@@ -63,7 +57,7 @@ async function readQueries(file: string): Promise<EvalQuery[]> {
   return queries;
 }
 
-function readJudgments(file: string): Promise<JudgmentsRead> {
+function readJudgments(file: string) {
   return readJudgmentLines(file, "query doc grade", ([queryField, docField, gradeField], where) => {
     if (!/^\d+$/.test(queryField)) {
       throw new EvaluationDataError(

@@ -1,13 +1,6 @@
 import { EvaluationDataError } from "./data-error.js";
-import type { RelevantJudgment } from "./dataset.js";
+import type { JudgmentsRead, RelevantJudgment } from "./dataset.js";
 import { readLines } from "./line-reader.js";
-
-export interface JudgmentsRead {
-  /** Every judged pair; one judged not relevant has a gain of 0. */
-  judgments: RelevantJudgment[];
-  /** How many pairs were judged not relevant. */
-  nonRelevant: number;
-}
 
 /** A judgment line's three fields: query, document, grade. */
 export type JudgmentFields = readonly [query: string, doc: string, grade: string];
