@@ -85,13 +85,22 @@ function warnEnv(variable: string, value: string, consequence: string): void {
   );
 }
 
-/** The flag a variable holds; undefined when unset, blank, or not a recognised word. */
-function envFlag(env: NodeJS.ProcessEnv, variable: string): boolean | "unrecognised" | undefined {
+/**
+ * An on/off variable's value; one that is neither is "unrecognised", and warned about once with
+ * what follows from it (`consequence`).
+ */
+function envFlag(
+  env: NodeJS.ProcessEnv,
+  variable: string,
+  consequence: string,
+): boolean | "unrecognised" | undefined {
   const raw = env[variable];
-  const text = raw?.trim().toLowerCase();
-  if (text === undefined || text === "") return undefined;
+  if (raw === undefined) return undefined;
+  const text = raw.trim().toLowerCase();
+  if (text === "") return undefined;
   if (TRUE_WORDS.has(text)) return true;
   if (FALSE_WORDS.has(text)) return false;
+  warnEnv(variable, raw, consequence);
   return "unrecognised";
 }
 
@@ -101,15 +110,12 @@ function envFlag(env: NodeJS.ProcessEnv, variable: string): boolean | "unrecogni
  * set the kill-switch meant to switch the feature off.
  */
 export function isKillSwitchOn(env: NodeJS.ProcessEnv = process.env): boolean {
-  const flag = envFlag(env, CORRECTIVE_ENV.disabled);
-  if (flag === "unrecognised") {
-    warnEnv(
-      CORRECTIVE_ENV.disabled,
-      env[CORRECTIVE_ENV.disabled]!,
-      "treated as on (correction off); use 1/true/yes/on or 0/false/no/off",
-    );
-    return true;
-  }
+  const flag = envFlag(
+    env,
+    CORRECTIVE_ENV.disabled,
+    "treated as on (correction off); use 1/true/yes/on or 0/false/no/off",
+  );
+  if (flag === "unrecognised") return true;
   return flag === true;
 }
 
@@ -166,14 +172,7 @@ export function resolveCorrectiveConfig(
 
   let enabled = false;
   let enabledSource: CorrectiveSource = "default";
-  const enabledFlag = envFlag(env, CORRECTIVE_ENV.enabled);
-  if (enabledFlag === "unrecognised") {
-    warnEnv(
-      CORRECTIVE_ENV.enabled,
-      env[CORRECTIVE_ENV.enabled]!,
-      "ignored; use true/false (1/0, yes/no, on/off)",
-    );
-  }
+  const enabledFlag = envFlag(env, CORRECTIVE_ENV.enabled, "ignored; use true/false (1/0, yes/no, on/off)");
   const envEnabled = enabledFlag === "unrecognised" ? undefined : enabledFlag;
   if (typeof bot.enabled === "boolean") [enabled, enabledSource] = [bot.enabled, "bot"];
   else if (envEnabled !== undefined) [enabled, enabledSource] = [envEnabled, "env"];

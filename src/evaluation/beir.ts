@@ -1,12 +1,7 @@
 import path from "node:path";
 import { EvaluationDataError } from "./data-error.js";
-import {
-  assembleDataset,
-  type EvalDataset,
-  type EvalDoc,
-  type EvalQuery,
-  type RelevantJudgment,
-} from "./dataset.js";
+import { assembleDataset, type EvalDataset, type EvalDoc, type EvalQuery } from "./dataset.js";
+import { readJudgmentLines } from "./judgment-lines.js";
 import { readLines } from "./line-reader.js";
 
 // The BEIR layout: the one users bring their own judged queries in.
@@ -39,16 +34,8 @@ export async function readBeir(dir: string, options: BeirOptions = {}): Promise<
     docs.push({ id: doc.id, title: doc.title, text: doc.text });
   }
   const queries = await readBeirQueries(path.join(dir, "queries.jsonl"));
-  const { judgments, nonRelevant } = await readBeirQrels(
-    path.join(dir, "qrels", `${options.split ?? "test"}.tsv`),
-  );
-  return assembleDataset({
-    name: options.name ?? path.basename(path.resolve(dir)),
-    docs,
-    queries,
-    judgments,
-    nonRelevantJudgments: nonRelevant,
-  });
+  const judged = await readBeirQrels(path.join(dir, "qrels", `${options.split ?? "test"}.tsv`));
+  return assembleDataset({ dir, name: options.name, docs, queries, judged });
 }
 
 /**
@@ -78,33 +65,21 @@ async function readBeirQueries(file: string): Promise<EvalQuery[]> {
   return queries;
 }
 
-async function readBeirQrels(file: string): Promise<{ judgments: RelevantJudgment[]; nonRelevant: number }> {
-  const judgments: RelevantJudgment[] = [];
-  let nonRelevant = 0;
-  let first = true;
-  for await (const { text, number } of readLines(file)) {
-    if (text.trim() === "") continue;
-    // BEIR writes tabs; fall back to runs of spaces for hand-made files. Ids with spaces
-    // inside therefore need the tab form.
-    const fields = text.includes("\t") ? text.split("\t").map((f) => f.trim()) : text.trim().split(/\s+/);
-    const [queryId, docId, scoreField] = fields;
-    const wasFirst = first;
-    first = false;
-    if (queryId === undefined || docId === undefined || scoreField === undefined) {
-      throw new EvaluationDataError(
-        `${file}:${number}: expected "query-id<TAB>corpus-id<TAB>score", got ${JSON.stringify(text)}`,
-      );
-    }
-    const score = Number(scoreField);
-    if (scoreField === "" || !Number.isFinite(score)) {
-      // The header (`query-id corpus-id score`) is the one line allowed a non-numeric score.
-      if (wasFirst) continue;
-      throw new EvaluationDataError(`${file}:${number}: score ${JSON.stringify(scoreField)} is not a number`);
-    }
-    if (score <= 0) nonRelevant++;
-    judgments.push({ queryId, docId, gain: Math.max(score, 0) });
-  }
-  return { judgments, nonRelevant };
+/** BEIR's qrels: a header line, then graded pairs (a score <= 0 is a judged non-relevant pair). */
+function readBeirQrels(file: string) {
+  return readJudgmentLines(
+    file,
+    "query-id<TAB>corpus-id<TAB>score",
+    ([queryId, docId, scoreField], where, first) => {
+      const score = Number(scoreField);
+      if (scoreField === "" || !Number.isFinite(score)) {
+        // The header (`query-id corpus-id score`) is the one line allowed a non-numeric score.
+        if (first) return null;
+        throw new EvaluationDataError(`${where}: score ${JSON.stringify(scoreField)} is not a number`);
+      }
+      return { queryId, docId, gain: Math.max(score, 0) };
+    },
+  );
 }
 
 type JsonRecord = Record<string, unknown>;

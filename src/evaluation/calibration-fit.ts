@@ -173,34 +173,18 @@ export function weakFlagFigures(
   outcomes: readonly WeakOutcome[],
   threshold: number = WEAK_BEST_SCORE,
 ): Omit<WeakSignalFigures, "bandPrecision"> {
-  let fa = 0;
-  let faOf = 0;
-  let mc = 0;
-  let mcOf = 0;
-  let uf = 0;
-  let ufOf = 0;
-  for (const o of outcomes) {
-    const weak = o.bestScore < threshold;
-    if (!o.answerable) {
-      ufOf++;
-      if (weak) uf++;
-    } else if (o.answered) {
-      faOf++;
-      if (weak) fa++;
-    } else {
-      mcOf++;
-      if (weak) mc++;
-    }
-  }
+  const flaggedShare = (group: readonly WeakOutcome[]) =>
+    share(group.filter((o) => o.bestScore < threshold).length, group.length);
+  const answerable = outcomes.filter((o) => o.answerable);
   const auc = rocAuc(
     outcomes.map((o) => o.bestScore),
     outcomes.map((o) => o.answered),
   );
   return {
     searches: outcomes.length,
-    falseAlarms: share(fa, faOf),
-    missesCaught: share(mc, mcOf),
-    unanswerableFlagged: share(uf, ufOf),
+    falseAlarms: flaggedShare(answerable.filter((o) => o.answered)),
+    missesCaught: flaggedShare(answerable.filter((o) => !o.answered)),
+    unanswerableFlagged: flaggedShare(outcomes.filter((o) => !o.answerable)),
     auc: Number.isNaN(auc) ? null : round(auc, 4),
   };
 }

@@ -1,13 +1,7 @@
 import path from "node:path";
 import { EvaluationDataError } from "./data-error.js";
-import {
-  assembleDataset,
-  type EvalDataset,
-  type EvalDoc,
-  type EvalQuery,
-  type RelevantJudgment,
-} from "./dataset.js";
-import { readLines } from "./line-reader.js";
+import { assembleDataset, type EvalDataset, type EvalDoc, type EvalQuery } from "./dataset.js";
+import { readJudgmentLines } from "./judgment-lines.js";
 import { canonicalSmartId, collapseWhitespace, readSmartRecords } from "./smart.js";
 
 export const CRANFIELD_FILES = { docs: "cran.all.1400", queries: "cran.qry", qrels: "cranqrel" } as const;
@@ -30,14 +24,8 @@ export const CRANFIELD_FILES = { docs: "cran.all.1400", queries: "cran.qry", qre
 export async function readCranfield(dir: string, options: { name?: string } = {}): Promise<EvalDataset> {
   const docs = await readDocs(path.join(dir, CRANFIELD_FILES.docs));
   const queries = await readQueries(path.join(dir, CRANFIELD_FILES.queries));
-  const { judgments, nonRelevant } = await readJudgments(path.join(dir, CRANFIELD_FILES.qrels));
-  return assembleDataset({
-    name: options.name ?? path.basename(path.resolve(dir)),
-    docs,
-    queries,
-    judgments,
-    nonRelevantJudgments: nonRelevant,
-  });
+  const judged = await readJudgments(path.join(dir, CRANFIELD_FILES.qrels));
+  return assembleDataset({ dir, name: options.name, docs, queries, judged });
 }
 
 /** Cranfield's 1..4 relevance grade as a linear gain; 0 for anything off the relevant scale. */
@@ -69,30 +57,21 @@ async function readQueries(file: string): Promise<EvalQuery[]> {
   return queries;
 }
 
-async function readJudgments(file: string): Promise<{ judgments: RelevantJudgment[]; nonRelevant: number }> {
-  const judgments: RelevantJudgment[] = [];
-  let nonRelevant = 0;
-  for await (const { text, number } of readLines(file)) {
-    const fields = text.trim().split(/\s+/);
-    if (fields.length === 1 && fields[0] === "") continue;
-    const [queryField, docField, gradeField] = fields;
-    if (queryField === undefined || docField === undefined || gradeField === undefined) {
-      throw new EvaluationDataError(
-        `${file}:${number}: expected "query doc grade", got ${JSON.stringify(text)}`,
-      );
-    }
+function readJudgments(file: string) {
+  return readJudgmentLines(file, "query doc grade", ([queryField, docField, gradeField], where) => {
     if (!/^\d+$/.test(queryField)) {
       throw new EvaluationDataError(
-        `${file}:${number}: query number ${JSON.stringify(queryField)} is not a positive integer`,
+        `${where}: query number ${JSON.stringify(queryField)} is not a positive integer`,
       );
     }
     const grade = Number(gradeField);
     if (gradeField === "" || !Number.isFinite(grade)) {
-      throw new EvaluationDataError(`${file}:${number}: grade ${JSON.stringify(gradeField)} is not a number`);
+      throw new EvaluationDataError(`${where}: grade ${JSON.stringify(gradeField)} is not a number`);
     }
-    const gain = cranfieldGain(grade);
-    if (gain === 0) nonRelevant++;
-    judgments.push({ queryId: canonicalSmartId(queryField), docId: canonicalSmartId(docField), gain });
-  }
-  return { judgments, nonRelevant };
+    return {
+      queryId: canonicalSmartId(queryField),
+      docId: canonicalSmartId(docField),
+      gain: cranfieldGain(grade),
+    };
+  });
 }

@@ -1,3 +1,4 @@
+import path from "node:path";
 // A labelled retrieval collection, whatever layout it was read from (SMART, BEIR). Loaders
 // normalise to this shape so metrics and benchmarks never care where judgments came from.
 
@@ -56,6 +57,13 @@ export interface RelevantJudgment {
   gain: number;
 }
 
+/** A judgments file as read: every judged pair, and how many were judged not relevant. */
+export interface JudgmentsRead {
+  /** Every judged pair; one judged not relevant has a gain of 0. */
+  judgments: RelevantJudgment[];
+  nonRelevant: number;
+}
+
 /**
  * Builds the dataset from everything a loader read: keeps judged queries only (the BEIR
  * convention, "judged queries only") and keeps `qrels` and `queries` consistent with each other.
@@ -64,17 +72,18 @@ export interface RelevantJudgment {
  * removes an earlier relevant one.
  */
 export function assembleDataset(input: {
-  name: string;
+  /** The folder read; the dataset is named after it unless `name` is given. */
+  dir: string;
+  name?: string | undefined;
   docs: EvalDoc[];
   queries: EvalQuery[];
-  judgments: Iterable<RelevantJudgment>;
-  nonRelevantJudgments: number;
+  judged: JudgmentsRead;
 }): EvalDataset {
   const queryIds = new Set(input.queries.map((q) => q.id));
   const docIds = new Set(input.docs.map((d) => d.id));
   const qrels: Qrels = new Map();
   let judgmentsForUnknownQueries = 0;
-  for (const j of input.judgments) {
+  for (const j of input.judged.judgments) {
     if (!queryIds.has(j.queryId)) {
       if (j.gain > 0) judgmentsForUnknownQueries++;
       continue;
@@ -100,7 +109,7 @@ export function assembleDataset(input: {
   }
   const queries = input.queries.filter((q) => qrels.has(q.id));
   return {
-    name: input.name,
+    name: input.name ?? path.basename(path.resolve(input.dir)),
     docs: input.docs,
     queries,
     qrels,
@@ -108,7 +117,7 @@ export function assembleDataset(input: {
       queriesRead: input.queries.length,
       unjudgedQueriesDropped: input.queries.length - queries.length,
       relevantJudgments,
-      nonRelevantJudgments: input.nonRelevantJudgments,
+      nonRelevantJudgments: input.judged.nonRelevant,
       judgmentsForUnknownQueries,
       judgmentsForUnknownDocs,
     },

@@ -22,14 +22,17 @@ export interface JsonBounds {
  */
 export const MCP_MESSAGE_BOUNDS: JsonBounds = { maxDepth: 64, maxElements: 1_024, maxNameBytes: 256 };
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_ARRAY = 0x5b;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_ARRAY = 0x5d;
-const CLOSE_OBJECT = 0x7d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
+/** The bytes the scan looks at: the structural characters of JSON and its white space. */
+const BYTE = {
+  quote: 0x22,
+  backslash: 0x5c,
+  openArray: 0x5b,
+  openObject: 0x7b,
+  closeArray: 0x5d,
+  closeObject: 0x7d,
+  comma: 0x2c,
+  colon: 0x3a,
+} as const;
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
 /** Why `text` passes `bounds` ("nested deeper than 64 levels", …), or undefined when it does not. */
@@ -42,7 +45,7 @@ export function jsonOverBounds(
   const tooMany = `more than ${bounds.maxElements} members and elements`;
   for (let i = 0; i < text.length; i++) {
     const byte = text[i];
-    if (byte === QUOTE) {
+    if (byte === BYTE.quote) {
       const end = closingQuote(text, i + 1);
       if (end - i - 1 > bounds.maxNameBytes && isName(text, end + 1)) {
         return `a member name longer than ${bounds.maxNameBytes} bytes`;
@@ -50,11 +53,11 @@ export function jsonOverBounds(
       i = end;
       continue;
     }
-    if (byte === OPEN_ARRAY || byte === OPEN_OBJECT) {
+    if (byte === BYTE.openArray || byte === BYTE.openObject) {
       if (++depth > bounds.maxDepth) return `nested deeper than ${bounds.maxDepth} levels`;
       if (++elements > bounds.maxElements) return tooMany;
-    } else if (byte === CLOSE_ARRAY || byte === CLOSE_OBJECT) depth--;
-    else if (byte === COMMA && ++elements > bounds.maxElements) return tooMany;
+    } else if (byte === BYTE.closeArray || byte === BYTE.closeObject) depth--;
+    else if (byte === BYTE.comma && ++elements > bounds.maxElements) return tooMany;
   }
   return undefined;
 }
@@ -64,10 +67,10 @@ function closingQuote(text: Uint8Array, from: number): number {
   let at = from;
   for (;;) {
     // indexOf is the engine's own scan: a 1 MiB string is skipped in microseconds.
-    const quote = text.indexOf(QUOTE, at);
+    const quote = text.indexOf(BYTE.quote, at);
     if (quote === -1) return text.length;
     let backslashes = 0;
-    while (quote - backslashes - 1 >= from && text[quote - backslashes - 1] === BACKSLASH) backslashes++;
+    while (quote - backslashes - 1 >= from && text[quote - backslashes - 1] === BYTE.backslash) backslashes++;
     if (backslashes % 2 === 0) return quote;
     at = quote + 1;
   }
@@ -77,5 +80,5 @@ function closingQuote(text: Uint8Array, from: number): number {
 function isName(text: Uint8Array, from: number): boolean {
   let at = from;
   while (at < text.length && WHITESPACE.has(text[at]!)) at++;
-  return text[at] === COLON;
+  return text[at] === BYTE.colon;
 }

@@ -6,32 +6,21 @@
 import { App, type Receiver } from "@slack/bolt";
 import { DEADLINES } from "../../deadline.js";
 import { quoteScrubbed } from "../../secret-text.js";
-import type { Logger } from "../../telemetry/logger.js";
 import type { SlackCredentials } from "../host-credentials.js";
+import type { PlatformApp, PlatformAppOptions } from "../platform-app.js";
 import { slackLogger } from "./logger.js";
 
 /** Bound on one Web API call; a hung call must not hold an answer slot forever. */
 const WEB_API_TIMEOUT_MS = DEADLINES.slackWebApiMs;
 
-export interface SlackAppOptions {
-  log: Logger;
-  /** Interface for the HTTP Events API listener (default all interfaces). */
-  host?: string;
+export interface SlackAppOptions extends PlatformAppOptions {
   /** Replaces Socket Mode / HTTP (tests). */
   receiver?: Receiver;
   /** Where the Web API lives (tests: a fake on 127.0.0.1); must end in `/`. */
   slackApiUrl?: string;
 }
 
-export interface SlackApp {
-  app: App;
-  /** Connects (Socket Mode) or starts listening (HTTP). */
-  start(): Promise<void>;
-  /** Stops receiving events; answers in flight can still post. */
-  stop(): Promise<void>;
-  /** `Socket Mode` or `HTTP events on :3000`, for the startup summary. */
-  describe: string;
-}
+export type SlackApp = PlatformApp<App>;
 
 export function createSlackApp(credentials: SlackCredentials, options: SlackAppOptions): SlackApp {
   const logger = slackLogger(options.log);

@@ -3,20 +3,13 @@
 // pino log on stderr, with secrets redacted there.
 import { LogLevel, type Logger as SlackLogger } from "@slack/bolt";
 import type { Logger } from "../../telemetry/logger.js";
-import { platformLogEntry } from "../platform-log-message.js";
+import { platformLogMethods } from "../platform-log-message.js";
 
 export function slackLogger(log: Logger): SlackLogger {
   let level: LogLevel = LogLevel.INFO;
   let name = "slack";
-  const write = (method: "debug" | "info" | "warn" | "error", args: unknown[]) => {
-    const { message, detail } = platformLogEntry(args);
-    log[method]({ ...detail, sdk: name }, message);
-  };
   return {
-    debug: (...args: unknown[]) => write("debug", args),
-    info: (...args: unknown[]) => write("info", args),
-    warn: (...args: unknown[]) => write("warn", args),
-    error: (...args: unknown[]) => write("error", args),
+    ...platformLogMethods(log, () => name),
     // The level is pino's to decide; Bolt only asks so it can skip building debug strings.
     setLevel: (next: LogLevel) => {
       level = next;

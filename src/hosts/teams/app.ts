@@ -9,6 +9,7 @@ import { DEADLINES } from "../../deadline.js";
 import type { Logger } from "../../telemetry/logger.js";
 import { oneLine } from "../../text-clip.js";
 import type { TeamsCredentials } from "../host-credentials.js";
+import type { PlatformApp, PlatformAppOptions } from "../platform-app.js";
 import { teamsLogger } from "./logger.js";
 
 /** Bound on one Bot Connector call. */
@@ -21,11 +22,8 @@ export type TeamsAuth =
   /** A token source instead of the client secret (tests: no call to Entra ID). */
   | { clientId: string; tenantId?: string; token: (scope: string | string[], tenantId?: string) => string };
 
-export interface TeamsAppOptions {
-  log: Logger;
+export interface TeamsAppOptions extends PlatformAppOptions {
   port: number;
-  /** Interface to listen on (default all interfaces). */
-  host?: string;
   /**
    * Tests only: accept activities without the Bot Framework's signed token. Off by default and
    * never read from the environment here, so a stray variable cannot turn authentication off.
@@ -33,14 +31,9 @@ export interface TeamsAppOptions {
   dangerouslyAllowUnauthenticatedRequests?: boolean;
 }
 
-export interface TeamsApp {
-  app: App;
-  start(): Promise<void>;
-  /** Stops accepting activities; answers in flight can still post. */
-  stop(): Promise<void>;
+export interface TeamsApp extends PlatformApp<App> {
   /** The port actually bound (useful with port 0). */
   port(): number | undefined;
-  describe: string;
 }
 
 export function createTeamsApp(auth: TeamsAuth, options: TeamsAppOptions): TeamsApp {

@@ -2,11 +2,9 @@
 // its lines to the process's pino log on stderr instead.
 import type { AppOptions } from "@microsoft/teams.apps";
 import type { Logger } from "../../telemetry/logger.js";
-import { platformLogEntry } from "../platform-log-message.js";
+import { type PlatformLogLevel, platformLogMethods } from "../platform-log-message.js";
 
-type Method = "debug" | "info" | "warn" | "error";
-
-const LEVELS: Record<string, Method> = {
+const LEVELS: Record<string, PlatformLogLevel> = {
   error: "error",
   warn: "warn",
   info: "info",
@@ -18,17 +16,11 @@ const LEVELS: Record<string, Method> = {
 type TeamsLogger = NonNullable<AppOptions<never>["logger"]>;
 
 export function teamsLogger(log: Logger, name = "teams"): TeamsLogger {
-  const write = (method: Method, args: unknown[]) => {
-    const { message, detail } = platformLogEntry(args);
-    log[method]({ ...detail, sdk: name }, message);
-  };
+  const methods = platformLogMethods(log, () => name);
   return {
-    debug: (...args: unknown[]) => write("debug", args),
-    info: (...args: unknown[]) => write("info", args),
-    warn: (...args: unknown[]) => write("warn", args),
-    error: (...args: unknown[]) => write("error", args),
-    trace: (...args: unknown[]) => write("debug", args),
-    log: (level: string, ...args: unknown[]) => write(LEVELS[level] ?? "info", args),
+    ...methods,
+    trace: methods.debug,
+    log: (level: string, ...args: unknown[]) => methods[LEVELS[level] ?? "info"](...args),
     child: (childName: string) => teamsLogger(log, `${name}/${childName}`),
   };
 }

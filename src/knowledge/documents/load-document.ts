@@ -45,11 +45,10 @@ export async function loadDocument(
   id: string,
   opts: LoadDocumentOptions = {},
 ): Promise<LoadDocumentResult> {
-  const format = documentFormatFor(absPath);
-  if (!format) return { ok: false, reason: unsupported(absPath) };
+  // An unsupported file is refused before its bytes are read.
+  if (!documentFormatFor(absPath)) return { ok: false, reason: unsupported(absPath) };
   const read = await readDocumentFile(absPath, opts.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
-  if (!read.ok) return read;
-  return parseDocumentBytes(absPath, id, read, opts);
+  return read.ok ? parseDocumentBytes(absPath, id, read, opts) : read;
 }
 
 /** The bytes of a file read by readDocumentFile, with what parsing needs to know of it. */

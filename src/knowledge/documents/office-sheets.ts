@@ -11,7 +11,7 @@ import {
   rowLine,
   SectionWriter,
 } from "./office-sections.js";
-import { EnoughRead, localName, readRelationships, walkXml } from "./office-xml.js";
+import { EnoughRead, localName, partRelationships, walkXml } from "./office-xml.js";
 import type { WorkClock, ZipParts } from "./office-zip.js";
 import type { SectionBucket } from "./section-tree.js";
 
@@ -32,12 +32,7 @@ export async function readXlsx(zip: ZipParts, clock: WorkClock): Promise<Section
 
 async function sheetList(zip: ZipParts, clock: WorkClock): Promise<{ name: string; part: string }[]> {
   const workbook = await zip.required("xl/workbook.xml");
-  const rels = readRelationships(
-    "xl/_rels/workbook.xml.rels",
-    await zip.text("xl/_rels/workbook.xml.rels"),
-    "xl",
-    clock,
-  );
+  const rels = await partRelationships(zip, "xl/workbook.xml", clock);
   const sheets: { name: string; part: string }[] = [];
   walkXml(
     "xl/workbook.xml",

@@ -4,7 +4,7 @@
 // it has none); the other shapes' paragraphs and table rows are its text.
 
 import { cellText, MAX_PARTS, rowLine, SectionWriter } from "./office-sections.js";
-import { readRelationships, walkXml } from "./office-xml.js";
+import { partRelationships, walkXml } from "./office-xml.js";
 import type { WorkClock, ZipParts } from "./office-zip.js";
 import type { SectionBucket } from "./section-tree.js";
 
@@ -35,12 +35,7 @@ export async function readPptx(zip: ZipParts, clock: WorkClock): Promise<SlideTe
 
 async function slideOrder(zip: ZipParts, clock: WorkClock): Promise<string[]> {
   const presentation = await zip.text("ppt/presentation.xml");
-  const rels = readRelationships(
-    "ppt/_rels/presentation.xml.rels",
-    await zip.text("ppt/_rels/presentation.xml.rels"),
-    "ppt",
-    clock,
-  );
+  const rels = await partRelationships(zip, "ppt/presentation.xml", clock);
   const ordered: string[] = [];
   if (presentation !== undefined) {
     walkXml(

@@ -7,7 +7,7 @@
 import sax from "sax";
 import { errorMessage } from "../../errors.js";
 import { KnowledgeError } from "../knowledge-error.js";
-import { OfficeParseError, type WorkClock } from "./office-zip.js";
+import { OfficeParseError, type WorkClock, type ZipParts } from "./office-zip.js";
 
 /** Elements in one part beyond this refuse the file. */
 export const MAX_XML_ELEMENTS = 5_000_000;
@@ -107,6 +107,20 @@ export function readRelationships(
     clock,
   );
   return targets;
+}
+
+/**
+ * A part's relationships (id → resolved target part), read from where OOXML keeps them: those of
+ * `xl/workbook.xml` in `xl/_rels/workbook.xml.rels`, resolved against `xl/`. None when absent.
+ */
+export async function partRelationships(
+  zip: ZipParts,
+  part: string,
+  clock: WorkClock,
+): Promise<Map<string, string>> {
+  const folder = part.slice(0, part.lastIndexOf("/") + 1);
+  const relsPart = `${folder}_rels/${part.slice(folder.length)}.rels`;
+  return readRelationships(relsPart, await zip.text(relsPart), folder, clock);
 }
 
 /** `w:p` → `p`. */

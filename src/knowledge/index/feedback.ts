@@ -1,9 +1,7 @@
 import type { LexicalIndex, QueryTermStats, ScoredUnit } from "./lexical-index.js";
 
 /** RM3's customary settings (Lavrenko & Croft; Anserini's defaults), not fitted to any collection. */
-export const FEEDBACK_DOCUMENTS = 10;
-export const FEEDBACK_TERMS = 10;
-export const ORIGINAL_QUERY_WEIGHT = 0.5;
+export const RM3 = { feedbackDocuments: 10, feedbackTerms: 10, originalQueryWeight: 0.5 } as const;
 
 export interface ExpansionTerm {
   termId: number;
@@ -22,7 +20,7 @@ export function relevanceModel(
   index: LexicalIndex,
   feedback: readonly ScoredUnit[],
   isFiller: (term: string) => boolean,
-  termLimit: number = FEEDBACK_TERMS,
+  termLimit: number = RM3.feedbackTerms,
 ): ExpansionTerm[] {
   if (!feedback.length) return [];
   const topScore = feedback[0]!.score;
@@ -63,7 +61,7 @@ export function expandQuery(
   index: LexicalIndex,
   stats: readonly QueryTermStats[],
   model: readonly ExpansionTerm[],
-  originalWeight: number = ORIGINAL_QUERY_WEIGHT,
+  originalWeight: number = RM3.originalQueryWeight,
 ): QueryTermStats[] {
   const queryLength = stats.reduce((sum, s) => sum + s.queryFrequency, 0) || 1;
   const out = new Map<number, QueryTermStats>();

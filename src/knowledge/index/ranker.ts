@@ -1,5 +1,5 @@
 import type { CollectionIndex } from "./collection-index.js";
-import { type ExpansionTerm, expandQuery, FEEDBACK_DOCUMENTS, relevanceModel } from "./feedback.js";
+import { type ExpansionTerm, expandQuery, RM3, relevanceModel } from "./feedback.js";
 import type { QueryTermStats, ScoredUnit } from "./lexical-index.js";
 import { ProximityScorer } from "./proximity.js";
 
@@ -48,7 +48,7 @@ export function rankFirstPass(index: CollectionIndex, queryTerms: readonly strin
   const stats = index.lexical.queryStats(firstDistinct(queryTerms, MAX_QUERY_TERMS));
   const scored = index.lexical.search(stats, CANDIDATE_UNITS);
   const first = withProximity(index, stats, scored);
-  const feedbackSet = first.slice(0, FEEDBACK_DOCUMENTS);
+  const feedbackSet = first.slice(0, RM3.feedbackDocuments);
   const feedback = relevanceModel(index.lexical, feedbackSet, (term) => index.analyzer.isStopwordTerm(term));
   return { stats, scored, first, feedback, feedbackUnits: feedbackSet.map((u) => u.unit) };
 }

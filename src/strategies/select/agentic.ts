@@ -7,16 +7,11 @@
 // turns, capped at maxHops, no forced final turn (unlike treewalk).
 import type { ChatMessage, LlmClient } from "../../llm/llm-client.js";
 import { clipText } from "../../text-clip.js";
-import {
-  type ContextBudget,
-  emptyResult,
-  type SelectOptions,
-  type Strategy,
-  type StrategyResult,
-} from "../strategy.js";
+import type { ContextBudget, SelectOptions, StrategyResult } from "../strategy.js";
 import { buildView, type DocumentTree, type SectionView } from "../tree/document-tree.js";
 import { outlineLines, outlineText } from "../tree/outline-lines.js";
 import { type AgentAction, parseAgentAction } from "./agent-action.js";
+import { ModelStrategy, type TreeSelection } from "./model-strategy.js";
 import { ModelTurns } from "./model-turns.js";
 import { depthOffsetOf } from "./single-pass.js";
 import { computeTraceToken } from "./trace-token.js";
@@ -50,23 +45,19 @@ export interface AgenticOptions {
   readChars?: number;
 }
 
-export class AgenticStrategy implements Strategy {
+export class AgenticStrategy extends ModelStrategy {
   readonly name = "agentic";
-  constructor(
-    private readonly llm: LlmClient,
-    private readonly config: AgenticOptions = {},
-  ) {}
+  private readonly maxHops: number;
+  private readonly readChars: number;
 
-  async select(
-    tree: DocumentTree,
-    query: string,
-    budget: ContextBudget = {},
-    options: SelectOptions = {},
-  ): Promise<StrategyResult> {
-    if (!tree.root) return emptyResult();
-    const maxHops =
-      this.config.maxHops && this.config.maxHops > 0 ? Math.floor(this.config.maxHops) : DEFAULT_AGENTIC_HOPS;
-    const readChars = this.config.readChars ?? DEFAULT_READ_CHARS;
+  constructor(llm: LlmClient, config: AgenticOptions = {}) {
+    super(llm);
+    this.maxHops = config.maxHops && config.maxHops > 0 ? Math.floor(config.maxHops) : DEFAULT_AGENTIC_HOPS;
+    this.readChars = config.readChars ?? DEFAULT_READ_CHARS;
+  }
+
+  protected async selectFromTree({ tree, query, budget, options }: TreeSelection): Promise<StrategyResult> {
+    const { maxHops, readChars } = this;
     const views = buildView(tree);
     const byId = new Map(views.filter((v) => v.id !== "").map((v) => [v.id, v]));
     const offset = depthOffsetOf(tree);

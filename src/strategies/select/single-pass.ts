@@ -1,29 +1,16 @@
 // single-pass (docs/reference/vectorless-strategies.md §5.1): one selection call over the whole outline.
-import type { LlmClient } from "../../llm/llm-client.js";
-import {
-  type ContextBudget,
-  emptyResult,
-  type SelectOptions,
-  type Strategy,
-  type StrategyResult,
-} from "../strategy.js";
+import type { ContextBudget, SelectOptions, StrategyResult } from "../strategy.js";
 import { buildView, type DocumentTree } from "../tree/document-tree.js";
 import { outlineText } from "../tree/outline-lines.js";
 import { filterKnownIds, knownIds, runSelection } from "../tree/selection.js";
+import { ModelStrategy, type TreeSelection } from "./model-strategy.js";
 import { ModelTurns } from "./model-turns.js";
 import { computeTraceToken } from "./trace-token.js";
 
-export class SinglePassStrategy implements Strategy {
+export class SinglePassStrategy extends ModelStrategy {
   readonly name = "single-pass";
-  constructor(private readonly llm: LlmClient) {}
 
-  async select(
-    tree: DocumentTree,
-    query: string,
-    budget: ContextBudget = {},
-    options: SelectOptions = {},
-  ): Promise<StrategyResult> {
-    if (!tree.root) return emptyResult();
+  protected async selectFromTree({ tree, query, budget, options }: TreeSelection): Promise<StrategyResult> {
     const views = buildView(tree).filter((v) => v.id !== "");
     const turns = new ModelTurns(this.llm, options);
     const model = budget.modelName;

@@ -19,10 +19,10 @@ import {
   emptyResult,
   type PagesRead,
   type SelectOptions,
-  type Strategy,
   type StrategyResult,
 } from "../strategy.js";
 import { buildView, type DocumentTree, type SectionView, type TreeSection } from "../tree/document-tree.js";
+import { ModelStrategy, type TreeSelection } from "./model-strategy.js";
 import { ModelTurns } from "./model-turns.js";
 import { pageTraceToken } from "./trace-token.js";
 import { parseTreeWalkAction, type TreeWalkAction } from "./treewalk-action.js";
@@ -103,20 +103,16 @@ interface Walk {
   emit: (event: TreeWalkEvent) => void;
 }
 
-export class TreeWalkStrategy implements Strategy {
+export class TreeWalkStrategy extends ModelStrategy {
   readonly name = "treewalk";
   constructor(
-    private readonly llm: LlmClient,
+    llm: LlmClient,
     private readonly config: TreeWalkOptions = {},
-  ) {}
+  ) {
+    super(llm);
+  }
 
-  async select(
-    tree: DocumentTree,
-    query: string,
-    budget: ContextBudget = {},
-    options: SelectOptions = {},
-  ): Promise<StrategyResult> {
-    if (!tree.root) return emptyResult();
+  protected async selectFromTree({ tree, query, budget, options }: TreeSelection): Promise<StrategyResult> {
     const maxHops = positive(this.config.maxHops, DEFAULT_TREEWALK_HOPS);
     const walk = this.startWalk(tree, query, budget, options);
     while (walk.hops < maxHops) {
