@@ -5,8 +5,9 @@
  * the documentation-bot suite (pydocs, lohelp-en, handbook, Cranfield, CISI, CACM;
  * bench/docbots/collections.ts).
  */
-import { HIGH_BAND_MIN, MEDIUM_BAND_MIN } from "../src/knowledge-tool/weakness.js";
+
 import type { Band } from "../src/types.js";
+import { HIGH_BAND_MIN, MEDIUM_BAND_MIN } from "../src/weakness.js";
 import { type JudgedCollection, loadCollections } from "./docbots/collections.js";
 
 export const name = "bands";
@@ -58,7 +59,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
   const cell = (b: BandRow["bands"][Band]) =>
     b.precision === null ? "– (0 hits)" : `${(b.precision * 100).toFixed(1)} % (${b.relevant}/${b.hits})`;
   const lines = [
-    `Bands: high ≥ ${HIGH_BAND_MIN}, medium ≥ ${MEDIUM_BAND_MIN}, low below (src/knowledge-tool/weakness.ts). Precision = judged relevant / hits, over every top-${TOP} hit of the default search.`,
+    `Bands: high ≥ ${HIGH_BAND_MIN}, medium ≥ ${MEDIUM_BAND_MIN}, low below (src/weakness.ts). Precision = judged relevant / hits, over every top-${TOP} hit of the default search.`,
     "",
     "| collection | questions | high | medium | low | ordered high > medium > low |",
     "| --- | --: | --: | --: | --: | --- |",

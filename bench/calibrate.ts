@@ -6,7 +6,7 @@
  * the model shipped before this run, and for each feature set in CANDIDATES. Then it fits on all
  * and rewrites the model. It also studies the weak threshold on the documentation bots (the
  * threshold's rule, its choice, and each bot left out of the model and the choice); the
- * threshold itself is set by hand in src/knowledge-tool/weakness.ts from that study.
+ * threshold itself is set by hand in src/weakness.ts from that study.
  *
  *   npm run calibrate [-- --dry-run]
  */
@@ -25,7 +25,7 @@ import {
 } from "../src/evaluation/calibration-fit.js";
 import { type CalibrationModel, DEFAULT_CALIBRATION } from "../src/knowledge/relevance.js";
 import { FEATURE_NAMES, type FeatureName } from "../src/knowledge/relevance-features.js";
-import { WEAK_BEST_SCORE } from "../src/knowledge-tool/weakness.js";
+import { WEAK_BEST_SCORE } from "../src/weakness.js";
 import { DOCS_COLLECTIONS, loadCollections, repo } from "./docbots/collections.js";
 
 const dryRun = process.argv.includes("--dry-run");
@@ -66,7 +66,7 @@ for (const features of CANDIDATES) {
 }
 const model = fitCalibration(all, FEATURE_NAMES, { balanceSets: true });
 
-// The weak threshold (src/knowledge-tool/weakness.ts WEAK_BEST_SCORE), studied on the documentation bots
+// The weak threshold (src/weakness.ts WEAK_BEST_SCORE), studied on the documentation bots
 // (the only sets with unanswerable questions): chosen on all of them under the model fitted on
 // everything, and for each one left out, chosen on the others under the model fitted without it.
 const docs = [...searches.keys()].filter((name) => DOCS_COLLECTIONS.includes(name));

@@ -18,7 +18,7 @@ import { promisify } from "node:util";
 import type { BotEvalReport, SettingReport } from "../src/evaluation/evaluate-bot.js";
 import { languageDetector } from "../src/knowledge/analysis/detect.js";
 import { languageOf } from "../src/knowledge/analysis/registry.js";
-import { isLanguageMismatch, LANGUAGE_MISMATCH_MARGIN } from "../src/knowledge-tool/weakness.js";
+import { isLanguageMismatch, LANGUAGE_MISMATCH_MARGIN } from "../src/weakness.js";
 import { dataDir, MissingData } from "./docbots/collections.js";
 import { evalInProcess } from "./eval-in-process.js";
 import { REPLAY_KEY_VARIABLE, replayCorrectiveRetrieval, startGraderReplays } from "./grader-replay.js";
@@ -121,7 +121,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
           `| ${r.language} | ${r.setting}${r.replayed ? " (replayed)" : ""} | ${pct(r.searchHit5)} | ${pct(r.answeringInText)} | ${r.modelCallsPer100} | ${r.flagged} |`,
       ),
       "",
-      "Questions flagged as written in another language than the documents (knowledge-tool/weakness.ts " +
+      "Questions flagged as written in another language than the documents (src/weakness.ts " +
         "isLanguageMismatch: detected reliably, ≥ 12 letters, none of the documents' script, ahead of their " +
         "language by the margin), each language's questions against their own language and against English:",
       "",

@@ -8,11 +8,11 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { boundedView } from "../src/corrective/bounded-view.js";
 import { digestResults, MAX_DIGEST_CHARS } from "../src/corrective/grader-digest.js";
 import { graderRequest } from "../src/corrective/knowledge-grader.js";
 import { readCranfield } from "../src/evaluation/cranfield.js";
 import { runEvaluation } from "../src/evaluation/run-evaluation.js";
+import { boundedView } from "../src/knowledge-tool/bounded-view.js";
 import { renderSearchResponse } from "../src/knowledge-tool/render.js";
 import { sampleHit } from "./sample-hit.js";
 

@@ -13,8 +13,8 @@
  * docbots.
  */
 import { join } from "node:path";
+import { queryTermsFor } from "../src/backends/embedded/embedded-engine.js";
 import { readJudgedQuestions } from "../src/evaluation/judged-questions.js";
-import { queryTermsFor } from "../src/knowledge/engine.js";
 import { DEFAULT_PAGE_FUSION, type PageFusion, rankCollection } from "../src/knowledge/index/ranker.js";
 import {
   dataDir,

@@ -25,18 +25,19 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { POSTINGS_BUDGET } from "../src/backends/postgres/pg-reads.js";
+import { tablesIn } from "../src/backends/postgres/pg-schema.js";
+import {
+  type DocumentToWrite,
+  ensureCollection,
+  replaceDocuments,
+} from "../src/backends/postgres/pg-writer.js";
+import { PostgresBackend } from "../src/backends/postgres/postgres-backend.js";
 import { readCranfield } from "../src/evaluation/cranfield.js";
 import { toIndexableDocuments } from "../src/evaluation/eval-documents.js";
 import { percentiles } from "../src/evaluation/percentiles.js";
 import { CollectionAnalysis } from "../src/knowledge/analysis/collection-analysis.js";
 import { analyzeDocument } from "../src/knowledge/index/collection-index.js";
-import { tablesIn } from "../src/knowledge/postgres/pg-schema.js";
-import {
-  type DocumentToWrite,
-  ensureCollection,
-  replaceDocuments,
-} from "../src/knowledge/postgres/pg-writer.js";
-import { POSTINGS_BUDGET, PostgresBackend } from "../src/knowledge/postgres/postgres-backend.js";
 import { postgresUnavailableReason, startPostgres } from "../test/support/postgres/postgres-server.js";
 
 /** Cranfield is English: the analysis id of a collection that names no language. */
@@ -274,7 +275,7 @@ async function embeddedSide(copies: number): Promise<EmbeddedRun | undefined> {
     `import { readCranfield } from ${JSON.stringify(join(repo, "src/evaluation/cranfield.ts"))};
 import { toIndexableDocuments } from ${JSON.stringify(join(repo, "src/evaluation/eval-documents.ts"))};
 import { analyzeDocument } from ${JSON.stringify(join(repo, "src/knowledge/index/collection-index.ts"))};
-import { KnowledgeEngine } from ${JSON.stringify(join(repo, "src/knowledge/engine.ts"))};
+import { KnowledgeEngine } from ${JSON.stringify(join(repo, "src/backends/embedded/embedded-engine.ts"))};
 import { percentiles } from ${JSON.stringify(join(repo, "src/evaluation/percentiles.ts"))};
 const [dataDir, copiesArg] = process.argv.slice(2);
 const dataset = await readCranfield(dataDir);

@@ -22,10 +22,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { openEmbeddedEngine } from "../src/knowledge/open-embedded.js";
-import { PostgresBackend } from "../src/knowledge/postgres/postgres-backend.js";
-import { isWeak } from "../src/knowledge-tool/weakness.js";
+import { openEmbeddedEngine } from "../src/backends/embedded/open-embedded.js";
+import { PostgresBackend } from "../src/backends/postgres/postgres-backend.js";
 import type { SearchResponse } from "../src/types.js";
+import { isWeak } from "../src/weakness.js";
 import { postgresUnavailableReason, startPostgres } from "../test/support/postgres/postgres-server.js";
 import { lohelpDocsDir } from "./lohelp/bot.js";
 import { LOHELP_LANGUAGES, type LohelpLanguage } from "./lohelp/languages.js";
@@ -341,7 +341,7 @@ async function fourProcesses(botDir: string, queries: readonly string[]): Promis
   const script = join(botDir, "..", "search-child.mts");
   await writeFile(
     script,
-    `import { PostgresBackend } from ${JSON.stringify(join(repo, "src/knowledge/postgres/postgres-backend.ts"))};
+    `import { PostgresBackend } from ${JSON.stringify(join(repo, "src/backends/postgres/postgres-backend.ts"))};
 const queries = JSON.parse(process.argv[2]);
 const backend = await PostgresBackend.open({ bot: "pydocs", urlEnv: ${JSON.stringify(URL_ENV)}, schema: "second_look", collections: { docs: { paths: ["docs/**/*.html"] } } });
 const out = [];

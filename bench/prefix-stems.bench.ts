@@ -20,11 +20,11 @@
  * BENCH_LOHELP_DIR as for lohelp.
  */
 import { join } from "node:path";
+import { queryTermsFor } from "../src/backends/embedded/embedded-engine.js";
 import { readJudgedQuestions } from "../src/evaluation/judged-questions.js";
 import { type Analyzer, LanguageAnalyzer } from "../src/knowledge/analysis/analyzer.js";
 import { PREFIX_STEM_LETTERS, type SnowballAlgorithm } from "../src/knowledge/analysis/languages.js";
 import { languageOf } from "../src/knowledge/analysis/registry.js";
-import { queryTermsFor } from "../src/knowledge/engine.js";
 import { analyzeDocument, CollectionIndex } from "../src/knowledge/index/collection-index.js";
 import { rankCollection } from "../src/knowledge/index/ranker.js";
 import { dataDir, fromEngine, type JudgedCollection, MissingData } from "./docbots/collections.js";

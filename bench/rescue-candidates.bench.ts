@@ -9,8 +9,8 @@ import { runCorrectiveRetrieval } from "../src/corrective/orchestrator.js";
 import { docIdsIn } from "../src/evaluation/evaluate-bot.js";
 import { analyzerFor } from "../src/knowledge/analysis/registry.js";
 import { renderSearchResponse } from "../src/knowledge-tool/render.js";
-import { isWeak } from "../src/knowledge-tool/weakness.js";
 import type { Hit, SearchResponse } from "../src/types.js";
+import { isWeak } from "../src/weakness.js";
 import { loadCollections } from "./docbots/collections.js";
 
 /** The benchmark's collections are English. */

@@ -1,6 +1,7 @@
 // A realistic full-mode hit for the text-level benchmarks (one ~contentChars section).
-import { bandFor } from "../src/knowledge-tool/weakness.js";
+
 import type { Hit } from "../src/types.js";
+import { bandFor } from "../src/weakness.js";
 
 export function sampleHit(i: number, relevance: number, contentChars = 1000): Hit {
   return {

@@ -11,10 +11,10 @@
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { KnowledgeEngine } from "../src/backends/embedded/embedded-engine.js";
 import { readCranfield } from "../src/evaluation/cranfield.js";
 import { toIndexableDocuments } from "../src/evaluation/eval-documents.js";
 import { evaluateRuns } from "../src/evaluation/metrics.js";
-import { KnowledgeEngine } from "../src/knowledge/engine.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "../src/llm/llm-client.js";
 import { AgenticStrategy } from "../src/strategies/select/agentic.js";
 import { rerankHitsSinglePass } from "../src/strategies/select/rerank-hits.js";

@@ -16,7 +16,7 @@ import type { CollectionIndex } from "../src/knowledge/index/collection-index.js
 import { rankCollection } from "../src/knowledge/index/ranker.js";
 import { calibratedRelevance, DEFAULT_CALIBRATION } from "../src/knowledge/relevance.js";
 import { relevanceFeatures } from "../src/knowledge/relevance-features.js";
-import { WEAK_BEST_SCORE } from "../src/knowledge-tool/weakness.js";
+import { WEAK_BEST_SCORE } from "../src/weakness.js";
 import { loadCollections } from "./docbots/collections.js";
 
 /** The benchmark's collections are English. */

@@ -2,7 +2,7 @@
 // your own sessions: the knowledge tools and the onPostToolUse hook that corrects their results.
 
 export type { AskOptions, AskResult, BotRuntime } from "./connectors/bot-runtime.js";
-export { BotRuntimeError } from "./connectors/bot-runtime.js";
+export { BotRuntimeError, type BotRuntimeErrorCode } from "./connectors/bot-runtime.js";
 export {
   type CorrectiveHookOptions,
   createCorrectiveHook,

@@ -12,6 +12,7 @@ export {
   type ResolvedCorrectiveConfig,
   resolveCorrectiveConfig,
 } from "./corrective/corrective-config.js";
+export { CorrectiveError, type CorrectiveErrorCode } from "./corrective/corrective-error.js";
 export { createKnowledgeGrader, type KnowledgeGraderOptions } from "./corrective/knowledge-grader.js";
 export type { GradeFn, GradeInput } from "./corrective/llm-grade.js";
 export {

@@ -5,11 +5,15 @@
 // its signal still costs at most the deadline. Timers are always cleared and listeners removed.
 import { SecondLookError } from "./errors.js";
 
+/** The deadline layer's error codes (docs/errors.md): why a bounded step stopped before it settled. */
+export const DEADLINE_ERROR_CODES = ["timeout", "aborted"] as const;
+export type DeadlineErrorCode = (typeof DEADLINE_ERROR_CODES)[number];
+
 /** Why a bounded step stopped before it settled. */
-export type DeadlineStop = "timeout" | "aborted";
+export type DeadlineStop = DeadlineErrorCode;
 
 /** A step stopped by its deadline (or cancelled by a caller that gave no reason). */
-export class DeadlineError extends SecondLookError {
+export class DeadlineError extends SecondLookError<DeadlineErrorCode> {
   constructor(
     readonly what: string,
     readonly stop: DeadlineStop,

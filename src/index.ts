@@ -8,10 +8,22 @@
 // costs little (bench/imports.bench.ts measures it): a hook that only corrects tool results never
 // loads bot discovery, the engine or the tracing SDK.
 
+import type { BotsErrorCode } from "./bots/config-error.js";
 import type * as Discovery from "./bots/discovery.js";
+import type { CliErrorCode } from "./cli/cli-error.js";
+import type { ConnectorsErrorCode } from "./connectors/connectors-error.js";
 import type * as BackendOpening from "./connectors/open-bot-backend.js";
 import type * as Correction from "./corrective/correct-tool-result.js";
+import type { CorrectiveErrorCode } from "./corrective/corrective-error.js";
+import type { DeadlineErrorCode } from "./deadline.js";
+import type { ErrorLayer } from "./errors.js";
+import type { EvaluationErrorCode } from "./evaluation/evaluation-error.js";
+import type { HostsErrorCode } from "./hosts/hosts-error.js";
+import type { KnowledgeErrorCode } from "./knowledge/knowledge-error.js";
+import type { LlmErrorCode } from "./llm/llm-error.js";
+import type { StrategiesErrorCode } from "./strategies/strategies-error.js";
 import type * as Tracing from "./telemetry/capture-spans.js";
+import type { TelemetryErrorCode } from "./telemetry/telemetry-error.js";
 
 export type { BotDefinition } from "./bots/discovery.js";
 export type { OpenedBackend } from "./connectors/open-bot-backend.js";
@@ -22,6 +34,37 @@ export type {
 } from "./corrective/correct-tool-result.js";
 export { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "./corrective/corrective-config.js";
 export { type ErrorLayer, errorMessage, SecondLookError } from "./errors.js";
+export type {
+  BotsErrorCode,
+  CliErrorCode,
+  ConnectorsErrorCode,
+  CorrectiveErrorCode,
+  DeadlineErrorCode,
+  EvaluationErrorCode,
+  HostsErrorCode,
+  KnowledgeErrorCode,
+  LlmErrorCode,
+  StrategiesErrorCode,
+  TelemetryErrorCode,
+};
+
+/** Each layer's error codes (docs/errors.md): `error.code` of a SecondLookError whose `layer` is the key. */
+export interface LayerErrorCodes {
+  deadline: DeadlineErrorCode;
+  telemetry: TelemetryErrorCode;
+  llm: LlmErrorCode;
+  knowledge: KnowledgeErrorCode;
+  corrective: CorrectiveErrorCode;
+  strategies: StrategiesErrorCode;
+  bots: BotsErrorCode;
+  connectors: ConnectorsErrorCode;
+  hosts: HostsErrorCode;
+  evaluation: EvaluationErrorCode;
+  cli: CliErrorCode;
+}
+
+/** Every code a SecondLookError of this library can carry. */
+export type ErrorCode = LayerErrorCodes[ErrorLayer];
 export { type CreateLlmClientOptions, createLlmClient } from "./llm/create-llm-client.js";
 export type { LlmClient } from "./llm/llm-client.js";
 export { LlmError } from "./llm/llm-error.js";

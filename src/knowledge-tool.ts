@@ -16,4 +16,4 @@ export {
   searchKnowledgeShape,
 } from "./knowledge-tool/tool-arguments.js";
 export { peelTraceMarker } from "./knowledge-tool/trace-marker.js";
-export { bandFor, isWeak } from "./knowledge-tool/weakness.js";
+export { bandFor, isWeak } from "./weakness.js";

@@ -14,6 +14,17 @@ export interface OptionalPackage {
   layer: ErrorLayer;
 }
 
+/**
+ * An optional package is not installed. Its layer is the one that needed the package; its code is
+ * "missing-package" in every layer that loads one (telemetry, llm, knowledge, connectors, hosts).
+ */
+export class MissingPackageError extends SecondLookError<"missing-package"> {
+  constructor(layer: ErrorLayer, message: string, options?: { cause?: unknown }) {
+    super(layer, "missing-package", message, options);
+    this.name = "MissingPackageError";
+  }
+}
+
 /** The one line said when an optional package is missing. */
 export function missingPackageMessage(need: OptionalPackage, missing: string): string {
   return `${need.neededFor} needs the package ${missing}, which is not installed: run \`npm i ${need.packages.join(" ")}\``;
@@ -39,7 +50,7 @@ export async function loadOptional<T>(need: OptionalPackage, load: () => Promise
   } catch (error) {
     const missing = missingPackageIn(error, need.packages);
     if (missing === undefined) throw error;
-    throw new SecondLookError(need.layer, "missing-package", missingPackageMessage(need, missing), {
+    throw new MissingPackageError(need.layer, missingPackageMessage(need, missing), {
       cause: error,
     });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { KnowledgeEngine } from "../src/knowledge/engine.js";
-import { searchQueryString } from "../src/knowledge/huginn/huginn-query.js";
+import { KnowledgeEngine } from "../src/backends/embedded/embedded-engine.js";
+import { searchQueryString } from "../src/backends/huginn/huginn-query.js";
 import { SEARCH_LIMITS } from "../src/limits.js";
 import { normalizeSearchRequest } from "../src/search-request.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { UnknownCollectionError } from "../src/backends/embedded/embedded-engine.js";
 import { BotConfigError } from "../src/bots/config-error.js";
 import { errorMessage, SecondLookError } from "../src/errors.js";
-import { UnknownCollectionError } from "../src/knowledge/engine.js";
 import {
   clampHitLimit,
   countOrZero,

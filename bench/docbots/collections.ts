@@ -11,6 +11,8 @@ import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
+import { openEmbeddedEngine } from "../../src/backends/embedded/open-embedded.js";
 import { readBeir } from "../../src/evaluation/beir.js";
 import type { EvalDoc } from "../../src/evaluation/dataset.js";
 import { toIndexableDocuments } from "../../src/evaluation/eval-documents.js";
@@ -19,8 +21,6 @@ import {
   matchesJudgedPath,
   readJudgedQuestions,
 } from "../../src/evaluation/judged-questions.js";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
 import { DEFAULT_CALIBRATION } from "../../src/knowledge/relevance.js";
 import { lohelpBotDir, openLohelpBot } from "../lohelp/bot.js";
 import { LOHELP_LANGUAGES } from "../lohelp/languages.js";

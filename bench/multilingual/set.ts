@@ -12,11 +12,11 @@ import { link, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import { CollectionSchema } from "../../src/bots/config-schema.js";
 import type { BotDefinition } from "../../src/bots/discovery.js";
 import { loadBotFromDir } from "../../src/bots/discovery.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { MissingData } from "../docbots/data.js";
 import type { PeerLanguage } from "../peers/language-analysis.js";
 

@@ -14,13 +14,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import type { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
+import { indexDirectory } from "../../src/backends/embedded/open-embedded.js";
 import { loadBotFromDir } from "../../src/bots/discovery.js";
 import { weakFlagFigures } from "../../src/evaluation/calibration-fit.js";
 import { evaluateBot, type SettingReport } from "../../src/evaluation/evaluate-bot.js";
 import { readJudgedQuestions } from "../../src/evaluation/judged-questions.js";
 import { percentiles } from "../../src/evaluation/percentiles.js";
-import type { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import { indexDirectory } from "../../src/knowledge/open-embedded.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import { fromEngine, type JudgedCollection, MissingData } from "../docbots/collections.js";
 import { Fts5Peer } from "../peers/fts5.js";

@@ -1,6 +1,6 @@
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import type { EvalDoc } from "../../src/evaluation/dataset.js";
 import { toIndexableDocuments } from "../../src/evaluation/eval-documents.js";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import type { Peer } from "./peer.js";
 
 const COLLECTION = "bench";

@@ -1,4 +1,6 @@
 import * as z from "zod";
+import { DEFAULT_SCHEMA, SCHEMA_NAME } from "../backends/postgres/pg-schema.js";
+import { backendEntry, KNOWLEDGE_BACKENDS } from "../backends/registry.js";
 import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schema.js";
 import { DEADLINES } from "../deadline.js";
 import {
@@ -7,10 +9,8 @@ import {
   languageOf,
   SUPPORTED_LANGUAGES,
 } from "../knowledge/analysis/registry.js";
-import { backendEntry, KNOWLEDGE_BACKENDS } from "../knowledge/backends/registry.js";
 import { templateProblem } from "../knowledge/document-links.js";
 import { IngestLimitsSchema } from "../knowledge/index/ingest-limits.js";
-import { DEFAULT_SCHEMA, SCHEMA_NAME } from "../knowledge/postgres/pg-schema.js";
 import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema, timeoutMs } from "../llm/provider-config.js";
 
 // The schema of `bots/<name>/config.json` (docs/design.md §6). Every object is strict: an unknown key is
@@ -89,7 +89,7 @@ export const PostgresSchema = z.strictObject({
       error: "must be a lowercase SQL identifier: a letter or _, then letters, digits or _",
     })
     .default(DEFAULT_SCHEMA),
-  // The bot's key in a shared database; without it, the folder's name (src/knowledge/postgres/pg-bot-folder.ts).
+  // The bot's key in a shared database; without it, the folder's name (src/backends/postgres/pg-bot-folder.ts).
   botId: z
     .string()
     .regex(BOT_ID, {
@@ -119,7 +119,7 @@ export const KnowledgeSchema = z
     ingest: IngestLimitsSchema.optional(),
   })
   .superRefine((knowledge, ctx) => {
-    // What the chosen backend needs beyond this schema (src/knowledge/backends/).
+    // What the chosen backend needs beyond this schema (src/backends/).
     for (const issue of backendEntry(knowledge.backend).settingsIssues(knowledge)) {
       ctx.addIssue({ code: "custom", path: issue.path, input: undefined, message: issue.message });
     }

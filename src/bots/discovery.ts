@@ -1,13 +1,14 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { backendEntry } from "../backends/registry.js";
 import {
   describeCorrective,
   type ResolvedCorrectiveConfig,
   resolveCorrectiveConfig,
 } from "../corrective/corrective-config.js";
 import { errorMessage, SecondLookError } from "../errors.js";
-import { backendEntry } from "../knowledge/backends/registry.js";
 import { type Logger, logger } from "../telemetry/logger.js";
+import type { BotsErrorCode } from "./config-error.js";
 import type { BotConfig } from "./config-schema.js";
 import { readBotConfig } from "./load-config.js";
 import { loadPersona } from "./persona.js";
@@ -60,7 +61,7 @@ export interface LoadOptions {
 }
 
 /** Not found as a name under the bots folder nor as a path to a bot folder. */
-export class BotNotFoundError extends SecondLookError {
+export class BotNotFoundError extends SecondLookError<BotsErrorCode> {
   override readonly name = "BotNotFoundError";
   constructor(message: string) {
     super("bots", "not-found", message);

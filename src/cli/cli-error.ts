@@ -1,6 +1,10 @@
 import { errorMessage, SecondLookError } from "../errors.js";
+/** The cli layer's error codes (docs/errors.md). */
+export const CLI_ERROR_CODES = ["usage"] as const;
+export type CliErrorCode = (typeof CLI_ERROR_CODES)[number];
+
 /** An error meant for the user: printed as one line on stderr, with this exit code. */
-export class CliError extends SecondLookError {
+export class CliError extends SecondLookError<CliErrorCode> {
   constructor(
     message: string,
     readonly exitCode = 1,

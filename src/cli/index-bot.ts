@@ -1,9 +1,10 @@
 // `second-look index <bot>`: build or refresh a bot's index (embedded, or its PostgreSQL tables).
+
+import { backendEntry } from "../backends/registry.js";
 import { resolveBot } from "../bots/bot-resolver.js";
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { correctiveOffNote } from "../corrective/corrective-config.js";
-import { backendEntry } from "../knowledge/backends/registry.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
 import { progressReporter } from "./progress.js";
 import { plural, terminalText } from "./terminal-text.js";

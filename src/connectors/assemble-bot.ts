@@ -8,7 +8,7 @@
 // on `graderProvider` when the bot sets one, else on the bot's own provider, else through Copilot
 // (the bot's runtime and sign-in, so a Copilot bot needs no second key). Each collection's
 // document language goes to the tools' descriptions, the grader and the corrective pass, which
-// reads a query in another language as a weak search (knowledge-tool/weakness.ts isLanguageMismatch).
+// reads a query in another language as a weak search (src/weakness.ts isLanguageMismatch).
 // The pass's scope is the call's (`CorrectCall.scope`, the caller's allow-list, within the bot's):
 // the grader is told those collections only, and every re-query searches inside them.
 

@@ -3,9 +3,9 @@
 // the connector is testable with fakes and the real orchestrator plugs in without changes.
 
 import type { SearchCall } from "../corrective/search-call.js";
-import { SecondLookError } from "../errors.js";
 import type { SearchArgs } from "../knowledge-tool/tool-arguments.js";
 import type { CorrectiveMetadata, Doc, Hit, SearchRequest, SearchResponse } from "../types.js";
+import { type BotRuntimeErrorCode, ConnectorsError } from "./connectors-error.js";
 
 export interface ProviderDescription {
   type: "openai" | "anthropic" | "azure";
@@ -118,24 +118,16 @@ export interface BotRuntime {
   close(): Promise<void>;
 }
 
-export type BotRuntimeErrorCode =
-  | "no_model" // no BYOK provider and no Copilot sign-in
-  | "config" // the bot description cannot work (e.g. the API-key variable is unset)
-  | "tool_call_cap" // the model asked for more tool calls than `limits.maxToolCalls`
-  | "timeout" // the question overran `limits.timeoutMs`
-  | "aborted" // the caller's signal fired
-  | "closed" // the runtime was closed
-  | "model_unreachable" // the BYOK provider's server took no connection; no session was started
-  | "session"; // the runtime reported an error for the turn
+export type { BotRuntimeErrorCode } from "./connectors-error.js";
 
 /** The one error type `ask` rejects with; `message` is a single line fit for a user. */
-export class BotRuntimeError extends SecondLookError {
+export class BotRuntimeError extends ConnectorsError {
   override readonly name = "BotRuntimeError";
   constructor(
     override readonly code: BotRuntimeErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
-    super("connectors", code, message, options);
+    super(code, message, options);
   }
 }

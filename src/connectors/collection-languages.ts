@@ -2,10 +2,11 @@
 // bot's config names it (`knowledge.collections.<name>.language`; absent means English, as the
 // analysis reads it); for "auto", the embedded index (or the PostgreSQL database) knows which
 // languages its documents were analysed in. A Huginn server's collections have no language here (its own analysis decides).
+
+import { backendEntry } from "../backends/registry.js";
 import type { BotConfig } from "../bots/config-schema.js";
 import { queryLanguageTags } from "../knowledge/analysis/collection-analysis.js";
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
-import { backendEntry } from "../knowledge/backends/registry.js";
 import { joinNames } from "../knowledge-tool/collection-languages.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../types.js";
 

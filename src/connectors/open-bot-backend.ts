@@ -1,13 +1,13 @@
+import type { OpenBackendOptions, OpenedBackend } from "../backends/backend-entry.js";
+import { backendEntry } from "../backends/registry.js";
 import type { BotConfig } from "../bots/config-schema.js";
-import type { OpenBackendOptions, OpenedBackend } from "../knowledge/backends/backend-entry.js";
-import { backendEntry } from "../knowledge/backends/registry.js";
 import { linkDocuments } from "./document-links.js";
 
-export type { OpenBackendOptions, OpenedBackend } from "../knowledge/backends/backend-entry.js";
+export type { OpenBackendOptions, OpenedBackend } from "../backends/backend-entry.js";
 
 /**
  * The knowledge backend a bot's config names, ready to search. Each kind is an entry of
- * src/knowledge/backends/registry.ts, whose implementation (and its packages) loads here on first use.
+ * src/backends/registry.ts, whose implementation (and its packages) loads here on first use.
  */
 export async function openBotBackend(
   bot: { name?: string; dir: string; config: Pick<BotConfig, "knowledge"> },

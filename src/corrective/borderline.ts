@@ -21,8 +21,9 @@
 // nodejs-api asks on 57 %; fitted on nodejs-api alone (0.26, 0.01) pydocs keeps 5 of 16. The
 // misses it still leaves to the signal have a clear lead over the second hit (0.07..0.29), which
 // nothing the signal reads marks as doubtful.
-import { WEAK_BEST_SCORE } from "../knowledge-tool/weakness.js";
+
 import type { RetryHints, SearchResponse } from "../types.js";
+import { WEAK_BEST_SCORE } from "../weakness.js";
 import { gradeFromResponse } from "./signal-grader.js";
 
 export interface SignalEvidence {
@@ -36,7 +37,7 @@ export interface SignalEvidence {
   hitsWithoutRelevance: number;
   /** Query words no document contains, as the search's index reported them (0 when unknown). */
   unmatchedTerms?: number;
-  /** The query is in another language than the searched documents (knowledge-tool/weakness.ts). */
+  /** The query is in another language than the searched documents (src/weakness.ts). */
   languageMismatch?: boolean;
   /** Relevance of the second-best hit (0 when there is one hit), when known. */
   secondRelevance?: number;

@@ -1,16 +1,16 @@
-// The query's language against the searched documents' (knowledge-tool/weakness.ts isLanguageMismatch):
+// The query's language against the searched documents' (src/weakness.ts isLanguageMismatch):
 // a query written in another language than every collection it searched is weak whatever it
 // scored, and the pass says so in a note unless a model re-searched in the documents' words.
 
 import { joinNames } from "../knowledge-tool/collection-languages.js";
-import { isLanguageMismatch, type QueryLanguageGuess } from "../knowledge-tool/weakness.js";
 import type { Logger } from "../telemetry/logger.js";
 import type { CollectionLanguage } from "../types.js";
+import { isLanguageMismatch, type QueryLanguageGuess } from "../weakness.js";
 import type { Reading } from "./shown-result.js";
 
 /**
  * The documents' languages and a detector for the query's: a query written in another language
- * than every collection it searched is weak whatever it scored (knowledge-tool/weakness.ts).
+ * than every collection it searched is weak whatever it scored (src/weakness.ts).
  */
 export interface CorrectiveLanguages {
   /** Each collection's document language; a collection not named here has none known. */

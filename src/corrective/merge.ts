@@ -4,8 +4,8 @@
 import { docKey } from "../knowledge-tool/doc-id-line.js";
 import { renderFooter } from "../knowledge-tool/footer.js";
 import { renderHits } from "../knowledge-tool/render.js";
-import { isWeak } from "../knowledge-tool/weakness.js";
 import type { Hit, SearchResponse } from "../types.js";
+import { isWeak } from "../weakness.js";
 
 /**
  * The re-query's hits whose `collection/id` is neither in `known` nor `alreadyShown(hit)` (for

@@ -4,11 +4,11 @@
 // only see as text (an external MCP server such as Huginn) is read from a bounded view of its
 // text. The orchestrator's steps see only `ShownResult` and never ask which one they hold.
 
+import { boundedView } from "../knowledge-tool/bounded-view.js";
 import { docKey, renderDocIdLine } from "../knowledge-tool/doc-id-line.js";
+import { countDocIdLines, detectBriefMode } from "../knowledge-tool/result-shape.js";
 import type { Grade, Hit, RetryHints, SearchResponse } from "../types.js";
 import { responseEvidence, type SignalEvidence } from "./borderline.js";
-import { boundedView } from "./bounded-view.js";
-import { countDocIdLines, detectBriefMode } from "./result-shape.js";
 import { type BodySignalGrade, gradeFromBody, gradeFromResponse } from "./signal-grader.js";
 
 /** What the grader sees of the current result, and what the merge needs to know about it. */

@@ -2,11 +2,10 @@
 // said about itself, from the structured response when the search ran in-process, else from
 // the rendered text. It never answers "ambiguous" and never proposes a query of its own; the
 // orchestrator takes re-query candidates from the hints.
-import { parseFooterHints } from "../knowledge-tool/footer-hints.js";
-import { classifyBody, type ResultTextScan, type TextSignal } from "../knowledge-tool/text-signal.js";
+import { type ResultTextScan, readResultBody, type TextSignal } from "../knowledge-tool/text-signal.js";
 import { peelTraceMarker } from "../knowledge-tool/trace-marker.js";
-import { isWeak } from "../knowledge-tool/weakness.js";
 import type { Grade, RetryHints, SearchResponse } from "../types.js";
+import { isWeak } from "../weakness.js";
 
 export type { TextSignal };
 
@@ -43,8 +42,8 @@ export function gradeFromText(text: string | null | undefined): TextSignalGrade 
 
 /** gradeFromText on a body whose trace marker is already peeled, with the scan it used. */
 export function gradeFromBody(body: string): BodySignalGrade {
-  const { signal, scan, footer } = classifyBody(body);
-  return { ...gradeFor(signal), hints: parseFooterHints(footer.footer), docKeys: scan.docKeys, scan };
+  const { signal, ...read } = readResultBody(body);
+  return { ...gradeFor(signal), ...read };
 }
 
 function gradeFor(signal: TextSignal): SignalGrade {

@@ -6,9 +6,9 @@
 
 import { appendCorrection, renderRequeryNote } from "../knowledge-tool/corrective-note.js";
 import { docKey } from "../knowledge-tool/doc-id-line.js";
-import { HIGH_BAND_MIN, isWeak } from "../knowledge-tool/weakness.js";
 import { clipText } from "../text-clip.js";
 import type { Grade, Hit, SearchResponse } from "../types.js";
+import { HIGH_BAND_MIN, isWeak } from "../weakness.js";
 import { type CorrectivePass, sayNotFound } from "./corrective-pass.js";
 import { type FusedHit, fuseRankings } from "./fusion.js";
 import { renderAddition, selectFreshHits } from "./merge.js";

@@ -4,11 +4,11 @@
 
 import { context } from "@opentelemetry/api";
 import { withDeadline } from "../deadline.js";
-import { SecondLookError } from "../errors.js";
 import { clampHitLimit } from "../limits.js";
 import { type RequerySpan, startRequerySpan } from "../telemetry/corrective-spans.js";
 import { clipText } from "../text-clip.js";
 import type { SearchRequest, SearchResponse } from "../types.js";
+import { CorrectiveError } from "./corrective-error.js";
 import type { CorrectivePass } from "./corrective-pass.js";
 import type { RequeryPlan } from "./step-choose-requery.js";
 
@@ -84,7 +84,7 @@ async function runCandidate(
       context.with(round.context, () => settings.backend.search(request, { signal })),
     );
     if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
-      throw new SecondLookError("corrective", "malformed-response", "backend returned no results array");
+      throw new CorrectiveError("malformed-response", "backend returned no results array");
     }
     return { query, origin: pass.origins.get(query) ?? "query", response };
   } catch (error) {

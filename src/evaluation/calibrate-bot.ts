@@ -1,15 +1,15 @@
 // `second-look calibrate`: a bot's relevance calibration refitted on its own judged questions
 // and stored with its index (src/knowledge/bot-calibration.ts; a postgres bot's in its database,
-// src/knowledge/postgres/pg-calibration.ts). The weak flag's figures are
+// src/backends/postgres/pg-calibration.ts). The weak flag's figures are
 // measured by searching the bot's engine exactly as it searches for a user: before (the model it
 // uses now), after held-out (each question scored by a model fitted without it) and after as stored.
+
+import { openEmbeddedEngine } from "../backends/embedded/open-embedded.js";
+import { loadPostgresBackend } from "../backends/postgres/postgres-entry.js";
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
-import { SecondLookError } from "../errors.js";
-import { loadPostgresBackend } from "../knowledge/backends/postgres.js";
 import { type StoredCalibration, writeBotCalibration } from "../knowledge/bot-calibration.js";
 import type { RefreshProgress } from "../knowledge/index/refresh.js";
-import { openEmbeddedEngine } from "../knowledge/open-embedded.js";
 import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, DEFAULT_CALIBRATION } from "../knowledge/relevance.js";
 import { FEATURE_NAMES } from "../knowledge/relevance-features.js";
@@ -23,6 +23,7 @@ import {
   type WeakSignalFigures,
   weakFlagFigures,
 } from "./calibration-fit.js";
+import { EvaluationError } from "./evaluation-error.js";
 import { type JudgedQuestion, matchesJudgedPath } from "./judged-questions.js";
 
 /** Fewer judged hits of either kind than this fit noise, not a calibration. */
@@ -91,9 +92,9 @@ export interface BotCalibrationReport {
   storedIn: string | null;
 }
 
-export class CalibrationDataError extends SecondLookError {
+export class CalibrationDataError extends EvaluationError {
   constructor(message: string) {
-    super("evaluation", "bad-calibration-data", message);
+    super("bad-calibration-data", message);
     this.name = "CalibrationDataError";
   }
 }
@@ -151,11 +152,7 @@ async function openSubject(
       const backend = opened.backend;
       const { PostgresBackend } = await loadPostgresBackend();
       if (!(backend instanceof PostgresBackend))
-        throw new SecondLookError(
-          "evaluation",
-          "unexpected-backend",
-          "a postgres bot opened another backend",
-        );
+        throw new EvaluationError("unexpected-backend", "a postgres bot opened another backend");
       const previous = (await backend.storedCalibration()) ?? DEFAULT_CALIBRATION;
       const engines: Record<"firstPass" | "reranked", RankingCore>[] = [];
       for (const q of questions) {

@@ -2,14 +2,17 @@
 // leave-one-collection-out over every judged collection) and a bot's own (`second-look calibrate`)
 // share this code, so both are fitted and measured the same way.
 
-import { queryTermsFor } from "../knowledge/engine.js";
+import { queryTermsFor } from "../backends/embedded/embedded-engine.js";
 import { rankCollection } from "../knowledge/index/ranker.js";
 import type { RankingCore } from "../knowledge/ranking-core/index.js";
 import { type CalibrationModel, calibratedRelevance, calibrationInput } from "../knowledge/relevance.js";
-import type { FeatureName, RelevanceFeatures } from "../knowledge/relevance-features.js";
-import { relevanceFeatures } from "../knowledge/relevance-features.js";
-import { bandFor, WEAK_BEST_SCORE } from "../knowledge-tool/weakness.js";
+import {
+  type FeatureName,
+  type RelevanceFeatures,
+  relevanceFeatures,
+} from "../knowledge/relevance-features.js";
 import type { Band } from "../types.js";
+import { bandFor, WEAK_BEST_SCORE } from "../weakness.js";
 import { fitLogistic } from "./logistic.js";
 import { rocAuc } from "./metrics.js";
 

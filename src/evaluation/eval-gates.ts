@@ -2,8 +2,8 @@
 // bot on. `name=x` and `name>=x` ask at least x, `name<=x` at most x; every compared setting is
 // checked; a figure that could not be measured (nothing counted) fails its gate, because a gate
 // that passes on no evidence flatters.
-import { SecondLookError } from "../errors.js";
 import type { BotEvalFigures } from "./bot-metrics.js";
+import { EvaluationError } from "./evaluation-error.js";
 
 /** The figures a gate can name, each read from one setting's figures (rates 0..1). */
 export const GATE_FIGURES = {
@@ -42,9 +42,9 @@ export interface GateFailure {
   actual: number | null;
 }
 
-export class GateSpecError extends SecondLookError {
+export class GateSpecError extends EvaluationError {
   constructor(message: string) {
-    super("evaluation", "bad-gate", message);
+    super("bad-gate", message);
     this.name = "GateSpecError";
   }
 }

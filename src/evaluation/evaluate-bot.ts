@@ -7,12 +7,13 @@ import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../corrective/llm-grade.js";
 import { DEADLINES } from "../deadline.js";
-import { errorMessage, SecondLookError } from "../errors.js";
+import { errorMessage } from "../errors.js";
 import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
-import { isWeak } from "../knowledge-tool/weakness.js";
 import { fitText } from "../text-clip.js";
 import type { CorrectiveMetadata } from "../types.js";
+import { isWeak } from "../weakness.js";
 import { type BotEvalFigures, type QuestionOutcome, summarizeOutcomes } from "./bot-metrics.js";
+import { EvaluationError } from "./evaluation-error.js";
 import {
   firstAnswerRank,
   type JudgedQuestion,
@@ -82,7 +83,7 @@ export function autoKeepsHaiku(settings: readonly SettingReport[]): AutoKeepsHai
 }
 
 /** Judged paths that match no document of the bot: the run stops before asking anything. */
-export class UnmatchedRelevantError extends SecondLookError {
+export class UnmatchedRelevantError extends EvaluationError {
   constructor(
     readonly unmatched: readonly UnmatchedPath[],
     where: string,
@@ -91,7 +92,6 @@ export class UnmatchedRelevantError extends SecondLookError {
     const first = unmatched[0]!;
     const more = unmatched.length > 1 ? ` (and ${unmatched.length - 1} more)` : "";
     super(
-      "evaluation",
       "unmatched-relevant",
       `${where}: question "${first.question}": relevant path "${first.path}" matches no document of bot "${bot}"${more}; ` +
         "fix the path, or pass --lenient to score such questions as misses with a warning",

@@ -4,7 +4,7 @@
 // `relevant` names the answering documents by path; a bot's doc id matches when it is that path
 // or ends with "/" + that path, so `library/pathlib.html` finds `docs/library/pathlib.html`.
 import { z } from "zod";
-import { SecondLookError } from "../errors.js";
+import { EvaluationError } from "./evaluation-error.js";
 import { readLines } from "./line-reader.js";
 
 /** A file of this many questions is a mistake (a corpus passed by accident), not a question set. */
@@ -39,9 +39,9 @@ export const judgedQuestionSchema = z
 export type JudgedQuestion = z.output<typeof judgedQuestionSchema>;
 
 /** A line of the questions file that is not a judged question; the message names file and line. */
-export class JudgedQuestionsError extends SecondLookError {
+export class JudgedQuestionsError extends EvaluationError {
   constructor(message: string) {
-    super("evaluation", "bad-questions", message);
+    super("bad-questions", message);
     this.name = "JudgedQuestionsError";
   }
 }

@@ -1,7 +1,7 @@
+import { KnowledgeEngine } from "../backends/embedded/embedded-engine.js";
 import { isBorderline, responseEvidence } from "../corrective/borderline.js";
-import { KnowledgeEngine } from "../knowledge/engine.js";
-import { isWeak } from "../knowledge-tool/weakness.js";
 import type { Band, SearchResponse } from "../types.js";
+import { isWeak } from "../weakness.js";
 import type { EvalDataset } from "./dataset.js";
 import { toIndexableDocuments } from "./eval-documents.js";
 import { evaluateRuns, hasRelevantInTop, recallAt, rocAuc } from "./metrics.js";

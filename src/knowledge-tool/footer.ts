@@ -3,8 +3,8 @@
 // weak response without hints still says so (`*Weak match.*`). Parsing accepts only the LAST
 // non-blank line, because anything above it may be document text.
 import type { RetryHints, SearchResponse } from "../types.js";
+import { isWeak } from "../weakness.js";
 import { toSingleLine } from "./untrusted-text.js";
-import { isWeak } from "./weakness.js";
 
 export const WEAK_MATCH = "Weak match";
 export const NO_CONFIDENT_MATCH = "No confident match";

@@ -1,12 +1,15 @@
 // The signal grader's reading of a tool-result text: what the search said about itself, from
 // the structure of the text alone (for results of searches that did not run in-process).
+
+import type { RetryHints } from "../types.js";
+import { WEAK_BEST_SCORE } from "../weakness.js";
 import { CORRECTIVE_NOTE_START } from "./corrective-note.js";
 import { docKey, parseDocIdLine } from "./doc-id-line.js";
 import { extractTrailingFooter } from "./footer.js";
+import { parseFooterHints } from "./footer-hints.js";
 import { GRAPH_HEADING, isLowConfidenceBanner, isNoResultsLine } from "./preamble.js";
 import { isFullHeader, isHitHeaderStart, parseHeaderRelevance } from "./relevance-text.js";
 import { peelTraceMarker } from "./trace-marker.js";
-import { WEAK_BEST_SCORE } from "./weakness.js";
 
 /** "empty": the search found nothing; "weak": it found something it is unsure of; null: neither. */
 export type TextSignal = "empty" | "weak" | null;
@@ -152,4 +155,20 @@ export function classifyBody(body: string): {
     signal = "weak";
   }
   return { signal, scan, footer };
+}
+
+/** What a result body (trace marker peeled) says of itself, read in one scan. */
+export interface BodyReading {
+  signal: TextSignal;
+  scan: ResultTextScan;
+  /** Retry hints from the trailing footer only; `{}` when there is none. */
+  hints: RetryHints;
+  /** `collection/id` of every hit in the text, in order, for deduping re-query hits. */
+  docKeys: string[];
+}
+
+/** The body's signal, its scan, its hits' keys and the footer's retry hints. */
+export function readResultBody(body: string): BodyReading {
+  const { signal, scan, footer } = classifyBody(body);
+  return { signal, scan, hints: parseFooterHints(footer.footer), docKeys: scan.docKeys };
 }

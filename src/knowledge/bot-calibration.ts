@@ -1,13 +1,13 @@
 // A bot's own relevance calibration (`second-look calibrate`): for the embedded engine stored
 // beside its index in <bot>/.second-look/calibration.json and read whenever the engine opens; for
-// a postgres bot stored in its database (src/knowledge/postgres/pg-calibration.ts). Never
+// a postgres bot stored in its database (src/backends/postgres/pg-calibration.ts). Never
 // written into a source file. A file that does not validate stops the bot with a message naming
 // the file and the key, rather than silently falling back to the shipped model.
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { SecondLookError } from "../errors.js";
+import { KnowledgeError } from "./knowledge-error.js";
 import type { CalibrationModel } from "./relevance.js";
 import { FEATURE_NAMES } from "./relevance-features.js";
 
@@ -46,9 +46,9 @@ export const storedCalibrationSchema = z
 
 export type StoredCalibration = z.output<typeof storedCalibrationSchema>;
 
-export class BotCalibrationError extends SecondLookError {
+export class BotCalibrationError extends KnowledgeError {
   constructor(message: string) {
-    super("knowledge", "bad-calibration", message);
+    super("bad-calibration", message);
     this.name = "BotCalibrationError";
   }
 }

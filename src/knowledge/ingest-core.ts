@@ -2,10 +2,11 @@
 // exclusions, the file cap), parsing them in parser threads under the bot's time and memory
 // bounds, and the refresh report — so a file is skipped, bounded and reported alike whether the
 // index lives in the bot folder or in PostgreSQL. The PostgreSQL indexer
-// (src/knowledge/postgres/pg-indexer.ts) reaches the embedded engine's indexing only through
+// (src/backends/postgres/pg-indexer.ts) reaches the embedded engine's indexing only through
 // this file (.dependency-cruiser.cjs, docs/architecture.md "The ranking core").
 
 export { LanguageSample } from "./analysis/unset-language.js";
+export type { IngestedDocument, IngestResult } from "./index/ingest-file.js";
 export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";
 export {

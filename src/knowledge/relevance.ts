@@ -1,5 +1,5 @@
-import { bandFor, isWeak, WEAK_BEST_SCORE } from "../knowledge-tool/weakness.js";
 import type { Band } from "../types.js";
+import { bandFor, isWeak, WEAK_BEST_SCORE } from "../weakness.js";
 import { CALIBRATION } from "./calibration-model.js";
 import { FEATURE_NAMES, type FeatureName, type RelevanceFeatures } from "./relevance-features.js";
 

@@ -18,7 +18,19 @@ export type LlmErrorKind =
   /** The client cannot be built or used as configured (e.g. the key variable is unset). */
   | "config";
 
-export class LlmError extends SecondLookError {
+/** The llm layer's error codes (docs/errors.md): an LlmError's kind, or a provider's package missing. */
+export const LLM_ERROR_CODES = [
+  "http",
+  "timeout",
+  "aborted",
+  "network",
+  "protocol",
+  "config",
+  "missing-package",
+] as const;
+export type LlmErrorCode = (typeof LLM_ERROR_CODES)[number];
+
+export class LlmError extends SecondLookError<LlmErrorCode> {
   override readonly name = "LlmError";
   readonly provider: string;
   readonly kind: LlmErrorKind;

@@ -14,16 +14,16 @@
 // Every model step is bounded and fails soft: on any error the lexical response stands.
 
 import { DEADLINES } from "../deadline.js";
-import { SecondLookError } from "../errors.js";
-import { isWeak } from "../knowledge-tool/weakness.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import type { Hit, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
+import { isWeak } from "../weakness.js";
 import { attachAnswerSpans } from "./answer/attach-answer-spans.js";
 import type { Planner } from "./plan/planner.js";
 import { AgenticStrategy } from "./select/agentic.js";
 import type { RunLimits } from "./select/model-turns.js";
 import { rerankHitsSinglePass } from "./select/rerank-hits.js";
 import { TreeWalkStrategy } from "./select/treewalk.js";
+import { StrategiesError } from "./strategies-error.js";
 import { hasPages, treeFromDoc } from "./tree/document-tree.js";
 import { sectionHit } from "./tree/section-hits.js";
 
@@ -100,7 +100,7 @@ export function strategicBackend(
         const current = response;
         response = await soft("rerank", current, async () => {
           const outcome = await rerankHitsSinglePass(llm, request.query, current.results, limits(signal));
-          if (outcome.error) throw new SecondLookError("strategies", "rerank-failed", outcome.error);
+          if (outcome.error) throw new StrategiesError("rerank-failed", outcome.error);
           return { ...current, results: outcome.hits, reranked: current.reranked || outcome.reranked };
         });
       }

@@ -17,12 +17,13 @@
 import { context, trace } from "@opentelemetry/api";
 import type { ReadableSpan, SpanExporter, SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { DEADLINES, settleBy } from "../deadline.js";
-import { errorMessage, SecondLookError } from "../errors.js";
+import { errorMessage } from "../errors.js";
 import { loadOptional } from "../optional-package.js";
 import { AsyncLocalContextManager } from "./async-context.js";
 import { type Logger, logger } from "./logger.js";
 import { packageVersion } from "./package-version.js";
 import { stderrSpanExporter } from "./stderr-span-exporter.js";
+import { TelemetryError } from "./telemetry-error.js";
 import { endOpenToolSpans } from "./tool-span.js";
 
 /** An optional peer dependency: only a process that exports spans over OTLP needs it. */
@@ -191,11 +192,7 @@ export async function captureSpans(options: CaptureOptions = {}): Promise<SpanCa
   if (!trace.setGlobalTracerProvider(provider)) {
     if (ownsContext) context.disable();
     await provider.shutdown();
-    throw new SecondLookError(
-      "telemetry",
-      "tracer-registered",
-      "captureSpans: a tracer provider is already registered",
-    );
+    throw new TelemetryError("tracer-registered", "captureSpans: a tracer provider is already registered");
   }
   // Shutting the provider down empties the in-memory exporter; keep what it held.
   let kept: ReadableSpan[] | undefined;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { indexDirectory } from "../../src/knowledge/open-embedded.js";
+import { indexDirectory } from "../../src/backends/embedded/open-embedded.js";
 import { createLogger, setLogger } from "../../src/telemetry/logger.js";
 import { runCli } from "../support/run-cli.js";
 

@@ -6,7 +6,7 @@ import { cp, mkdir, mkdtemp, rm, stat, unlink, utimes, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
+import { openEmbeddedEngine } from "../../src/backends/embedded/open-embedded.js";
 import { runCliProcess } from "../support/cli-process.js";
 import { hostileText } from "../support/hostile-files.js";
 import {

@@ -2,12 +2,12 @@
 // description (Copilot SDK and MCP), list_collections, and the bot's own composition (config
 // language, "auto" read from the index, Huginn unknown).
 import { describe, expect, it } from "vitest";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import { BotConfigSchema } from "../../src/bots/config-schema.js";
 import { collectionLanguages, DETECTED_PER_DOCUMENT } from "../../src/connectors/collection-languages.js";
 import { createKnowledgeTools } from "../../src/connectors/copilot-sdk/knowledge-tools.js";
 import { renderCollections } from "../../src/connectors/mcp/render-collections.js";
 import { searchDescription } from "../../src/connectors/mcp/tool-descriptions.js";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { SEARCH_IN_DOCUMENT_LANGUAGE } from "../../src/knowledge-tool/collection-languages.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../../src/types.js";
 

@@ -7,7 +7,7 @@ import {
   responseEvidence,
   unmatchedTermsOf,
 } from "../../src/corrective/borderline.js";
-import { WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
+import { WEAK_BEST_SCORE } from "../../src/weakness.js";
 
 const clear = { weak: false, hitCount: 3, hitsWithoutRelevance: 0 };
 

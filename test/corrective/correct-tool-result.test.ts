@@ -1,8 +1,8 @@
 // correctToolResult, the entry point hooks, MCP and the CLI call: docs/reference/muninn-corrective-retrieval.md §9 scenarios 54–60
 // (the hook's behaviour), trace markers, defensive argument handling and bounded work.
 import { describe, expect, it } from "vitest";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import { type CorrectiveContext, correctToolResult } from "../../src/corrective/correct-tool-result.js";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { renderHits, renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { Hit } from "../../src/types.js";
 import {

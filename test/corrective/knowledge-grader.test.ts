@@ -2,7 +2,6 @@
 // input, footer always kept), the prompt, the defensive reading of a reply, and the grader's
 // own time bound when a client ignores its signal.
 import { describe, expect, it } from "vitest";
-import { boundedView } from "../../src/corrective/bounded-view.js";
 import { digestResults, MAX_DIGEST_CHARS } from "../../src/corrective/grader-digest.js";
 import {
   createKnowledgeGrader,
@@ -12,6 +11,7 @@ import {
   parseGraderReply,
 } from "../../src/corrective/knowledge-grader.js";
 import { REASON_GRADER_UNPARSEABLE } from "../../src/corrective/llm-grade.js";
+import { boundedView } from "../../src/knowledge-tool/bounded-view.js";
 import { renderHits, renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { ChatRequest, LlmClient } from "../../src/llm/llm-client.js";
 import { hit, response } from "./corrective-fixtures.js";

@@ -1,4 +1,4 @@
-// A query in another language than the documents it searched (knowledge-tool/weakness.ts
+// A query in another language than the documents it searched (src/weakness.ts
 // isLanguageMismatch, the orchestrator's first reading): the signal grades it weak with a reason
 // naming both languages and tells the model, in one note, to search in the documents' language;
 // `auto` asks the model about it even when the search scored high; the model grader is told the
@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { CorrectiveLanguages } from "../../src/corrective/orchestrator.js";
 import { LANGUAGE_NOTE_START } from "../../src/knowledge-tool/corrective-note.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
-import type { QueryLanguageGuess } from "../../src/knowledge-tool/weakness.js";
+import type { QueryLanguageGuess } from "../../src/weakness.js";
 import { hit, response, run, scriptedGrader, stubBackend } from "./corrective-fixtures.js";
 
 const GERMAN_QUERY = "Wie füge ich Seitenzahlen in die Fußzeile ein";

@@ -5,7 +5,7 @@ import { AUTO_ASK_BELOW } from "../../src/corrective/borderline.js";
 import { REASON_REQUERY_WEAK } from "../../src/corrective/orchestrator.js";
 import { REASON_CONFIDENT, REASON_EMPTY, REASON_WEAK } from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
-import { WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
+import { WEAK_BEST_SCORE } from "../../src/weakness.js";
 import {
   hit,
   oldDocDuplicate,

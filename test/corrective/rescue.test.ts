@@ -3,12 +3,12 @@
 // and only what is new appended; a plain one-line "not covered" note when the documents are
 // silent. The original body stays byte-for-byte, and every failure leaves the text untouched.
 import { describe, expect, it } from "vitest";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import { fuseRankings } from "../../src/corrective/fusion.js";
 import { parseGraderReply } from "../../src/corrective/knowledge-grader.js";
 import { runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
 import { modelCandidates, signalCandidates } from "../../src/corrective/requery-candidates.js";
 import { analyzerFor } from "../../src/knowledge/analysis/registry.js";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import { rescueCandidates } from "../../src/knowledge/hints/rescue-candidates.js";
 import { retryHints } from "../../src/knowledge/hints/retry-hints.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";

@@ -7,12 +7,12 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEmbeddedEngine } from "../../src/backends/embedded/open-embedded.js";
+import { PostgresBackend } from "../../src/backends/postgres/postgres-backend.js";
 import { loadBot } from "../../src/bots/discovery.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import type { BotCalibrationReport } from "../../src/evaluation/calibrate-bot.js";
 import { BotCalibrationError, calibrationFile } from "../../src/knowledge/bot-calibration.js";
-import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
-import { PostgresBackend } from "../../src/knowledge/postgres/postgres-backend.js";
 import { DEFAULT_CALIBRATION } from "../../src/knowledge/relevance.js";
 import { createLogger, setLogger } from "../../src/telemetry/logger.js";
 import {

@@ -27,7 +27,7 @@ describe.skipIf(!available)(
       expect(report.ndcg10).toBeGreaterThanOrEqual(0.372);
     });
 
-    // The bands are set on measured band precision (src/knowledge-tool/weakness.ts): with Huginn's
+    // The bands are set on measured band precision (src/weakness.ts): with Huginn's
     // medium threshold of 0.40 the calibration's flat top on Cranfield's strict judgments put
     // high (39.5 %) below medium (42.8 %).
     it("band precision is ordered high > medium > low, every band used", () => {
@@ -42,7 +42,7 @@ describe.skipIf(!available)(
     });
 
     // The weak threshold is set on the documentation bots (false alarms ≤ 20 % on pydocs and
-    // lohelp-en; src/knowledge-tool/weakness.ts). Every Cranfield query has judged answers and a
+    // lohelp-en; src/weakness.ts). Every Cranfield query has judged answers and a
     // top hit well above it, so the flag stays quiet there and nothing is re-queried.
     it("the weak flag stays quiet on Cranfield's (all answerable) queries: at most 5 % flagged", () => {
       expect(report.weak.flagged).toBeLessThanOrEqual(Math.floor(report.queries * 0.05));

@@ -3,10 +3,10 @@
 // (300, 500 characters) — whatever offset the secret starts at around the cut. The key is made
 // of letters that appear nowhere else in the messages, so "no key character" is checked exactly.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HuginnBackend } from "../../src/backends/huginn/huginn-backend.js";
+import { explainPostgresError } from "../../src/backends/postgres/pg-connection.js";
+import { PostgresBackend } from "../../src/backends/postgres/postgres-backend.js";
 import { slackErrorText } from "../../src/hosts/slack/app.js";
-import { HuginnBackend } from "../../src/knowledge/huginn.js";
-import { explainPostgresError } from "../../src/knowledge/postgres/pg-connection.js";
-import { PostgresBackend } from "../../src/knowledge/postgres/postgres-backend.js";
 import { createLlmClient } from "../../src/llm/create-llm-client.js";
 import { scrubSecrets } from "../../src/secret-text.js";
 import { silent } from "../corrective/corrective-fixtures.js";

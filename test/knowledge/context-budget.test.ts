@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import {
   bodyBudgetAt,
   CUT_NOTE,
@@ -6,7 +7,6 @@ import {
   LATER_HIT_CHARS,
   withinBudget,
 } from "../../src/knowledge/context-budget.js";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
 import type { Hit } from "../../src/types.js";
 
 const hit = (contents: string[]): Hit => ({

@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import { openEmbeddedEngine } from "../../src/knowledge/open-embedded.js";
+import type { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
+import { openEmbeddedEngine } from "../../src/backends/embedded/open-embedded.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const questions = JSON.parse(readFileSync(join(repo, "test/fixtures/handbook/questions.json"), "utf8")) as {

@@ -1,14 +1,10 @@
-// The language-mismatch rule (knowledge-tool/weakness.ts) with the real detector (eld): a question
+// The language-mismatch rule (src/weakness.ts) with the real detector (eld): a question
 // clearly in another language than the documents is flagged; a short query, a query in the
 // documents' language, one mixing in a foreign product or function name, and one in a
 // language written alike are not.
 import { beforeAll, describe, expect, it } from "vitest";
 import { type LanguageDetector, languageDetector } from "../../src/knowledge/analysis/detect.js";
-import {
-  isLanguageMismatch,
-  languageEvidence,
-  MIN_LANGUAGE_LETTERS,
-} from "../../src/knowledge-tool/weakness.js";
+import { isLanguageMismatch, languageEvidence, MIN_LANGUAGE_LETTERS } from "../../src/weakness.js";
 
 let guess: LanguageDetector;
 beforeAll(async () => {

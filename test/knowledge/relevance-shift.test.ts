@@ -1,7 +1,7 @@
 // The shipped calibration's per-analyzer shift: a German collection's hits read as relevant as an
 // English one's would on the same evidence, and a bot's own calibration is taken as fitted.
 import { describe, expect, it } from "vitest";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import type { IndexableDocument } from "../../src/knowledge/ranking-core/index.js";
 import {
   ANALYZER_RELEVANCE_SHIFT,
@@ -10,7 +10,7 @@ import {
   DEFAULT_CALIBRATION,
   relevanceShift,
 } from "../../src/knowledge/relevance.js";
-import { isWeak } from "../../src/knowledge-tool/weakness.js";
+import { isWeak } from "../../src/weakness.js";
 
 const doc = (id: string, content: string): IndexableDocument => ({
   id,

@@ -12,7 +12,6 @@ import { assembleBot } from "../../src/connectors/assemble-bot.js";
 import type { CorrectResult } from "../../src/connectors/bot-runtime.js";
 import { AUTO_ASK_BELOW } from "../../src/corrective/borderline.js";
 import { GRADER_SYSTEM_PROMPT } from "../../src/corrective/knowledge-grader.js";
-import { WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
 import { captureSpans, type SpanCapture } from "../../src/telemetry/capture-spans.js";
 import { setLogger } from "../../src/telemetry/logger.js";
 import {
@@ -22,6 +21,7 @@ import {
   SPAN_KNOWLEDGE_REQUERY,
 } from "../../src/telemetry/span-names.js";
 import type { CorrectiveMetadata, SearchRequest, SearchResponse } from "../../src/types.js";
+import { WEAK_BEST_SCORE } from "../../src/weakness.js";
 import { hit, response, silent, stubBackend } from "../corrective/corrective-fixtures.js";
 import { freePort } from "../support/free-port.js";
 import { type ModelServer, startModelServer } from "../support/model-server/model-server.js";

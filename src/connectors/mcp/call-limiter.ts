@@ -1,20 +1,20 @@
 // How many tool calls one MCP server runs at once, first come first served. Without it a burst
 // of calls is processor-shared: every call gets a slice of the CPU and of the backend's
-// connection pool (src/knowledge/huginn/huginn-http.ts queues requests first in, first out), so
+// connection pool (src/backends/huginn/huginn-http.ts queues requests first in, first out), so
 // each call's corrective re-query waits behind every other call's first search and all replies
 // arrive together at the end of the burst. With at most `concurrency` calls running, an admitted
 // call finishes in about its own time and the replies leave one by one as calls finish.
-import { SecondLookError } from "../../errors.js";
+import { ConnectorsError } from "../connectors-error.js";
 
 /** Calls one server runs at the same time: a Huginn backend's connection pool holds as many. */
 export const DEFAULT_CONCURRENT_CALLS = 128;
 /** Calls allowed to wait beyond those running; past it a call is refused at once as busy. */
 export const DEFAULT_QUEUED_CALLS = 10_000;
 
-export class ServerBusyError extends SecondLookError {
+export class ServerBusyError extends ConnectorsError {
   override readonly name = "ServerBusyError";
   constructor(queued: number) {
-    super("connectors", "busy", `the knowledge server is busy (${queued} calls waiting); try again shortly`);
+    super("busy", `the knowledge server is busy (${queued} calls waiting); try again shortly`);
   }
 }
 

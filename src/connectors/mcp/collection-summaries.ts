@@ -3,10 +3,10 @@
 // section counts, or, for any other backend, just the names; with each collection's document
 // language where the bot's config (or, for "auto", the embedded index or the database) knows it.
 
+import { KnowledgeEngine } from "../../backends/embedded/embedded-engine.js";
+import type { CollectionSummary } from "../../backends/huginn/huginn-backend.js";
+import { HuginnBackend } from "../../backends/huginn/huginn-backend.js";
 import type { BotConfig } from "../../bots/config-schema.js";
-import { KnowledgeEngine } from "../../knowledge/engine.js";
-import type { CollectionSummary } from "../../knowledge/huginn.js";
-import { HuginnBackend } from "../../knowledge/huginn.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../../types.js";
 import { collectionLanguages } from "../collection-languages.js";
 

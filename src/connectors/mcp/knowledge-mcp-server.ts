@@ -12,13 +12,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { UnknownCollectionError } from "../../backends/embedded/embedded-engine.js";
+import { HuginnError } from "../../backends/huginn/huginn-backend.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import type { SearchCall } from "../../corrective/search-call.js";
 import { DEADLINES, deadlineSignal, settleBy } from "../../deadline.js";
 import { errorMessage } from "../../errors.js";
-import { UnknownCollectionError } from "../../knowledge/engine.js";
-import { HuginnError } from "../../knowledge/huginn.js";
 import { type DocWithMetadata, fetchNamedDocument, renderDocument } from "../../knowledge-tool/document.js";
 import {
   GET_DOCUMENT_TOOL,

@@ -11,16 +11,17 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import * as z from "zod";
-import { errorMessage, SecondLookError } from "../../errors.js";
+import { errorMessage } from "../../errors.js";
+import { ConnectorsError } from "../connectors-error.js";
 
 export const TOKENS_ENV = "SECOND_LOOK_MCP_TOKENS";
 /** Shorter tokens are guessable; a generated one (`openssl rand -hex 32`) has 64 characters. */
 export const MIN_TOKEN_CHARS = 16;
 
-export class McpTokensError extends SecondLookError {
+export class McpTokensError extends ConnectorsError {
   override readonly name = "McpTokensError";
   constructor(message: string) {
-    super("connectors", "mcp-tokens", message);
+    super("mcp-tokens", message);
   }
 }
 

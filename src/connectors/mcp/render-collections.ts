@@ -1,7 +1,7 @@
 // The `list_collections` result. A Huginn server's listing is rendered as its adapter renders
 // it (`- **name**: N documents, M embeddings (updated: T)`, `?`/`unknown` where a count is
 // missing); the embedded engine has no embeddings or update time, so it says what it has.
-import type { CollectionSummary } from "../../knowledge/huginn.js";
+import type { CollectionSummary } from "../../backends/huginn/huginn-backend.js";
 import type { CollectionLanguage } from "../../types.js";
 
 export const NO_COLLECTIONS = "No collections loaded.";

@@ -19,8 +19,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { errorMessage, SecondLookError } from "../../errors.js";
+import { errorMessage } from "../../errors.js";
 import type { Logger } from "../../telemetry/logger.js";
+import { ConnectorsError } from "../connectors-error.js";
 import { jsonOverBounds, MCP_MESSAGE_BOUNDS } from "./json-bounds.js";
 import type { KnowledgeTools } from "./knowledge-mcp-server.js";
 import { grantedCollections, type TokenGrant, type TokenStore } from "./mcp-tokens.js";
@@ -43,17 +44,17 @@ const INVALID_REQUEST = -32600;
 /** The most messages one JSON-RPC batch may hold (batchAllowed says why). */
 export const MAX_BATCH_MESSAGES = 10;
 
-export class McpListenError extends SecondLookError {
+export class McpListenError extends ConnectorsError {
   override readonly name = "McpListenError";
   constructor(message: string) {
-    super("connectors", "mcp-listen", message);
+    super("mcp-listen", message);
   }
 }
 
-export class McpBotNamesError extends SecondLookError {
+export class McpBotNamesError extends ConnectorsError {
   override readonly name = "McpBotNamesError";
   constructor(message: string) {
-    super("connectors", "mcp-bot-names", message);
+    super("mcp-bot-names", message);
   }
 }
 

@@ -1,5 +1,5 @@
 import { type HTMLElement, type Node, NodeType, parse } from "node-html-parser";
-import { SecondLookError } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { isManPageHeader, isPermalinkMark, titleWithoutSiteName } from "./page-chrome.js";
 import { collapseWhitespace, tidyLines } from "./plain-text.js";
@@ -112,8 +112,7 @@ export function assertFewUnclosedElements(html: string): void {
     open = closing ? Math.max(0, open - 1) : open + 1;
   }
   if (open > MAX_UNCLOSED_ELEMENTS) {
-    throw new SecondLookError(
-      "knowledge",
+    throw new KnowledgeError(
       "html-unclosed",
       `${open} elements are never closed (limit ${MAX_UNCLOSED_ELEMENTS})`,
     );

@@ -1,6 +1,6 @@
 import MarkdownIt, { type Token } from "markdown-it";
 import footnote from "markdown-it-footnote";
-import { SecondLookError } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { htmlFragmentText } from "./html-loader.js";
 import type { ParsedDocument } from "./loaded-document.js";
@@ -264,16 +264,14 @@ function assertShallowNesting(body: string): void {
     lineNumber++;
     const depth = containerMarkers(line);
     if (depth > MAX_CONTAINER_NESTING) {
-      throw new SecondLookError(
-        "knowledge",
+      throw new KnowledgeError(
         "markdown-too-deep",
         `lists/quotes nested ${depth} deep on line ${lineNumber} (limit ${MAX_CONTAINER_NESTING})`,
       );
     }
     const indent = indentColumns(line);
     if (indent > MAX_LIST_INDENT && depth > 0) {
-      throw new SecondLookError(
-        "knowledge",
+      throw new KnowledgeError(
         "markdown-too-deep",
         `a list item indented ${indent} columns on line ${lineNumber} (limit ${MAX_LIST_INDENT}: lists nested over ${MAX_CONTAINER_NESTING} deep)`,
       );

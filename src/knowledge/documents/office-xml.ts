@@ -5,7 +5,8 @@
 // declared) refuses the part, so entity expansion cannot happen at all.
 
 import sax from "sax";
-import { errorMessage, SecondLookError } from "../../errors.js";
+import { errorMessage } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import { OfficeParseError, type WorkClock, type ZipParts } from "./office-zip.js";
 
 /** Elements in one part beyond this refuse the file. */
@@ -20,9 +21,9 @@ export interface XmlHandlers {
 }
 
 /** Thrown by a handler to end the walk early (a bound reached): what was read so far is kept. */
-export class EnoughRead extends SecondLookError {
+export class EnoughRead extends KnowledgeError {
   constructor() {
-    super("knowledge", "office-enough-read", "the reader's bound was reached");
+    super("office-enough-read", "the reader's bound was reached");
   }
 }
 

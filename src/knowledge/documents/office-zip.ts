@@ -7,7 +7,8 @@
 // so a zip bomb costs at most the caps, never its own claim.
 
 import yauzl from "yauzl";
-import { errorMessage, SecondLookError } from "../../errors.js";
+import { errorMessage } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 
 /** Entries in one archive beyond this refuse the file (a long EPUB has a few thousand). */
 export const MAX_ZIP_ENTRIES = 10_000;
@@ -17,9 +18,9 @@ export const MAX_PART_BYTES = 64 * 1024 * 1024;
 export const MAX_INFLATED_BYTES = 128 * 1024 * 1024;
 
 /** An Office, OpenDocument or EPUB file that cannot be read; the message says what is wrong. */
-export class OfficeParseError extends SecondLookError {
+export class OfficeParseError extends KnowledgeError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super("knowledge", "office-parse", message, options);
+    super("office-parse", message, options);
     this.name = "OfficeParseError";
   }
 }

@@ -8,7 +8,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import CSSMatrix from "@thednp/dommatrix";
 import { DEADLINES } from "../../deadline.js";
-import { errorMessage, SecondLookError } from "../../errors.js";
+import { errorMessage } from "../../errors.js";
+import { KnowledgeError } from "../knowledge-error.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { watchOwnParse } from "./parse-bound.js";
 import { headingLevels } from "./pdf-headings.js";
@@ -32,9 +33,9 @@ export interface PdfParseOptions {
 }
 
 /** A PDF that cannot be read; the message says what is wrong with it. */
-export class PdfParseError extends SecondLookError {
+export class PdfParseError extends KnowledgeError {
   constructor(message: string) {
-    super("knowledge", "pdf-parse", message);
+    super("pdf-parse", message);
     this.name = "PdfParseError";
   }
 }
@@ -43,9 +44,9 @@ export class PdfParseError extends SecondLookError {
  * pdf.js itself could not be loaded: the install is at fault, not the file, so an index must
  * not remember the file as refused (it is read again once the install is repaired).
  */
-export class PdfEngineMissingError extends SecondLookError {
+export class PdfEngineMissingError extends KnowledgeError {
   constructor(message: string) {
-    super("knowledge", "pdf-engine-missing", message);
+    super("pdf-engine-missing", message);
     this.name = "PdfEngineMissingError";
   }
 }

@@ -1,5 +1,5 @@
 // The ranking core's interface: the one file of the engine's ranking a backend of its own (the
-// PostgreSQL backend, src/knowledge/postgres/) may import — .dependency-cruiser.cjs rule
+// PostgreSQL backend, src/backends/postgres/) may import — .dependency-cruiser.cjs rule
 // "postgres-reaches-the-engine-only-through-the-ranking-core", docs/architecture.md "The ranking
 // core". Behind it: BM25F scoring with proximity and the feedback pass (index/ranker.ts and
 // what it reads), calibrated relevance (relevance.ts), the weak signal and retry hints (hints/).

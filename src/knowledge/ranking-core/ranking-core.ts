@@ -31,7 +31,7 @@ interface CollectionHit {
  * The ranking core: a search over a set of collection indexes — BM25F with proximity over
  * document sections, an optional pseudo-relevance-feedback rerank pass, calibrated relevance and
  * the weak-result signal with retry hints. Both engines answer through it: the embedded engine
- * (src/knowledge/engine.ts) over its whole in-memory collections, the PostgreSQL backend over
+ * (src/backends/embedded/embedded-engine.ts) over its whole in-memory collections, the PostgreSQL backend over
  * the candidate sections it read for one request, built with the collections' statistics.
  * Ranking is synchronous and bounded (milliseconds).
  */

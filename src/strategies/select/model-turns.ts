@@ -6,9 +6,10 @@
 // the sections, titles and quotes a strategy shows the model come from documents.
 
 import { DEADLINES } from "../../deadline.js";
-import { errorMessage, SecondLookError } from "../../errors.js";
+import { errorMessage } from "../../errors.js";
 import { escapeUntrusted } from "../../knowledge-tool/untrusted-text.js";
 import type { ChatRequest, ChatResponse, LlmClient } from "../../llm/llm-client.js";
+import { StrategiesError } from "../strategies-error.js";
 import { addUsage, type StrategyUsage, zeroUsage } from "./usage.js";
 
 export interface RunLimits {
@@ -30,13 +31,13 @@ export const DEFAULT_MAX_TOTAL_TOKENS = 200_000;
 export type StopReason = "time" | "tokens" | "aborted";
 
 /** A model call failed (transport, timeout of the call, provider error). */
-export class StrategyError extends SecondLookError {
+export class StrategyError extends StrategiesError {
   constructor(
     message: string,
     readonly usage: StrategyUsage,
     options?: { cause?: unknown },
   ) {
-    super("strategies", "model-turn", message, options);
+    super("model-turn", message, options);
     this.name = "StrategyError";
   }
 }

@@ -4,7 +4,7 @@
 // hint, and a re-query that fails (404, 500, timeout) leaves the original text exactly, with no
 // note claiming anything.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { HuginnBackend } from "../../../src/knowledge/huginn.js";
+import { HuginnBackend } from "../../../src/backends/huginn/huginn-backend.js";
 import { setLogger } from "../../../src/telemetry/logger.js";
 import { huginnHit, huginnSearch } from "../../support/huginn-server/huginn-json.js";
 import {

@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { indexDirectory, openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import { BotConfigError } from "../../../src/bots/config-error.js";
 import { validateBotConfig } from "../../../src/bots/load-config.js";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { languageDetector } from "../../../src/knowledge/analysis/detect.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
-import { indexDirectory, openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
 import { logLines } from "../../support/capture-logs.js";
 
 const FILE = "bots/demo/config.json";

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { indexDirectory } from "../../../src/backends/embedded/open-embedded.js";
 import { DETECTION_SAMPLE_CHARS, languageDetector } from "../../../src/knowledge/analysis/detect.js";
 import {
   chooseCollectionLanguage,
@@ -16,7 +17,6 @@ import {
 } from "../../../src/knowledge/analysis/unset-language.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
-import { indexDirectory } from "../../../src/knowledge/open-embedded.js";
 import { logLines } from "../../support/capture-logs.js";
 
 const NORWEGIAN = [

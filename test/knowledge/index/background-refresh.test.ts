@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
+import { openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import { createLogger, logger, setLogger } from "../../../src/telemetry/logger.js";
 
 let bot: string;

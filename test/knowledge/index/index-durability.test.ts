@@ -4,12 +4,12 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { KnowledgeEngine } from "../../../src/backends/embedded/embedded-engine.js";
+import { indexDirectory } from "../../../src/backends/embedded/open-embedded.js";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
-import { KnowledgeEngine } from "../../../src/knowledge/engine.js";
 import { CollectionIndex } from "../../../src/knowledge/index/collection-index.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
-import { indexDirectory } from "../../../src/knowledge/open-embedded.js";
 import { logLines } from "../../support/capture-logs.js";
 import { runCliProcess, startCli } from "../../support/cli-process.js";
 

@@ -2,13 +2,13 @@ import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { indexDirectory, openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { TEXT_EXTRACTION_VERSION } from "../../../src/knowledge/documents/text-extraction.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
 import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
 import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
-import { indexDirectory, openEmbeddedEngine } from "../../../src/knowledge/open-embedded.js";
 
 /** The analysis id of a collection that names no language. */
 const ENGLISH = CollectionAnalysis.of(undefined).id;

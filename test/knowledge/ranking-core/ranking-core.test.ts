@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { KnowledgeEngine } from "../../../src/backends/embedded/embedded-engine.js";
 import { analyzerFor } from "../../../src/knowledge/analysis/registry.js";
-import { KnowledgeEngine } from "../../../src/knowledge/engine.js";
 import { idf } from "../../../src/knowledge/index/bm25.js";
 import {
   expandedQueryWeights,

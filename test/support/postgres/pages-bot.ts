@@ -6,7 +6,7 @@ import { join } from "node:path";
 import {
   PostgresBackend,
   type PostgresBackendOptions,
-} from "../../../src/knowledge/postgres/postgres-backend.js";
+} from "../../../src/backends/postgres/postgres-backend.js";
 import { type PostgresServer, startPostgres } from "./postgres-server.js";
 
 export const PAGES_BOT_SCHEMA = "second_look";
