@@ -96,7 +96,9 @@ const describeRule = (r: Rule) =>
 
 const fitted = FITTED.filter((b) => tables.has(b));
 const all = fitRule(fitted);
-console.log(`fitted on ${fitted.join(", ")} (≤ ${BUDGET * 100} asks per 100 on each): ${describeRule(all)}\n`);
+console.log(
+  `fitted on ${fitted.join(", ")} (≤ ${BUDGET * 100} asks per 100 on each): ${describeRule(all)}\n`,
+);
 console.log("| questions | band rule | fitted rule (all bots) | left out: rule fitted on the others |");
 console.log("|---|---|---|---|");
 for (const [name, rows] of tables) {
