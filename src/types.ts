@@ -90,6 +90,20 @@ export interface SearchResponse {
   graphAnswer?: string;
   /** Huginn's server-side rescue (its `corrective` block), present only when a rescue ran. */
   rescue?: ServerRescue;
+  /** The query's words against the documents, where the backend can tell (the ranking core does). */
+  queryCoverage?: QueryCoverage;
+}
+
+/**
+ * How the query's words meet the documents, as the ranking read them: what `auto` weighs, beside
+ * the hits' relevance, when it decides whether to ask the model (corrective/auto-ask-rule.ts).
+ * Both are shares of the query's term weight (idf × count in the query), 0..1.
+ */
+export interface QueryCoverage {
+  /** Of the query's three heaviest (rarest) terms, the share the top hit's document holds. */
+  keyTermsInTopHit: number;
+  /** The share of terms no document of the top hit's collection holds. */
+  unmatchedShare: number;
 }
 
 /** A re-search the backend itself ran before answering (Huginn's `corrective=auto`). */

@@ -1,8 +1,11 @@
 // Grader mode "auto": the free signal decides first, and the model is asked only where it can
 // change the outcome. The weak line decides when the free path appends and is kept low so that
-// rarely happens; asking the model is a different decision with its own, more sensitive rule:
-// - a query written in another language than the documents is always the model's (the signal
-//   cannot translate, the model can; bench/results/crosslang.md);
+// rarely happens; asking the model is a different decision with its own, more sensitive rule.
+// A query written in another language than the documents is always the model's (the signal
+// cannot translate, the model can; bench/results/crosslang.md). A search whose response reports
+// how its query's words meet the documents (the ranking core's, types.ts QueryCoverage) is
+// decided by auto-ask-rule.ts. Any other (a Huginn response, a result read from text, merged
+// sub-question responses) by the band rule below, fitted before that coverage was reported:
 // - a weak or empty search is the model's, unless a query word is in no document: that search
 //   is the signal's "not covered" evidence, and asking the model there too took lohelp-en from
 //   31 to 37 calls in 80 searches (46 %, past the 40 % budget English searches keep), for 3 of
@@ -24,6 +27,7 @@
 
 import type { RetryHints, SearchResponse } from "../types.js";
 import { WEAK_BEST_SCORE } from "../weakness.js";
+import { autoAsksOnCoverage, hasCoverage } from "./auto-ask-rule.js";
 import { gradeFromResponse } from "./signal-grader.js";
 
 export interface SignalEvidence {
@@ -41,6 +45,12 @@ export interface SignalEvidence {
   languageMismatch?: boolean;
   /** Relevance of the second-best hit (0 when there is one hit), when known. */
   secondRelevance?: number;
+  /** Relevance of the fifth-best hit (0 with fewer than five), when known. */
+  fifthRelevance?: number;
+  /** Share of the query's key terms the top hit's document holds (QueryCoverage), when reported. */
+  keyTermsInTopHit?: number;
+  /** Share of the query's weight no document holds (QueryCoverage), when reported. */
+  unmatchedShare?: number;
 }
 
 /**
@@ -56,6 +66,7 @@ export const AUTO_MAX_GAP = 0.06;
 /** `auto`'s decision: ask the model about this search. */
 export function isBorderline(evidence: SignalEvidence): boolean {
   if (evidence.languageMismatch === true) return true;
+  if (hasCoverage(evidence)) return autoAsksOnCoverage(evidence);
   if (evidence.unmatchedTerms !== undefined && evidence.unmatchedTerms > 0) return false;
   if (evidence.weak) return true;
   const best = evidence.bestRelevance;
@@ -79,27 +90,24 @@ export function unmatchedTermsOf(hints: RetryHints | undefined): string[] {
  * the estimate counts exactly the searches `auto` sends to the model.
  */
 export function responseEvidence(response: SearchResponse): SignalEvidence {
-  return {
+  const ranked = response.results
+    .map((hit) => hit.relevance)
+    .filter((r) => Number.isFinite(r))
+    .sort((a, b) => b - a);
+  const evidence: SignalEvidence = {
     weak: gradeFromResponse(response).verdict === "insufficient",
     hitCount: response.results.length,
     bestRelevance: response.bestScore,
     hitsWithoutRelevance: 0,
     unmatchedTerms: unmatchedTermsOf(response.retryHints).length,
-    secondRelevance: secondBest(response.results),
+    // The n-th best relevance is 0 when fewer than n hits carry one.
+    secondRelevance: ranked[1] ?? 0,
   };
-}
-
-/** The second-highest relevance among the hits (0 with fewer than two). */
-function secondBest(hits: SearchResponse["results"]): number {
-  let first = 0;
-  let second = 0;
-  for (const hit of hits) {
-    const r = hit.relevance;
-    if (!Number.isFinite(r)) continue;
-    if (r > first) {
-      second = first;
-      first = r;
-    } else if (r > second) second = r;
+  const coverage = response.queryCoverage;
+  if (coverage) {
+    evidence.fifthRelevance = ranked[4] ?? 0;
+    evidence.keyTermsInTopHit = coverage.keyTermsInTopHit;
+    evidence.unmatchedShare = coverage.unmatchedShare;
   }
-  return second;
+  return evidence;
 }

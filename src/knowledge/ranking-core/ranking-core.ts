@@ -19,12 +19,15 @@ import {
 } from "../relevance.js";
 import { relevanceFeatures } from "../relevance-features.js";
 import { snippetFor } from "../snippet.js";
+import { queryCoverage } from "./query-coverage.js";
 import { queryTermPlan } from "./query-terms.js";
 
 interface CollectionHit {
   hit: Hit;
   ranking: CollectionRanking;
   index: CollectionIndex;
+  /** The hit's document in its collection index. */
+  document: number;
 }
 
 /**
@@ -96,7 +99,7 @@ export class RankingCore {
         // kept non-increasing along it, so merging collections by relevance never reorders one.
         if (hit.relevance > ceiling) Object.assign(hit, { relevance: ceiling, band: bandFor(ceiling) });
         ceiling = hit.relevance;
-        found.push({ hit, ranking, index });
+        found.push({ hit, ranking, index, document: ranked.document });
       }
     }
     // Stable sort: equal relevance keeps each collection's order.
@@ -112,6 +115,9 @@ export class RankingCore {
 
     const response: SearchResponse = { query, results, bestScore, reranked };
     if (!results.length) response.noConfidentResults = true;
+    const lead = top[0];
+    const coverage = lead && queryCoverage(lead.index, lead.ranking.stats, lead.document);
+    if (coverage) response.queryCoverage = coverage;
     if (isWeak(response)) {
       const feedback = feedbackFor(top, query);
       // The hints speak the language of the collection whose hits lead (else the first searched).
