@@ -99,7 +99,7 @@ export class LanguageAnalyzer implements Analyzer {
     } else {
       this.stem = (word) => word;
     }
-    this.stopwordTerms = new Set([...this.stopwords].map((w) => this.stem(this.fold(w))));
+    this.stopwordTerms = new Set([...this.stopwords].map((w) => this.stemAndFold(w)));
     this.segmenter =
       profile.segmentation === "segmenter"
         ? new Intl.Segmenter(profile.tag, { granularity: "word" })
@@ -140,7 +140,7 @@ export class LanguageAnalyzer implements Analyzer {
   private stopwordTerm(word: string): string {
     let term = this.stopwordCache.get(word);
     if (term === undefined) {
-      term = this.stem(this.fold(word));
+      term = this.stemAndFold(word);
       // Bounded: the list is finite, and only its words (as written) reach here.
       if (this.stopwordCache.size < TERM_CACHE_LIMIT) this.stopwordCache.set(word, term);
     }
@@ -166,9 +166,16 @@ export class LanguageAnalyzer implements Analyzer {
       return englishStopwords.has(word) ? null : NON_ASCII.test(word) ? word : porter(word);
     }
     if (CJK_CHAR.test(word) || HANGUL_CHAR.test(word)) return word;
-    // Folded before stemming, so a word typed without its accents ("activite", "елка") stems as
-    // the accented one does; the stemmer then works on the folded form.
-    return this.stem(folded);
+    return this.profile.stemBeforeFold ? this.fold(this.stem(word)) : this.stem(folded);
+  }
+
+  /**
+   * A word's stem, folded. Folded before stemming unless the profile says otherwise
+   * (LanguageProfile.stemBeforeFold), so a word typed without its accents ("activite", "елка")
+   * stems as the accented one does; the stemmer then works on the folded form.
+   */
+  private stemAndFold(word: string): string {
+    return this.profile.stemBeforeFold ? this.fold(this.stem(word)) : this.stem(this.fold(word));
   }
 
   /** Combining marks removed, but for the letters the language counts as its own. */
