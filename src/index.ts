@@ -22,6 +22,26 @@ export type {
 } from "./corrective/correct-tool-result.js";
 export { type ResolvedCorrectiveConfig, resolveCorrectiveConfig } from "./corrective/corrective-config.js";
 export { type ErrorLayer, errorMessage, SecondLookError } from "./errors.js";
+export { registerAnalyzer } from "./knowledge/analysis/own-analyzers.js";
+export {
+  type AnalyzerDefinition,
+  asciiFolding,
+  decompounder,
+  elisions,
+  type FilterDefinition,
+  hangulBigramTokenizer,
+  latinAsEnglish,
+  porterStemmer,
+  prefixStem,
+  type SnowballAlgorithm,
+  segmenterTokenizer,
+  snowball,
+  stopwords,
+  TextAnalyzer,
+  TextAnalyzerBuilder,
+  type TokenizerDefinition,
+  wordTokenizer,
+} from "./knowledge/analysis/text-analyzer.js";
 export { type CreateLlmClientOptions, createLlmClient } from "./llm/create-llm-client.js";
 export type { LlmClient } from "./llm/llm-client.js";
 export { LlmError } from "./llm/llm-error.js";

@@ -4,7 +4,12 @@
 // languages its documents were analysed in. A Huginn server's collections have no language here (its own analysis decides).
 import type { BotConfig } from "../bots/config-schema.js";
 import { queryLanguageTags } from "../knowledge/analysis/collection-analysis.js";
-import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
+import {
+  AUTO_LANGUAGE,
+  DEFAULT_LANGUAGE,
+  languageOf,
+  languageOfAnalyzer,
+} from "../knowledge/analysis/registry.js";
 import { backendEntry } from "../knowledge/backends/registry.js";
 import { joinNames } from "../knowledge-tool/collection-languages.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../types.js";
@@ -26,7 +31,8 @@ export function collectionLanguages(
       languages[name] = detectedLanguages(backend, name);
       continue;
     }
-    const profile = languageOf(setting);
+    // A registered analyzer's name ("fr-legal") reads as the language its text is in.
+    const profile = languageOf(languageOfAnalyzer(setting) ?? setting);
     if (profile) languages[name] = { tags: [profile.tag], name: profile.name };
   }
   return languages;

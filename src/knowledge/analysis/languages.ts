@@ -14,6 +14,25 @@ import { stopwords as swedish } from "@orama/stopwords/swedish";
 import { stopwords as turkish } from "@orama/stopwords/turkish";
 import { stopwords as ukrainian } from "@orama/stopwords/ukrainian";
 import { ara, cat, ces, eng, jpn, kor, pol, tha, zho } from "stopword";
+import {
+  type AnalyzerDefinition,
+  asciiFolding,
+  decompounder,
+  elisions,
+  type FilterDefinition,
+  hangulBigramTokenizer,
+  latinAsEnglish,
+  porterStemmer,
+  prefixStem,
+  type SnowballAlgorithm,
+  segmenterTokenizer,
+  snowball,
+  stopwords,
+  TextAnalyzer,
+  wordTokenizer,
+} from "./text-analyzer.js";
+
+export type { SnowballAlgorithm } from "./text-analyzer.js";
 
 /**
  * How a language's words are found in text:
@@ -25,30 +44,10 @@ import { ara, cat, ces, eng, jpn, kor, pol, tha, zho } from "stopword";
  */
 export type Segmentation = "words" | "segmenter" | "hangul-bigrams";
 
-/** The Snowball algorithms `snowball-stemmers` ships (the ones a language profile may name). */
-export type SnowballAlgorithm =
-  | "arabic"
-  | "catalan"
-  | "czech"
-  | "danish"
-  | "dutch"
-  | "english"
-  | "finnish"
-  | "french"
-  | "german"
-  | "hungarian"
-  | "italian"
-  | "norwegian"
-  | "portuguese"
-  | "romanian"
-  | "russian"
-  | "spanish"
-  | "swedish"
-  | "turkish";
-
 /**
- * One language's analysis, as data: the chain the analyzer runs is the same for every language
- * (normalise → segment → stopwords → stem → fold), only these settings differ.
+ * One language's analysis, as data: each becomes an analyzer definition of the same chain
+ * (normalise → segment → elisions → stopwords → fold and stem; `analyzerDefinition`), registered
+ * under the language's tag (registry.ts); only these settings differ.
  */
 export interface LanguageProfile {
   /** BCP-47 primary language subtag, as the config names it. */
@@ -73,6 +72,8 @@ export interface LanguageProfile {
    */
   prefixStem?: number;
   stopwords: readonly string[];
+  /** Elided articles and pronouns ("l'onglet", "dell'elenco") that the tokenizer leaves as words: dropped. */
+  elisions?: readonly string[];
   /** Where the stopword list comes from (npm package and list), shown in docs and `bots`. */
   stopwordSource: string;
   /**
@@ -256,7 +257,8 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
     version: "1",
     segmentation: "words",
     stemmer: "french",
-    stopwords: [...french, ...ELISIONS],
+    stopwords: french,
+    elisions: ELISIONS,
     stopwordSource: "Snowball french (@orama/stopwords) and elided articles",
     fold: true,
   },
@@ -293,7 +295,8 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
     version: "1",
     segmentation: "words",
     stemmer: "italian",
-    stopwords: [...italian, ...ITALIAN_ELISIONS],
+    stopwords: italian,
+    elisions: ITALIAN_ELISIONS,
     stopwordSource: "Snowball italian (@orama/stopwords) and elided articles",
     fold: true,
   },
@@ -322,7 +325,8 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
     version: "1",
     segmentation: "words",
     stemmer: "catalan",
-    stopwords: [...cat, ...ELISIONS],
+    stopwords: cat,
+    elisions: ELISIONS,
     stopwordSource: "stopword cat and elided articles",
     fold: true,
   },
@@ -460,3 +464,42 @@ export const LANGUAGE_PROFILES: readonly LanguageProfile[] = [
     latinAsEnglish: true,
   },
 ];
+
+/**
+ * A language's analyzer as a composition of a tokenizer and filters (text-analyzer.ts): how each
+ * supported language becomes a registration. Its id is `<tag>-<version>`.
+ */
+export function analyzerDefinition(profile: LanguageProfile): AnalyzerDefinition {
+  const tokenizer =
+    profile.segmentation === "segmenter"
+      ? segmenterTokenizer(
+          profile.tag,
+          profile.bigramsOver === undefined ? {} : { bigramsOver: profile.bigramsOver },
+        )
+      : profile.segmentation === "hangul-bigrams"
+        ? hangulBigramTokenizer()
+        : wordTokenizer(
+            profile.legacyTokens
+              ? { legacy: true }
+              : profile.localeLowerCase
+                ? { locale: profile.tag, localeLowerCase: true }
+                : {},
+          );
+  const builder = TextAnalyzer.builder(tokenizer);
+  if (profile.elisions) builder.filter(elisions(profile.elisions));
+  builder.filter(stopwords(profile.stopwords, { indexed: profile.indexesStopwords === true }));
+  if (profile.latinAsEnglish) builder.filter(latinAsEnglish());
+  const stem: FilterDefinition[] =
+    profile.tag === "en"
+      ? [porterStemmer()]
+      : profile.stemmer
+        ? [snowball(profile.stemmer)]
+        : profile.prefixStem
+          ? [prefixStem(profile.prefixStem)]
+          : [];
+  const fold = profile.fold ? [asciiFolding(profile.keepLetters)] : [];
+  for (const filter of profile.stemBeforeFold ? [...stem, ...fold] : [...fold, ...stem])
+    builder.filter(filter);
+  if (profile.compounds) builder.filter(decompounder());
+  return builder.build({ id: `${profile.tag}-${profile.version}`, language: profile.tag });
+}
