@@ -22,8 +22,12 @@
 import { join } from "node:path";
 import { queryTermsFor } from "../src/backends/embedded/embedded-engine.js";
 import { readJudgedQuestions } from "../src/evaluation/judged-questions.js";
-import { type Analyzer, LanguageAnalyzer } from "../src/knowledge/analysis/analyzer.js";
-import { PREFIX_STEM_LETTERS, type SnowballAlgorithm } from "../src/knowledge/analysis/languages.js";
+import { type Analyzer, ComposedAnalyzer } from "../src/knowledge/analysis/analyzer.js";
+import {
+  analyzerDefinition,
+  PREFIX_STEM_LETTERS,
+  type SnowballAlgorithm,
+} from "../src/knowledge/analysis/languages.js";
 import { languageOf } from "../src/knowledge/analysis/registry.js";
 import { analyzeDocument, CollectionIndex } from "../src/knowledge/index/collection-index.js";
 import { rankCollection } from "../src/knowledge/index/ranker.js";
@@ -96,9 +100,9 @@ function analyzerWith(
   tag: string,
   stem: { stemmer?: SnowballAlgorithm; prefixStem?: number },
   version: string,
-): LanguageAnalyzer {
+): ComposedAnalyzer {
   const { stemmer: _stemmer, prefixStem: _prefixStem, ...rest } = languageOf(tag)!;
-  return new LanguageAnalyzer({ ...rest, ...stem, version });
+  return new ComposedAnalyzer(analyzerDefinition({ ...rest, ...stem, version }));
 }
 
 function indexedWith(index: CollectionIndex, analyzer: Analyzer): CollectionIndex {

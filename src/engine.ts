@@ -4,6 +4,7 @@
 export { KnowledgeEngine, UnknownCollectionError } from "./backends/embedded/embedded-engine.js";
 export { openEmbeddedEngine } from "./backends/embedded/open-embedded.js";
 export { HuginnBackend, type HuginnBackendOptions, HuginnError } from "./backends/huginn/huginn-backend.js";
+export { analyzerDefinitionOf } from "./knowledge/analysis/registry.js";
 export type { IndexableDocument, IndexableSection } from "./knowledge/index/collection-index.js";
 export type { RefreshProgress, RefreshReport } from "./knowledge/index/refresh.js";
 export { KnowledgeError, type KnowledgeErrorCode } from "./knowledge/knowledge-error.js";

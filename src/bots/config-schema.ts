@@ -5,8 +5,8 @@ import { CorrectiveRetrievalSchema } from "../corrective/corrective-config-schem
 import { DEADLINES } from "../deadline.js";
 import {
   AUTO_LANGUAGE,
+  analyzerNameOf,
   closestLanguage,
-  languageOf,
   SUPPORTED_LANGUAGES,
 } from "../knowledge/analysis/registry.js";
 import { templateProblem } from "../knowledge/document-links.js";
@@ -23,9 +23,12 @@ import { ENV_VAR_NAME, httpUrl, nonEmpty, ProviderSchema, timeoutMs } from "../l
  */
 export const COLLECTION_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-/** A supported BCP-47 language tag or "auto"; anything else names the closest supported tag. */
+/**
+ * A supported BCP-47 language tag, the name of an analyzer the program registered
+ * (`registerAnalyzer`), or "auto"; anything else names the closest supported tag.
+ */
 const LanguageSetting = z.string().superRefine((value, ctx) => {
-  if (value === AUTO_LANGUAGE || languageOf(value)) return;
+  if (value === AUTO_LANGUAGE || analyzerNameOf(value) !== undefined) return;
   ctx.addIssue({
     code: "custom",
     input: value,

@@ -6,7 +6,12 @@
 import { backendEntry } from "../backends/registry.js";
 import type { BotConfig } from "../bots/config-schema.js";
 import { queryLanguageTags } from "../knowledge/analysis/collection-analysis.js";
-import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
+import {
+  AUTO_LANGUAGE,
+  DEFAULT_LANGUAGE,
+  languageOf,
+  languageOfAnalyzer,
+} from "../knowledge/analysis/registry.js";
 import { joinNames } from "../knowledge-tool/collection-languages.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../types.js";
 
@@ -27,7 +32,8 @@ export function collectionLanguages(
       languages[name] = detectedLanguages(backend, name);
       continue;
     }
-    const profile = languageOf(setting);
+    // A registered analyzer's name ("fr-legal") reads as the language its text is in.
+    const profile = languageOf(languageOfAnalyzer(setting) ?? setting);
     if (profile) languages[name] = { tags: [profile.tag], name: profile.name };
   }
   return languages;

@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import type Snowball from "snowball-stemmers";
 import { stemmer as porter } from "stemmer";
-import { ENGLISH_STOPWORDS, type LanguageProfile } from "./languages.js";
+import { ENGLISH_STOPWORDS } from "./languages.js";
+import type { AnalyzerDefinition, FilterDefinition, TokenizerDefinition } from "./text-analyzer.js";
 
 /**
  * Text → index terms for one language. Documents and queries of a collection go through the
@@ -68,52 +69,65 @@ const LEGACY_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p
 const englishStopwords: ReadonlySet<string> = new Set(ENGLISH_STOPWORDS);
 const englishStopwordStems: ReadonlySet<string> = new Set([...englishStopwords].map((w) => porter(w)));
 
-/** One language's analyzer, built from its profile (languages.ts). */
-export class LanguageAnalyzer implements Analyzer {
+/** A word → word step of an analyzer (a fold or a stemmer), built from its filter definition. */
+type Transform = (word: string) => string;
+
+/**
+ * An analyzer built from its definition (text-analyzer.ts): the tokenizer's words, then the
+ * filters. Every supported language is one (languages.ts), and so is any analyzer a program
+ * registers.
+ */
+export class ComposedAnalyzer implements Analyzer {
   readonly id: string;
   readonly language: string;
   readonly splitsCompounds: boolean;
+  private readonly tokenizer: TokenizerDefinition;
   private readonly stopwords: ReadonlySet<string>;
+  /** Elided articles: dropped even where the stopwords are indexed. */
+  private readonly elided: ReadonlySet<string>;
+  private readonly indexesStopwords: boolean;
+  private readonly latinAsEnglish: boolean;
   private readonly stopwordTerms: ReadonlySet<string>;
-  private readonly stem: (word: string) => string;
-  private readonly keep: ReadonlySet<string>;
+  /** The fold filter's, applied to a word before it is looked up among the stopwords. */
+  private readonly fold: Transform;
+  private readonly transforms: readonly Transform[];
   private readonly cache = new Map<string, string | null>();
   private readonly stopwordCache = new Map<string, string>();
   private readonly segmenter: Intl.Segmenter | undefined;
 
-  constructor(readonly profile: LanguageProfile) {
-    this.id = `${profile.tag}-${profile.version}`;
-    this.language = profile.tag;
-    this.splitsCompounds = profile.compounds === true;
-    this.keep = new Set(profile.keepLetters ?? "");
-    this.stopwords = new Set(profile.stopwords.map((w) => w.normalize("NFKC").toLowerCase()));
-    if (profile.tag === "en") {
-      this.stem = (word) => (ENGLISH_STEMMABLE.test(word) ? porter(word) : word);
-    } else if (profile.stemmer) {
-      const own = loadSnowball().newStemmer(profile.stemmer);
-      this.stem = (word) => own.stem(word);
-    } else if (profile.prefixStem) {
-      const letters = profile.prefixStem;
-      // Letters, not UTF-16 units: a prefix never ends inside a surrogate pair.
-      this.stem = (word) => (word.length <= letters ? word : Array.from(word).slice(0, letters).join(""));
-    } else {
-      this.stem = (word) => word;
-    }
-    this.stopwordTerms = new Set([...this.stopwords].map((w) => this.stem(this.fold(w))));
+  constructor(readonly definition: AnalyzerDefinition) {
+    this.id = definition.id;
+    this.language = definition.language;
+    this.tokenizer = definition.tokenizer;
+    const { filters } = definition;
+    this.splitsCompounds = filters.some((f) => f.kind === "decompound");
+    this.latinAsEnglish = filters.some((f) => f.kind === "latin-as-english");
+    this.indexesStopwords = filters.some((f) => f.kind === "stopwords" && f.indexed === true);
+    const normalise = (words: readonly string[]) => words.map((w) => w.normalize("NFKC").toLowerCase());
+    this.elided = new Set(filters.flatMap((f) => (f.kind === "elisions" ? normalise(f.articles) : [])));
+    this.stopwords = new Set([
+      ...filters.flatMap((f) => (f.kind === "stopwords" ? normalise(f.words) : [])),
+      ...this.elided,
+    ]);
+    const folding = filters.find((f) => f.kind === "fold");
+    this.fold = folding ? folder(folding.keep) : (word) => word;
+    this.transforms = filters.flatMap((f) => {
+      const transform = transformOf(f);
+      return transform ? [transform] : [];
+    });
+    this.stopwordTerms = new Set([...this.stopwords].map((w) => this.stemAndFold(w)));
     this.segmenter =
-      profile.segmentation === "segmenter"
-        ? new Intl.Segmenter(profile.tag, { granularity: "word" })
+      this.tokenizer.kind === "segmenter"
+        ? new Intl.Segmenter(this.tokenizer.locale ?? this.language, { granularity: "word" })
         : undefined;
   }
 
   isStopword(word: string): boolean {
-    return this.stopwords.has(word) || (this.profile.latinAsEnglish === true && englishStopwords.has(word));
+    return this.stopwords.has(word) || (this.latinAsEnglish && englishStopwords.has(word));
   }
 
   isStopwordTerm(term: string): boolean {
-    return (
-      this.stopwordTerms.has(term) || (this.profile.latinAsEnglish === true && englishStopwordStems.has(term))
-    );
+    return this.stopwordTerms.has(term) || (this.latinAsEnglish && englishStopwordStems.has(term));
   }
 
   termOf(word: string): string | undefined {
@@ -128,19 +142,19 @@ export class LanguageAnalyzer implements Analyzer {
 
   analyze(text: string): string[] {
     const out: string[] = [];
-    const all = this.profile.indexesStopwords === true;
+    const all = this.indexesStopwords;
     this.forEachWord(text, (word) => {
-      const term = this.cachedTerm(word) ?? (all ? this.stopwordTerm(word) : null);
+      const term = this.cachedTerm(word) ?? (all && !this.elided.has(word) ? this.stopwordTerm(word) : null);
       if (term !== null) out.push(term);
     });
     return out;
   }
 
-  /** A stopword's index term, for a language that indexes them (LanguageProfile.indexesStopwords). */
+  /** A stopword's index term, for an analyzer that indexes them (a stopwords filter's `indexed`). */
   private stopwordTerm(word: string): string {
     let term = this.stopwordCache.get(word);
     if (term === undefined) {
-      term = this.stem(this.fold(word));
+      term = this.stemAndFold(word);
       // Bounded: the list is finite, and only its words (as written) reach here.
       if (this.stopwordCache.size < TERM_CACHE_LIMIT) this.stopwordCache.set(word, term);
     }
@@ -159,26 +173,24 @@ export class LanguageAnalyzer implements Analyzer {
 
   private computeTerm(word: string): string | null {
     if (this.stopwords.has(word)) return null;
-    const folded = this.fold(word);
-    if (this.stopwords.has(folded)) return null;
-    if (this.profile.latinAsEnglish && LATIN_WORD.test(word)) {
+    if (this.stopwords.has(this.fold(word))) return null;
+    if (this.latinAsEnglish && LATIN_WORD.test(word)) {
       // An English word inside Japanese or Russian text: analysed as English.
       return englishStopwords.has(word) ? null : NON_ASCII.test(word) ? word : porter(word);
     }
     if (CJK_CHAR.test(word) || HANGUL_CHAR.test(word)) return word;
-    // Folded before stemming, so a word typed without its accents ("activite", "елка") stems as
-    // the accented one does; the stemmer then works on the folded form.
-    return this.stem(folded);
+    return this.stemAndFold(word);
   }
 
-  /** Combining marks removed, but for the letters the language counts as its own. */
-  private fold(stem: string): string {
-    if (!this.profile.fold || !NON_ASCII.test(stem)) return stem;
-    let out = "";
-    for (const c of stem) {
-      out += c < "\x80" || this.keep.has(c) ? c : c.normalize("NFD").replace(/\p{M}/gu, "");
-    }
-    return out;
+  /**
+   * The word-changing filters in their order: for most languages folded before stemming, so a
+   * word typed without its accents ("activite", "елка") stems as the accented one does; for some
+   * the stem is folded after (Spanish: LanguageProfile.stemBeforeFold).
+   */
+  private stemAndFold(word: string): string {
+    let term = word;
+    for (const transform of this.transforms) term = transform(term);
+    return term;
   }
 
   /**
@@ -191,10 +203,10 @@ export class LanguageAnalyzer implements Analyzer {
       scanAscii(text.toLowerCase(), emit);
       return;
     }
-    const normalised = this.profile.localeLowerCase
-      ? text.normalize("NFKC").toLocaleLowerCase(this.profile.tag)
+    const normalised = this.tokenizer.localeLowerCase
+      ? text.normalize("NFKC").toLocaleLowerCase(this.tokenizer.locale ?? this.language)
       : text.normalize("NFKC").toLowerCase();
-    if (this.profile.legacyTokens) {
+    if (this.tokenizer.legacy) {
       LEGACY_TOKEN.lastIndex = 0;
       for (let m = LEGACY_TOKEN.exec(normalised); m !== null; m = LEGACY_TOKEN.exec(normalised)) {
         if (m[0].length <= MAX_TOKEN_LENGTH) emit(m[0]);
@@ -206,7 +218,7 @@ export class LanguageAnalyzer implements Analyzer {
       const run = m[0];
       if (spacedOnly && isUnspacedScript(run)) continue;
       if (CJK_CHAR.test(run[0]!) || run[0] === "ー" || run[0] === "々") this.emitCjk(run, emit);
-      else if (HANGUL_CHAR.test(run[0]!)) emitHangul(run, this.profile.segmentation, emit);
+      else if (HANGUL_CHAR.test(run[0]!)) emitHangul(run, this.tokenizer.kind, emit);
       else if (this.segmenter && THAI_CHAR.test(run[0]!)) this.emitSegmented(run, emit);
       else if (run.length <= MAX_TOKEN_LENGTH) emit(run);
     }
@@ -226,7 +238,7 @@ export class LanguageAnalyzer implements Analyzer {
       if (!isWordLike) continue;
       emit(segment);
       // Bigrams of Han and Kana words only: a Thai character may be a combining vowel or tone mark.
-      const over = this.profile.bigramsOver;
+      const over = this.tokenizer.bigramsOver;
       if (over === undefined || !CJK_CHAR.test(segment)) continue;
       const chars = [...segment];
       if (chars.length > over) for (let i = 0; i + 1 < chars.length; i++) emit(chars[i]! + chars[i + 1]!);
@@ -234,11 +246,7 @@ export class LanguageAnalyzer implements Analyzer {
   }
 }
 
-function emitHangul(
-  run: string,
-  segmentation: LanguageProfile["segmentation"],
-  emit: (word: string) => void,
-) {
+function emitHangul(run: string, segmentation: TokenizerDefinition["kind"], emit: (word: string) => void) {
   const chars = [...run];
   if (segmentation !== "hangul-bigrams" || chars.length < 2) {
     if (run.length <= MAX_TOKEN_LENGTH) emit(run);
@@ -268,4 +276,36 @@ function scanAscii(lower: string, emit: (word: string) => void): void {
  */
 function loadSnowball(): typeof Snowball {
   return createRequire(import.meta.url)("snowball-stemmers") as typeof Snowball;
+}
+
+/** Combining marks removed, but for the letters `keep` names (the language's own letters). */
+function folder(keep: string | undefined): Transform {
+  const own: ReadonlySet<string> = new Set(keep ?? "");
+  return (word) => {
+    if (!NON_ASCII.test(word)) return word;
+    let out = "";
+    for (const c of word) out += c < "\x80" || own.has(c) ? c : c.normalize("NFD").replace(/\p{M}/gu, "");
+    return out;
+  };
+}
+
+/** The word → word step a filter performs, or undefined for a filter that judges words instead. */
+function transformOf(filter: FilterDefinition): Transform | undefined {
+  switch (filter.kind) {
+    case "fold":
+      return folder(filter.keep);
+    case "porter":
+      return (word) => (ENGLISH_STEMMABLE.test(word) ? porter(word) : word);
+    case "snowball": {
+      const own = loadSnowball().newStemmer(filter.algorithm);
+      return (word) => own.stem(word);
+    }
+    case "prefix": {
+      const letters = filter.letters;
+      // Letters, not UTF-16 units: a prefix never ends inside a surrogate pair.
+      return (word) => (word.length <= letters ? word : Array.from(word).slice(0, letters).join(""));
+    }
+    default:
+      return undefined;
+  }
 }

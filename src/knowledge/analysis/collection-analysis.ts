@@ -2,7 +2,14 @@ import { createHash } from "node:crypto";
 import type { Analyzer } from "./analyzer.js";
 import { type LanguageDetector, languageDetector } from "./detect.js";
 import { LANGUAGE_PROFILES } from "./languages.js";
-import { AUTO_LANGUAGE, analyzerFor, DEFAULT_LANGUAGE, languageOf } from "./registry.js";
+import {
+  AUTO_LANGUAGE,
+  analyzerFor,
+  analyzerIdOf,
+  analyzerNameOf,
+  DEFAULT_LANGUAGE,
+  languageOf,
+} from "./registry.js";
 
 /**
  * A language that holds less than this share of an "auto" collection's documents does not
@@ -55,7 +62,8 @@ export class CollectionAnalysis {
     this.id =
       setting === AUTO_LANGUAGE
         ? `auto-${createHash("sha256")
-            .update(LANGUAGE_PROFILES.map((p) => `${p.tag}-${p.version}`).join(","))
+            // The analyzers registered under the languages' tags (a program may replace one).
+            .update(LANGUAGE_PROFILES.map((p) => analyzerIdOf(p.tag)).join(","))
             .digest("hex")
             .slice(0, 8)}`
         : analyzerFor(setting).id;
@@ -75,9 +83,9 @@ export class CollectionAnalysis {
   static of(language: string | undefined): CollectionAnalysis {
     if (language === undefined) return new CollectionAnalysis(DEFAULT_LANGUAGE);
     if (language === AUTO_LANGUAGE) return new CollectionAnalysis(AUTO_LANGUAGE);
-    const profile = languageOf(language);
-    if (!profile) throw new RangeError(`unsupported language "${language}"`);
-    return new CollectionAnalysis(profile.tag);
+    const name = analyzerNameOf(language);
+    if (name === undefined) throw new RangeError(`unsupported language "${language}"`);
+    return new CollectionAnalysis(name);
   }
 
   /**

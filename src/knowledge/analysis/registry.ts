@@ -1,11 +1,14 @@
 import { editDistance } from "../../edit-distance.js";
-import { type Analyzer, LanguageAnalyzer } from "./analyzer.js";
-import { LANGUAGE_PROFILES, type LanguageProfile } from "./languages.js";
+import { type Analyzer, ComposedAnalyzer } from "./analyzer.js";
+import { analyzerDefinition, LANGUAGE_PROFILES, type LanguageProfile } from "./languages.js";
+import { ownAnalyzer, ownAnalyzersGeneration } from "./own-analyzers.js";
+import type { AnalyzerDefinition } from "./text-analyzer.js";
 
 /**
- * The named analyzers, one per supported language (as Tantivy's TokenizerManager names its
- * tokenizers): a collection names its language, and documents and queries of that collection
- * are analysed by the analyzer registered for it. Analyzers are built on first use and shared.
+ * The named analyzers (as Tantivy's TokenizerManager names its tokenizers): one per supported
+ * language, registered under its tag, and any a program registers (`registerAnalyzer`). A
+ * collection names its language or analyzer, and documents and queries of that collection are
+ * analysed by the analyzer registered under that name. Analyzers are built on first use and shared.
  */
 
 /** What `knowledge.collections.<name>.language` takes besides a language tag. */
@@ -17,7 +20,42 @@ export const AUTO_LANGUAGE = "auto";
 export const DEFAULT_LANGUAGE = "en";
 
 const byTag = new Map(LANGUAGE_PROFILES.map((p) => [p.tag, p]));
+/** The supported languages' analyzers, registered under their tags (a program's own come first: own-analyzers.ts). */
+const definitions = new Map<string, AnalyzerDefinition>(
+  LANGUAGE_PROFILES.map((p) => [p.tag, analyzerDefinition(p)]),
+);
 const built = new Map<string, Analyzer>();
+/** The program's registrations the built analyzers were built under. */
+let builtGeneration = ownAnalyzersGeneration();
+
+const definitionOf = (name: string) => ownAnalyzer(name) ?? definitions.get(name);
+
+/** The name an analyzer is registered under for a collection's setting: the registered name itself, else the language's tag. */
+export function analyzerNameOf(setting: string): string | undefined {
+  if (ownAnalyzer(setting)) return setting.trim().toLowerCase();
+  return languageOf(setting)?.tag;
+}
+
+/**
+ * The definition registered under a name or for a supported language tag ("de-AT" → German's), to
+ * start an analyzer of one's own from; undefined for anything else.
+ */
+export function analyzerDefinitionOf(name: string): AnalyzerDefinition | undefined {
+  const key = analyzerNameOf(name);
+  return key === undefined ? undefined : definitionOf(key);
+}
+
+/** The id of the analyzer registered under a name or language tag, without building it. */
+export function analyzerIdOf(name: string): string | undefined {
+  const key = analyzerNameOf(name);
+  return key === undefined ? undefined : definitionOf(key)?.id;
+}
+
+/** The language a registered analyzer's text is in (a tag), for names that are not language tags. */
+export function languageOfAnalyzer(name: string): string | undefined {
+  const key = analyzerNameOf(name);
+  return key === undefined ? undefined : definitionOf(key)?.language;
+}
 
 /** Tags people write for a supported language that are not its BCP-47 subtag. */
 const ALIASES: Readonly<Record<string, string>> = {
@@ -48,19 +86,27 @@ export function languageOf(tag: string): LanguageProfile | undefined {
   return byTag.get(ALIASES[primary] ?? primary);
 }
 
-/** The analyzer for a supported language tag; throws on an unsupported one (config validates first). */
+/**
+ * The analyzer registered under a name or for a supported language tag; throws on anything else
+ * (config validates first).
+ */
 export function analyzerFor(tag: string): Analyzer {
+  if (builtGeneration !== ownAnalyzersGeneration()) {
+    built.clear();
+    builtGeneration = ownAnalyzersGeneration();
+  }
   // Looked up once per document while indexing: the tag as given is the key, parsed only once.
   const known = built.get(tag);
   if (known) return known;
-  const profile = languageOf(tag);
-  if (!profile) {
+  const name = analyzerNameOf(tag);
+  const definition = name === undefined ? undefined : definitionOf(name);
+  if (name === undefined || !definition) {
     throw new RangeError(`unsupported language "${tag}" (supported: ${SUPPORTED_LANGUAGES.join(", ")})`);
   }
-  let analyzer = built.get(profile.tag);
+  let analyzer = built.get(name);
   if (!analyzer) {
-    analyzer = new LanguageAnalyzer(profile);
-    built.set(profile.tag, analyzer);
+    analyzer = new ComposedAnalyzer(definition);
+    built.set(name, analyzer);
   }
   // Bounded: tags come from config and stored indexes, a handful per process.
   if (built.size < 256) built.set(tag, analyzer);

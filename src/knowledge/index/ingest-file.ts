@@ -1,5 +1,7 @@
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { languageDetector } from "../analysis/detect.js";
+import { registerAnalyzer } from "../analysis/own-analyzers.js";
+import type { AnalyzerDefinition } from "../analysis/text-analyzer.js";
 import type { LoadDocumentOptions } from "../documents/load-document.js";
 import {
   contentHashOf,
@@ -17,8 +19,10 @@ export interface IngestTask {
   /** The stored document's content hash: equal bytes come back as `unchanged`, unparsed. */
   knownHash?: string;
   options?: LoadDocumentOptions;
-  /** The collection's `language` setting (a tag or "auto"; absent: English). */
+  /** The collection's `language` setting (a tag, a registered analyzer's name or "auto"; absent: English). */
   language?: string;
+  /** The analyzers the program registered, by name (registerAnalyzer): a parser thread registers them too. */
+  analyzers?: Record<string, AnalyzerDefinition>;
 }
 
 /**
@@ -57,6 +61,7 @@ export async function ingestFile(task: IngestTask): Promise<IngestResult> {
   const loaded = await parseDocumentBytes(task.absPath, task.id, read, task.options);
   if (!loaded.ok) return loaded;
   const { text, contentHash: _hash, id: _id, ...parsed } = loaded.doc;
+  for (const [name, definition] of Object.entries(task.analyzers ?? {})) registerAnalyzer(name, definition);
   const analysis = CollectionAnalysis.of(task.language);
   const analyzer = analysis.documentAnalyzer(
     `${parsed.title}\n${text}`,

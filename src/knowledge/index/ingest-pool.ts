@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { DEADLINES } from "../../deadline.js";
+import { ownAnalyzerDefinitions } from "../analysis/own-analyzers.js";
 import { threadCpuMs, watchParse } from "../documents/parse-bound.js";
 import type { IngestResult, IngestTask } from "./ingest-file.js";
 import { type IngestLimits, wallTimeoutOf } from "./ingest-limits.js";
@@ -182,7 +183,9 @@ export class IngestPool {
       });
       running.rssAtStart = process.memoryUsage.rss();
       running.heapAtStart = process.memoryUsage().heapTotal;
-      worker.postMessage({ ...pending.task, seq });
+      // A program's own analyzers (registerAnalyzer) exist in this thread only: sent with the file.
+      const analyzers = ownAnalyzerDefinitions();
+      worker.postMessage({ ...pending.task, ...(analyzers ? { analyzers } : {}), seq });
       this.startWatchdog();
     });
   }

@@ -158,9 +158,39 @@ describe("German, Dutch, Romance and Slavic languages", () => {
     expect(es.isStopword("usar")).toBe(true);
     expect(es.termOf("de")).toBeUndefined();
     expect(es.termOf("barra")).toBe("barr");
-    expect(es.id).toBe("es-2");
+    expect(es.id).toBe("es-3");
     // Other languages still drop their stopwords from the index.
     expect(analyzerFor("fr").analyze("la barre de outils")).toEqual(["barr", "outil"]);
+  });
+
+  it("Spanish stems the accented word and folds the stem, so the singular and plural of -ción meet", () => {
+    const es = analyzerFor("es");
+    expect(es.analyze("configuración configuraciones instalación instalaciones")).toEqual([
+      "configur",
+      "configur",
+      "instal",
+      "instal",
+    ]);
+    expect(es.analyze("máquina")).toEqual(es.analyze("máquinas"));
+    // A stopword's index term is made the same way: the accented word stemmed, then folded.
+    expect(es.analyze("también")).toEqual(["tambien"]);
+    // French folds first: a word typed without its accents still meets the accented one.
+    expect(analyzerFor("fr").analyze("activités")).toEqual(analyzerFor("fr").analyze("activite"));
+  });
+
+  it("Portuguese indexes its stopwords, which still mark them for the word rules", () => {
+    const pt = analyzerFor("pt");
+    expect(pt.analyze("pacotes que não são mais necessários")).toEqual([
+      "pacot",
+      "que",
+      "nao",
+      "sao",
+      "mais",
+      "necessari",
+    ]);
+    expect(pt.isStopword("não")).toBe(true);
+    expect(pt.termOf("não")).toBeUndefined();
+    expect(pt.id).toBe("pt-2");
   });
 
   it("Polish keeps ł (a letter of its own) and folds the other diacritics", () => {
