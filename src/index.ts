@@ -66,25 +66,8 @@ export interface LayerErrorCodes {
 /** Every code a SecondLookError of this library can carry. */
 export type ErrorCode = LayerErrorCodes[ErrorLayer];
 export { registerAnalyzer } from "./knowledge/analysis/own-analyzers.js";
-export {
-  type AnalyzerDefinition,
-  asciiFolding,
-  decompounder,
-  elisions,
-  type FilterDefinition,
-  hangulBigramTokenizer,
-  latinAsEnglish,
-  porterStemmer,
-  prefixStem,
-  type SnowballAlgorithm,
-  segmenterTokenizer,
-  snowball,
-  stopwords,
-  TextAnalyzer,
-  TextAnalyzerBuilder,
-  type TokenizerDefinition,
-  wordTokenizer,
-} from "./knowledge/analysis/text-analyzer.js";
+// The analyzer toolkit: a tokenizer and filters, composed by TextAnalyzer (docs/languages.md).
+export * from "./knowledge/analysis/text-analyzer.js";
 export { type CreateLlmClientOptions, createLlmClient } from "./llm/create-llm-client.js";
 export type { LlmClient } from "./llm/llm-client.js";
 export { LlmError } from "./llm/llm-error.js";
