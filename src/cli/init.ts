@@ -15,6 +15,7 @@ import { languageDetector } from "../knowledge/analysis/detect.js";
 import {
   chooseCollectionLanguage,
   type LanguageChoice,
+  LanguageSample,
   sampleRank,
   UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
 } from "../knowledge/analysis/unset-language.js";
@@ -25,7 +26,6 @@ import {
   ALWAYS_EXCLUDED,
   IngestPool,
   ingestLimits,
-  LanguageSample,
   MAX_FILES_PER_COLLECTION,
 } from "../knowledge/ingest-core.js";
 import { CliError } from "./cli-error.js";

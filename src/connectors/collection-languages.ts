@@ -1,6 +1,6 @@
 // Each collection's document language, as the model and the corrective pass are told it. The
-// bot's config names it (`knowledge.collections.<name>.language`; absent means English, as the
-// analysis reads it); for "auto", the embedded index (or the PostgreSQL database) knows which
+// bot's config names it (`knowledge.collections.<name>.language`; absent: the language indexing
+// detected and analysed the documents in, English until the index tells); for "auto", the embedded index (or the PostgreSQL database) knows which
 // languages its documents were analysed in. A Huginn server's collections have no language here (its own analysis decides).
 import type { BotConfig } from "../bots/config-schema.js";
 import { queryLanguageTags } from "../knowledge/analysis/collection-analysis.js";
@@ -25,6 +25,14 @@ export function collectionLanguages(
     if (setting === AUTO_LANGUAGE) {
       languages[name] = detectedLanguages(backend, name);
       continue;
+    }
+    if (collection.language === undefined) {
+      // No setting: the language indexing detected and analysed the documents in, once known.
+      const detected = detectedLanguages(backend, name);
+      if (detected.tags.length > 0) {
+        languages[name] = detected;
+        continue;
+      }
     }
     const profile = languageOf(setting);
     if (profile) languages[name] = { tags: [profile.tag], name: profile.name };

@@ -5,17 +5,19 @@
 // (src/knowledge/postgres/pg-indexer.ts) reaches the embedded engine's indexing only through
 // this file (.dependency-cruiser.cjs, docs/architecture.md "The ranking core").
 
-export { LanguageSample } from "./analysis/unset-language.js";
+export type { DetectedLanguage } from "./analysis/unset-language.js";
 export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";
 export {
   ALWAYS_EXCLUDED,
   type CollectionSource,
+  detectFromSample,
   emptyRefreshReport,
   listCollectionFiles,
   MAX_FILES_PER_COLLECTION,
   type RefreshProgress,
   type RefreshReport,
+  settingFor,
   statFailureReason,
   warnOfWhatWasRead,
 } from "./index/refresh.js";

@@ -5,7 +5,17 @@ import { glob } from "tinyglobby";
 import { escapeControlCharacters } from "../../knowledge-tool/untrusted-text.js";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
-import { LanguageSample, unsetLanguageWarning } from "../analysis/unset-language.js";
+import { languageDetector } from "../analysis/detect.js";
+import { DEFAULT_LANGUAGE, languageOf } from "../analysis/registry.js";
+import {
+  type DetectedLanguage,
+  detectCollectionLanguage,
+  detectedLanguageLine,
+  detectionText,
+  LanguageSample,
+  sampleRank,
+  UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
+} from "../analysis/unset-language.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { isLexicallyInside, resolvedPath } from "../documents/inside-folder.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
@@ -37,6 +47,11 @@ export interface RefreshReport {
   skipped: { path: string; reason: string }[];
   /** True when the stored index was rewritten. */
   written: boolean;
+  /**
+   * For a collection with no `language` setting: the language its documents were found to be
+   * in and are analysed in (searches analyse queries in it too), and what decided it.
+   */
+  detectedLanguage?: DetectedLanguage;
   /**
    * Set when the index had changes but could not be saved (a full disk, a read-only or
    * unwritable folder; refresh's keepWhenUnsaved): the error's code. The stored index is the
@@ -147,8 +162,118 @@ export async function refreshCollection(
   store: IndexStore,
   options: RefreshOptions = {},
 ): Promise<{ documents: StoredDocument[]; report: RefreshReport }> {
+  if (source.language !== undefined) return refreshAs(botDir, source, store, options, undefined);
   const started = performance.now();
-  const analysis = CollectionAnalysis.of(source.language);
+  const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
+  const files = await listCollectionFiles(botDir, source);
+  const stored = await storedDetection(store, source.name);
+  const decided = stored ?? (await detectFromSample(botDir, files, pool));
+  const run = (detected: DetectedLanguage, preparsed?: ReadonlyMap<string, IngestResult>) =>
+    refreshAs(
+      botDir,
+      source,
+      store,
+      { ...options, pool },
+      {
+        detected,
+        files,
+        record: detected !== stored?.detected,
+        ...(preparsed ? { preparsed } : {}),
+        ...(detected === stored?.detected ? { sample: new LanguageSample() } : {}),
+      },
+    );
+  let refreshed = await run(decided.detected, decided.preparsed);
+  // Detected once: a later run detects again only when it read a whole sample's worth of
+  // changed documents, and re-indexes only when their majority is another language.
+  const sample = refreshed.sample;
+  if (stored && sample && sample.texts.length >= UNSET_LANGUAGE_SAMPLE_DOCUMENTS) {
+    const now = detectCollectionLanguage(sample.texts, await languageDetector());
+    if (now.tag !== stored.detected.tag) {
+      logger().info(
+        { collection: source.name, from: stored.detected.tag, to: now.tag },
+        `collection ${source.name}: most documents now read as ${now.tag}, not ${stored.detected.tag}: re-indexing every file`,
+      );
+      refreshed = await run(now);
+    }
+  }
+  const { documents, report } = refreshed;
+  report.ms = Math.round(performance.now() - started);
+  return { documents, report };
+}
+
+/** How a run of a collection with no `language` analyses it, and what it records. */
+interface UnsetRun {
+  detected: DetectedLanguage;
+  files: string[];
+  /** The detection is new: the index records it (saved even when no file changed). */
+  record: boolean;
+  /** The sample's files as the detection parsed them (in English), to use instead of parsing again. */
+  preparsed?: ReadonlyMap<string, IngestResult>;
+  /** Documents read this run, to tell whether the majority moved (a stored detection only). */
+  sample?: LanguageSample;
+}
+
+/** The tag an unset collection is analysed with: English as the setting's absence, as always. */
+export const settingFor = (detected: DetectedLanguage): string | undefined =>
+  detected.tag === DEFAULT_LANGUAGE ? undefined : detected.tag;
+
+/** The detection the stored index records, when its documents were analysed in that language. */
+async function storedDetection(
+  store: IndexStore,
+  collection: string,
+): Promise<{ detected: DetectedLanguage; preparsed?: undefined } | undefined> {
+  const found = await store.detection(collection);
+  if (!found || found.sampled === 0 || !languageOf(found.tag)) return undefined;
+  if (CollectionAnalysis.of(settingFor(found)).id !== found.analyzer) return undefined;
+  return { detected: { tag: found.tag, documents: found.documents, sampled: found.sampled } };
+}
+
+/**
+ * The language of a collection with no setting, from the documents whose paths hash lowest
+ * (the sample indexing reads, analysis/unset-language.ts), parsed here before any other file.
+ * When they read as English, their parses are the run's own (English is what they were parsed
+ * in), so an English collection parses no file twice.
+ */
+export async function detectFromSample(
+  botDir: string,
+  files: readonly string[],
+  pool: IngestPool,
+): Promise<{ detected: DetectedLanguage; preparsed?: ReadonlyMap<string, IngestResult> }> {
+  const sampled = files
+    .map((absPath) => ({ absPath, id: documentIdFor(botDir, absPath) }))
+    .filter((f): f is { absPath: string; id: string } => f.id !== undefined)
+    .map((f) => ({ ...f, rank: sampleRank(f.id) }))
+    .sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1))
+    .slice(0, UNSET_LANGUAGE_SAMPLE_DOCUMENTS);
+  const preparsed = new Map<string, IngestResult>();
+  await Promise.all(
+    sampled.map(async (f) => preparsed.set(f.absPath, await pool.ingest({ absPath: f.absPath, id: f.id }))),
+  );
+  const texts: string[] = [];
+  for (const f of sampled) {
+    const result = preparsed.get(f.absPath);
+    if (!result?.ok || result.unchanged) continue;
+    const text = detectionText(result.document);
+    if (/\p{L}/u.test(text)) texts.push(text);
+  }
+  const detected =
+    texts.length === 0
+      ? { tag: DEFAULT_LANGUAGE, documents: 0, sampled: 0 }
+      : detectCollectionLanguage(texts, await languageDetector());
+  return detected.tag === DEFAULT_LANGUAGE ? { detected, preparsed } : { detected };
+}
+
+/** One collection's refresh in one language (`unset`: a collection with no setting, as detected). */
+async function refreshAs(
+  botDir: string,
+  source: CollectionSource,
+  store: IndexStore,
+  options: RefreshOptions,
+  unset: UnsetRun | undefined,
+): Promise<{ documents: StoredDocument[]; report: RefreshReport; sample?: LanguageSample }> {
+  const started = performance.now();
+  const language = unset ? settingFor(unset.detected) : source.language;
+  const analysis = CollectionAnalysis.of(language);
   const found = await store.inspect(source.name, analysis.id);
   if (found.state === "damaged") {
     logger().warn(
@@ -170,8 +295,11 @@ export async function refreshCollection(
   const signal = stored ? options.signal : undefined;
   const report = emptyRefreshReport(source.name);
 
+  // Listed with this run's report (a detection run listed them before it had one), so every run
+  // names the folders it could not read.
   const files = await listCollectionFiles(botDir, source, report);
   report.files = files.length;
+  if (unset) report.detectedLanguage = unset.detected;
 
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
   // Enough files in flight to keep every parser thread busy while others are being stat'ed.
@@ -190,8 +318,9 @@ export async function refreshCollection(
     report,
     pool,
     signal,
-    language: source.language,
-    sample: source.language === undefined ? new LanguageSample() : undefined,
+    language,
+    sample: unset?.sample,
+    preparsed: unset?.preparsed,
   };
   const worker = async () => {
     while (next < files.length && !signal?.aborted) {
@@ -212,13 +341,14 @@ export async function refreshCollection(
   const kept = documents.filter((d): d is StoredDocument => d !== undefined);
   const keptPaths = new Set(kept.map((d) => d.path));
   for (const path of previous.keys()) if (!keptPaths.has(path)) report.removed++;
-  await warnOfWhatWasRead(source.name, botDir, report, context.sample);
+  warnOfWhatWasRead(source.name, report);
   const skipsChanged =
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
-  if (report.added || report.updated || report.removed || report.touched || skipsChanged || !stored) {
+  const changed = report.added || report.updated || report.removed || report.touched || skipsChanged;
+  if (changed || !stored || unset?.record) {
     try {
-      await store.save(source.name, kept, skippedFiles, analysis.id);
+      await store.save(source.name, kept, skippedFiles, analysis.id, unset?.detected);
       report.written = true;
     } catch (error) {
       const code = unsavableCode(error);
@@ -230,21 +360,16 @@ export async function refreshCollection(
     await store.removeStraysOf(source.name).catch(() => undefined);
   }
   report.ms = Math.round(performance.now() - started);
-  return { documents: kept, report };
+  return { documents: kept, report, ...(context.sample ? { sample: context.sample } : {}) };
 }
 
 /**
  * What an indexer says once it has read a collection's files, the same on both backends: a
- * warning per file it skipped, with the reason; and when the collection sets no `language`
- * (analysed as English) and the documents read this run are clearly in another language, one
- * warning naming the key and the value to set (analysis/unset-language.ts).
+ * warning per file it skipped, with the reason; and for a collection with no `language`, the
+ * language it is analysed in and what decided it (analysis/unset-language.ts), when other than
+ * English — the only line that says the documents are not analysed as English.
  */
-export async function warnOfWhatWasRead(
-  collection: string,
-  botDir: string,
-  report: RefreshReport,
-  sample: LanguageSample | undefined,
-): Promise<void> {
+export function warnOfWhatWasRead(collection: string, report: RefreshReport): void {
   for (const skip of report.skipped) {
     logger().warn(
       { collection, file: skip.path, reason: skip.reason },
@@ -252,8 +377,13 @@ export async function warnOfWhatWasRead(
       `skipped ${escapeControlCharacters(skip.path)}: ${skip.reason}`,
     );
   }
-  const message = sample ? await unsetLanguageWarning(collection, botDir, sample) : undefined;
-  if (message) logger().warn({ collection, key: `knowledge.collections.${collection}.language` }, message);
+  const detected = report.detectedLanguage;
+  if (detected && detected.tag !== DEFAULT_LANGUAGE && (report.added || report.updated)) {
+    logger().info(
+      { collection, language: detected.tag, key: `knowledge.collections.${collection}.language` },
+      `collection ${collection}: ${detectedLanguageLine(collection, detected)}`,
+    );
+  }
 }
 
 /**
@@ -374,6 +504,8 @@ interface RefreshContext {
   language: string | undefined;
   /** Documents read this run, for the detector: only when the collection sets no language. */
   sample: LanguageSample | undefined;
+  /** Files already parsed (the language sample's), by absolute path. */
+  preparsed: ReadonlyMap<string, IngestResult> | undefined;
 }
 
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
@@ -409,15 +541,19 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
     skippedFiles.push(refused);
     return undefined;
   }
-  const result: IngestResult = await pool.ingest(
-    {
-      absPath,
-      id: path,
-      ...(before ? { knownHash: before.contentHash } : {}),
-      ...(language !== undefined ? { language } : {}),
-    },
-    signal ? { signal } : {},
-  );
+  // The language sample's parse is this run's when the file is new (no stored hash to compare).
+  const preparsed = before ? undefined : context.preparsed?.get(absPath);
+  const result: IngestResult =
+    preparsed ??
+    (await pool.ingest(
+      {
+        absPath,
+        id: path,
+        ...(before ? { knownHash: before.contentHash } : {}),
+        ...(language !== undefined ? { language } : {}),
+      },
+      signal ? { signal } : {},
+    ));
   if (!result.ok) {
     if (result.stopped) {
       report.pending++;

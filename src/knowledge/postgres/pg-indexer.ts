@@ -12,15 +12,16 @@ import {
   type IngestLimits,
   IngestPool,
   ingestLimits,
-  LanguageSample,
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
+  settingFor,
   statFailureReason,
   warnOfWhatWasRead,
 } from "../ingest-core.js";
 import type { AnalyzedDocument } from "../ranking-core/index.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
+import { unsetCollectionLanguage } from "./pg-language.js";
 import type { Tables } from "./pg-schema.js";
 import {
   type DocumentToWrite,
@@ -115,15 +116,22 @@ export async function refreshPostgresCollection(
   const started = performance.now();
   const report = emptyRefreshReport(source.name);
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
-  const sample = source.language === undefined ? new LanguageSample() : undefined;
   await acquireIndexLock(client, bot, source.name);
   try {
+    // A collection with no setting: the language recorded when it was first indexed, else the
+    // majority of its sample, detected once (the embedded indexer's rule, index/refresh.ts).
+    let language = source.language;
+    if (language === undefined) {
+      const detected = await unsetCollectionLanguage(client, t, bot, botDir, source, pool);
+      report.detectedLanguage = detected;
+      language = settingFor(detected);
+    }
     const { id, extractedBy } = await ensureCollection(
       client,
       t,
       bot,
       source.name,
-      CollectionAnalysis.of(source.language).id,
+      CollectionAnalysis.of(language).id,
     );
     // Stored text from an older extraction keeps what the loaders now drop: the files of the
     // formats it changed are read again (searches go on reading the stored text until each file
@@ -182,8 +190,7 @@ export async function refreshPostgresCollection(
             client,
             t,
             id,
-            language: source.language,
-            sample,
+            language,
             reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
           });
         } catch (error) {
@@ -215,7 +222,7 @@ export async function refreshPostgresCollection(
   } finally {
     await releaseIndexLock(client, bot, source.name).catch(() => {});
   }
-  await warnOfWhatWasRead(source.name, botDir, report, sample);
+  warnOfWhatWasRead(source.name, report);
   report.ms = Math.round(performance.now() - started);
   return report;
 }
@@ -248,8 +255,6 @@ interface FileContext {
   id: number;
   /** The collection's language setting, for the parser thread's analyzer. */
   language: string | undefined;
-  /** Documents read this run, for the detector: only when the collection sets no language. */
-  sample: LanguageSample | undefined;
   /** Whether a file is parsed even when unchanged: its stored text came from an older extraction. */
   reread: (path: string) => boolean;
 }
@@ -327,7 +332,6 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     return;
   }
   const { document } = result;
-  c.sample?.offer(path, document);
   const analyzed: AnalyzedDocument = {
     id: path,
     title: document.title,

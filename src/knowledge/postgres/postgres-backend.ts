@@ -4,7 +4,12 @@ import { UnknownCollectionError } from "../../errors.js";
 import { type NormalizedSearchRequest, normalizeSearchRequest } from "../../search-request.js";
 import type { Doc, KnowledgeBackend, SearchRequest, SearchResponse } from "../../types.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
-import type { CollectionSource, RefreshReport } from "../ingest-core.js";
+import {
+  type CollectionSource,
+  type DetectedLanguage,
+  type RefreshReport,
+  settingFor,
+} from "../ingest-core.js";
 import {
   analyzeDocument,
   CANDIDATE_UNITS,
@@ -40,6 +45,7 @@ import {
   PostgresUnavailableError,
 } from "./pg-connection.js";
 import { type PostgresRefreshOptions, refreshPostgresCollection } from "./pg-indexer.js";
+import { recordedLanguage } from "./pg-language.js";
 import { postingDepths } from "./pg-postings.js";
 import { migrate, SCHEMA_VERSION, type Tables, tablesIn } from "./pg-schema.js";
 import { inTransaction } from "./pg-writer.js";
@@ -137,6 +143,7 @@ export class PostgresBackend implements KnowledgeBackend {
   private readonly knownLanguages = new Map<string, ReadonlyMap<string, number>>();
   /** Each collection's analysis as its searches use it (CollectionAnalysis.forSearch), set by open. */
   private readonly analyses = new Map<string, CollectionAnalysis>();
+  private readonly detected = new Map<string, DetectedLanguage | undefined>();
 
   private constructor(
     private readonly target: PostgresTarget,
@@ -186,6 +193,7 @@ export class PostgresBackend implements KnowledgeBackend {
           });
         if (Number(version.rows[0]?.value ?? 0) !== SCHEMA_VERSION) await migrate(client, target.schema);
         await backend.readLanguages(client);
+        await backend.readDetectedLanguages(client);
       });
     } catch (error) {
       await pool.end().catch(() => {});
@@ -221,6 +229,7 @@ export class PostgresBackend implements KnowledgeBackend {
         );
       }
       await this.readLanguages(client);
+      await this.readDetectedLanguages(client);
       return reports;
     });
   }
@@ -373,6 +382,27 @@ export class PostgresBackend implements KnowledgeBackend {
       [this.target.bot, this.collections()],
     );
     for (const row of result.rows) this.knownLanguages.set(row.name, languageMix(row.languages));
+  }
+
+  /**
+   * A collection with no `language` is searched in the language its index recorded when it was
+   * detected (pg-language.ts); English until it is indexed.
+   */
+  private async readDetectedLanguages(client: pg.PoolClient): Promise<void> {
+    for (const [name, config] of Object.entries(this.configured)) {
+      if (config.language !== undefined) continue;
+      const detected = await recordedLanguage(client, this.t, this.target.bot, name);
+      this.detected.set(name, detected);
+      this.analyses.set(
+        name,
+        await CollectionAnalysis.forSearch(detected ? settingFor(detected) : undefined),
+      );
+    }
+  }
+
+  /** What a collection with no `language` was detected to be in, once indexed (for `bots`/`index`). */
+  detectedLanguage(collection: string): DetectedLanguage | undefined {
+    return this.detected.get(collection);
   }
 
   private async collectionRows(client: pg.PoolClient, names: readonly string[]) {

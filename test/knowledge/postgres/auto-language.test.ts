@@ -181,24 +181,42 @@ innen den femte, ellers kommer de først med i neste måneds utbetaling.
     });
 
     // Last: it adds a collection to the bot's database.
-    it("a collection that sets no language and reads as Norwegian: indexing says which key to set", async () => {
-      const unset = await PostgresBackend.open({
-        bot: "handbook",
-        urlEnv: "TEST_DATABASE_URL",
-        schema: SCHEMA,
-        collections: { norsk: { paths: ["docs/lonn.md"] } },
-        env: { TEST_DATABASE_URL: server.url },
-      });
+    it("a collection that sets no language and reads as Norwegian: analysed, recorded and searched as Norwegian", async () => {
+      const open = () =>
+        PostgresBackend.open({
+          bot: "handbook",
+          urlEnv: "TEST_DATABASE_URL",
+          schema: SCHEMA,
+          collections: { norsk: { paths: ["docs/lonn.md"] } },
+          env: { TEST_DATABASE_URL: server.url },
+        });
+      const unset = await open();
       try {
         const { result, log } = await logLines(() => unset.refresh(botDir));
-        expect(result[0]).toMatchObject({ added: 1 });
+        expect(result[0]).toMatchObject({
+          added: 1,
+          detectedLanguage: { tag: "nb", documents: 1, sampled: 1 },
+        });
         expect(log).toContain(
-          `collection norsk has no \\"language\\" in ${join(botDir, "config.json")}, so it is analysed as English, but 1 of 1 sampled documents read as Norwegian Bokmål: set knowledge.collections.norsk.language to \\"nb\\"`,
+          "language: nb (Norwegian Bokmål; detected from 1 of 1 documents; set knowledge.collections.norsk.language to fix it)",
         );
-        // Nothing read again, nothing said again.
-        expect((await logLines(() => unset.refresh(botDir))).log).not.toContain("has no");
+        // Recorded: the next run detects nothing and reads nothing.
+        const again = await logLines(() => unset.refresh(botDir));
+        expect(again.result[0]).toMatchObject({ added: 0, detectedLanguage: { tag: "nb" } });
+        expect(again.log).not.toContain("detected from");
       } finally {
         await unset.close();
+      }
+      // Another process serving the bot searches it as the embedded engine does, in Norwegian.
+      const reopened = await open();
+      try {
+        expect(reopened.detectedLanguage("norsk")).toEqual({ tag: "nb", documents: 1, sampled: 1 });
+        const { engine } = await openEmbeddedEngine(botDir, { norsk: { paths: ["docs/lonn.md"] } });
+        expect(engine.collectionIndex("norsk")?.analysis.setting).toBe("nb");
+        const query = "endringer i kontonumre";
+        expect(await reopened.search({ query })).toEqual(await engine.search({ query }));
+      } finally {
+        await reopened.close();
       }
     });
   },
