@@ -6,18 +6,24 @@
 // this file (.dependency-cruiser.cjs, docs/architecture.md "The ranking core").
 
 export type { DetectedLanguage } from "./analysis/unset-language.js";
+export {
+  detectFromSample,
+  languageOfSample,
+  type RecordedDetection,
+  sampleFingerprint,
+  sampleOfFiles,
+  settingFor,
+} from "./index/detected-language.js";
 export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";
 export {
   ALWAYS_EXCLUDED,
   type CollectionSource,
-  detectFromSample,
   emptyRefreshReport,
   listCollectionFiles,
   MAX_FILES_PER_COLLECTION,
   type RefreshProgress,
   type RefreshReport,
-  settingFor,
   statFailureReason,
   warnOfWhatWasRead,
 } from "./index/refresh.js";

@@ -6,6 +6,7 @@
 // collection is analysed exactly as it always was (so no English bot re-indexes on upgrade).
 
 import { createHash } from "node:crypto";
+import { languageEvidence } from "../../knowledge-tool/weakness.js";
 import { DETECTION_SAMPLE_CHARS, type LanguageDetector } from "./detect.js";
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "./registry.js";
 
@@ -13,8 +14,8 @@ import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "./registry.js";
 export const UNSET_LANGUAGE_SAMPLE_DOCUMENTS = 40;
 
 /**
- * The share of the sampled documents another language must hold for the warning: a third of a
- * collection analysed in the wrong language is worth a line. English documentation sampled whole
+ * The share of the sampled documents another language must hold to be the collection's: a third
+ * of a collection analysed in the wrong language costs too much. English documentation sampled whole
  * reads as English throughout (pydocs 40 of 40, lohelp en-us 40 of 40), so misread documents
  * come nowhere near it.
  */
@@ -32,8 +33,20 @@ export interface UnsetLanguageFinding {
   documents: number;
   /** Sampled documents read as English. */
   english: number;
-  /** Documents sampled (with letters in them). */
+  /** Documents sampled (with enough letters to judge: MIN_SAMPLE_LETTERS). */
   sampled: number;
+}
+
+/**
+ * Letters a sampled document needs to count (a Han, Kana or Hangul character as three): a page
+ * that is a heading and a few words says nothing reliable about its language ("A / Alpha text."
+ * reads as Catalan, a hair ahead of English), and one such page must not decide a collection.
+ */
+export const MIN_SAMPLE_LETTERS = 40;
+
+/** Whether a document's detection text is worth a verdict (MIN_SAMPLE_LETTERS). */
+export function isDetectable(text: string): boolean {
+  return languageEvidence(text) >= MIN_SAMPLE_LETTERS;
 }
 
 /** The text the detector reads of a document: its title, then its sections, cut to what it reads. */
@@ -56,6 +69,21 @@ export function sampleRank(path: string): number {
 }
 
 /**
+ * The sample's documents: of `documents`, the UNSET_LANGUAGE_SAMPLE_DOCUMENTS whose ids rank
+ * lowest (sampleRank; the id breaks a tie). The same documents whatever order they come in.
+ */
+export function sampleMembers<T extends { id: string }>(documents: readonly T[]): T[] {
+  return documents
+    .map((document) => ({ document, rank: sampleRank(document.id) }))
+    .sort(
+      (a, b) =>
+        a.rank - b.rank || (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0),
+    )
+    .slice(0, UNSET_LANGUAGE_SAMPLE_DOCUMENTS)
+    .map((ranked) => ranked.document);
+}
+
+/**
  * A sample of the documents a run reads, as text for the detector (title, then sections, cut to
  * what it reads). The documents kept are those whose paths hash lowest: spread over the whole
  * collection rather than its first folder (files are read in path order, and a folder is often
@@ -68,7 +96,7 @@ export class LanguageSample {
     const rank = sampleRank(path);
     if (this.kept.length >= UNSET_LANGUAGE_SAMPLE_DOCUMENTS && rank >= this.kept.at(-1)!.rank) return;
     const text = detectionText(document);
-    if (!/\p{L}/u.test(text)) return;
+    if (!isDetectable(text)) return;
     this.kept.push({ rank, text });
     this.kept.sort((a, b) => a.rank - b.rank);
     if (this.kept.length > UNSET_LANGUAGE_SAMPLE_DOCUMENTS) this.kept.pop();
@@ -112,7 +140,7 @@ export interface DetectedLanguage {
   tag: string;
   /** Sampled documents read as `tag`. */
   documents: number;
-  /** Documents sampled (with letters in them). */
+  /** Documents sampled (with enough letters to judge: MIN_SAMPLE_LETTERS). */
   sampled: number;
 }
 
@@ -155,10 +183,10 @@ export interface LanguageChoice {
 }
 
 /**
- * The `language` for a collection being set up from these sampled texts, by the rule the
- * unset-language warning applies: English unless a third of the sample reads as another
- * supported language; that language, or "auto" when English also holds a clear share (the
- * warning's "mixed" case), so neither half of the collection is analysed in the wrong language.
+ * The `language` for a collection being set up from these sampled texts, by the rule indexing
+ * detects an unset collection's language with: English unless a third of the sample reads as
+ * another supported language; that language, or "auto" when English also holds a clear share
+ * (isMixed), so neither half of the collection is analysed in the wrong language.
  */
 export function chooseCollectionLanguage(texts: readonly string[], detect: LanguageDetector): LanguageChoice {
   const finding = findUnsetLanguage(texts, detect);

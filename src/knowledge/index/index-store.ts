@@ -50,6 +50,8 @@ const DetectedLanguageSchema = z.strictObject({
   tag: z.string(),
   documents: z.number().int().nonnegative(),
   sampled: z.number().int().nonnegative(),
+  /** The sample it was decided or last checked on (index/detected-language.ts sampleFingerprint). */
+  sample: z.string().optional(),
 });
 export type StoredDetection = z.output<typeof DetectedLanguageSchema>;
 

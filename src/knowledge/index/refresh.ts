@@ -5,20 +5,19 @@ import { glob } from "tinyglobby";
 import { escapeControlCharacters } from "../../knowledge-tool/untrusted-text.js";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
-import { languageDetector } from "../analysis/detect.js";
-import { DEFAULT_LANGUAGE, languageOf } from "../analysis/registry.js";
-import {
-  type DetectedLanguage,
-  detectCollectionLanguage,
-  detectedLanguageLine,
-  detectionText,
-  LanguageSample,
-  sampleRank,
-  UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
-} from "../analysis/unset-language.js";
+import { DEFAULT_LANGUAGE } from "../analysis/registry.js";
+import { type DetectedLanguage, detectedLanguageLine } from "../analysis/unset-language.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { isLexicallyInside, resolvedPath } from "../documents/inside-folder.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
+import {
+  detectFromSample,
+  languageOfSample,
+  sampleFingerprint,
+  sampleOfFiles,
+  settingFor,
+  storedDetection,
+} from "./detected-language.js";
 import type { IndexStore, SkippedFile, StoredDocument, StoreLoad } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
@@ -165,36 +164,52 @@ export async function refreshCollection(
   if (source.language !== undefined) return refreshAs(botDir, source, store, options, undefined);
   const started = performance.now();
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
+  const withPool = { ...options, pool };
   const files = await listCollectionFiles(botDir, source);
-  const stored = await storedDetection(store, source.name);
-  const decided = stored ?? (await detectFromSample(botDir, files, pool));
-  const run = (detected: DetectedLanguage, preparsed?: ReadonlyMap<string, IngestResult>) =>
-    refreshAs(
-      botDir,
-      source,
-      store,
-      { ...options, pool },
-      {
-        detected,
-        files,
-        record: detected !== stored?.detected,
-        ...(preparsed ? { preparsed } : {}),
-        ...(detected === stored?.detected ? { sample: new LanguageSample() } : {}),
-      },
-    );
-  let refreshed = await run(decided.detected, decided.preparsed);
-  // Detected once: a later run detects again only when it read a whole sample's worth of
-  // changed documents, and re-indexes only when their majority is another language.
-  const sample = refreshed.sample;
-  if (stored && sample && sample.texts.length >= UNSET_LANGUAGE_SAMPLE_DOCUMENTS) {
-    const now = detectCollectionLanguage(sample.texts, await languageDetector());
-    if (now.tag !== stored.detected.tag) {
-      logger().info(
-        { collection: source.name, from: stored.detected.tag, to: now.tag },
-        `collection ${source.name}: most documents now read as ${now.tag}, not ${stored.detected.tag}: re-indexing every file`,
-      );
-      refreshed = await run(now);
+  let run: UnsetRun;
+  const recorded = await storedDetection(store, source.name);
+  if (recorded) run = { ...recorded, files, record: false };
+  else {
+    // Decided once, before the files are analysed. An index that stands (in English, what an
+    // unset collection always was) lends the sample its text and keeps answering meanwhile: a
+    // stop leaves the language undecided, never a search waiting on a slow sample file.
+    const found = await store.inspect(source.name, CollectionAnalysis.of(undefined).id);
+    const standing =
+      found.state === "loaded"
+        ? {
+            documents: new Map(found.documents.map((d) => [d.path, d])),
+            skipped: new Map(found.skipped.map((s) => [s.path, s])),
+            limits: boundsKey(pool.limits),
+          }
+        : undefined;
+    const decided = await detectFromSample(botDir, files, pool, {
+      ...(standing && options.signal ? { signal: options.signal } : {}),
+      ...(standing ? { standing } : {}),
+    });
+    if (decided.detected === undefined) {
+      const refreshed = await refreshAs(botDir, source, store, withPool, undefined);
+      // Unfinished: the detection is still to do (a background refresh, the next run).
+      refreshed.report.pending += decided.unread;
+      return refreshed;
     }
+    run = {
+      detected: decided.detected,
+      files,
+      record: true,
+      ...(decided.preparsed ? { preparsed: decided.preparsed } : {}),
+    };
+  }
+  let refreshed = await refreshAs(botDir, source, store, withPool, run);
+  if (refreshed.moved) {
+    logger().info(
+      { collection: source.name, from: run.detected.tag, to: refreshed.moved.tag },
+      `collection ${source.name}: most sampled documents now read as ${refreshed.moved.tag}, not ${run.detected.tag}: re-indexing every file`,
+    );
+    refreshed = await refreshAs(botDir, source, store, withPool, {
+      detected: refreshed.moved,
+      files,
+      record: true,
+    });
   }
   const { documents, report } = refreshed;
   report.ms = Math.round(performance.now() - started);
@@ -209,58 +224,8 @@ interface UnsetRun {
   record: boolean;
   /** The sample's files as the detection parsed them (in English), to use instead of parsing again. */
   preparsed?: ReadonlyMap<string, IngestResult>;
-  /** Documents read this run, to tell whether the majority moved (a stored detection only). */
-  sample?: LanguageSample;
-}
-
-/** The tag an unset collection is analysed with: English as the setting's absence, as always. */
-export const settingFor = (detected: DetectedLanguage): string | undefined =>
-  detected.tag === DEFAULT_LANGUAGE ? undefined : detected.tag;
-
-/** The detection the stored index records, when its documents were analysed in that language. */
-async function storedDetection(
-  store: IndexStore,
-  collection: string,
-): Promise<{ detected: DetectedLanguage; preparsed?: undefined } | undefined> {
-  const found = await store.detection(collection);
-  if (!found || found.sampled === 0 || !languageOf(found.tag)) return undefined;
-  if (CollectionAnalysis.of(settingFor(found)).id !== found.analyzer) return undefined;
-  return { detected: { tag: found.tag, documents: found.documents, sampled: found.sampled } };
-}
-
-/**
- * The language of a collection with no setting, from the documents whose paths hash lowest
- * (the sample indexing reads, analysis/unset-language.ts), parsed here before any other file.
- * When they read as English, their parses are the run's own (English is what they were parsed
- * in), so an English collection parses no file twice.
- */
-export async function detectFromSample(
-  botDir: string,
-  files: readonly string[],
-  pool: IngestPool,
-): Promise<{ detected: DetectedLanguage; preparsed?: ReadonlyMap<string, IngestResult> }> {
-  const sampled = files
-    .map((absPath) => ({ absPath, id: documentIdFor(botDir, absPath) }))
-    .filter((f): f is { absPath: string; id: string } => f.id !== undefined)
-    .map((f) => ({ ...f, rank: sampleRank(f.id) }))
-    .sort((a, b) => a.rank - b.rank || (a.id < b.id ? -1 : 1))
-    .slice(0, UNSET_LANGUAGE_SAMPLE_DOCUMENTS);
-  const preparsed = new Map<string, IngestResult>();
-  await Promise.all(
-    sampled.map(async (f) => preparsed.set(f.absPath, await pool.ingest({ absPath: f.absPath, id: f.id }))),
-  );
-  const texts: string[] = [];
-  for (const f of sampled) {
-    const result = preparsed.get(f.absPath);
-    if (!result?.ok || result.unchanged) continue;
-    const text = detectionText(result.document);
-    if (/\p{L}/u.test(text)) texts.push(text);
-  }
-  const detected =
-    texts.length === 0
-      ? { tag: DEFAULT_LANGUAGE, documents: 0, sampled: 0 }
-      : detectCollectionLanguage(texts, await languageDetector());
-  return detected.tag === DEFAULT_LANGUAGE ? { detected, preparsed } : { detected };
+  /** The sample the record was decided or last checked on (sampleFingerprint); absent: not yet. */
+  sample?: string;
 }
 
 /** One collection's refresh in one language (`unset`: a collection with no setting, as detected). */
@@ -270,7 +235,7 @@ async function refreshAs(
   store: IndexStore,
   options: RefreshOptions,
   unset: UnsetRun | undefined,
-): Promise<{ documents: StoredDocument[]; report: RefreshReport; sample?: LanguageSample }> {
+): Promise<{ documents: StoredDocument[]; report: RefreshReport; moved?: DetectedLanguage }> {
   const started = performance.now();
   const language = unset ? settingFor(unset.detected) : source.language;
   const analysis = CollectionAnalysis.of(language);
@@ -319,7 +284,6 @@ async function refreshAs(
     pool,
     signal,
     language,
-    sample: unset?.sample,
     preparsed: unset?.preparsed,
   };
   const worker = async () => {
@@ -341,14 +305,24 @@ async function refreshAs(
   const kept = documents.filter((d): d is StoredDocument => d !== undefined);
   const keptPaths = new Set(kept.map((d) => d.path));
   for (const path of previous.keys()) if (!keptPaths.has(path)) report.removed++;
+  // A run that read every file checks the sample: its language decides again when its documents changed.
+  const checked = unset && report.pending === 0 ? await checkSample(botDir, unset, kept) : undefined;
+  if (checked?.moved) return { documents: kept, report, moved: checked.moved };
+  if (checked) report.detectedLanguage = checked.detected;
   warnOfWhatWasRead(source.name, report);
   const skipsChanged =
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
   const changed = report.added || report.updated || report.removed || report.touched || skipsChanged;
-  if (changed || !stored || unset?.record) {
+  if (changed || !stored || unset?.record || checked?.changed) {
     try {
-      await store.save(source.name, kept, skippedFiles, analysis.id, unset?.detected);
+      const record = unset && {
+        ...(checked?.detected ?? unset.detected),
+        ...((checked?.sample ?? unset.sample) !== undefined
+          ? { sample: checked?.sample ?? unset.sample }
+          : {}),
+      };
+      await store.save(source.name, kept, skippedFiles, analysis.id, record);
       report.written = true;
     } catch (error) {
       const code = unsavableCode(error);
@@ -360,7 +334,28 @@ async function refreshAs(
     await store.removeStraysOf(source.name).catch(() => undefined);
   }
   report.ms = Math.round(performance.now() - started);
-  return { documents: kept, report, ...(context.sample ? { sample: context.sample } : {}) };
+  return { documents: kept, report };
+}
+
+/**
+ * The sample of an unset collection after a run that read every file: unchanged since the record
+ * (its fingerprint), nothing to do; else its language read again — `moved` when the majority is
+ * another language now, else the record brought up to date (`changed` when it needs saving).
+ */
+async function checkSample(
+  botDir: string,
+  unset: UnsetRun,
+  kept: readonly StoredDocument[],
+): Promise<{ detected: DetectedLanguage; sample: string; changed: boolean; moved?: DetectedLanguage }> {
+  const members = sampleOfFiles(botDir, unset.files);
+  const byId = new Map(kept.map((d) => [d.path, d]));
+  const sample = sampleFingerprint(members, byId);
+  if (sample === unset.sample) return { detected: unset.detected, sample, changed: false };
+  // Decided from this very sample a moment ago: only its fingerprint is new.
+  if (unset.record) return { detected: unset.detected, sample, changed: true };
+  const now = await languageOfSample(members.flatMap((m) => byId.get(m.id) ?? []));
+  if (now.tag !== unset.detected.tag) return { detected: unset.detected, sample, changed: false, moved: now };
+  return { detected: now, sample, changed: true };
 }
 
 /**
@@ -502,8 +497,6 @@ interface RefreshContext {
   report: RefreshReport;
   pool: IngestPool;
   language: string | undefined;
-  /** Documents read this run, for the detector: only when the collection sets no language. */
-  sample: LanguageSample | undefined;
   /** Files already parsed (the language sample's), by absolute path. */
   preparsed: ReadonlyMap<string, IngestResult> | undefined;
 }
@@ -576,7 +569,6 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
   if (before) report.updated++;
   else report.added++;
   const { document } = result;
-  context.sample?.offer(path, document);
   return {
     id: path,
     title: document.title,

@@ -21,7 +21,7 @@ import {
 } from "../ingest-core.js";
 import type { AnalyzedDocument } from "../ranking-core/index.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
-import { unsetCollectionLanguage } from "./pg-language.js";
+import { checkSample, unsetCollectionLanguage } from "./pg-language.js";
 import type { Tables } from "./pg-schema.js";
 import {
   type DocumentToWrite,
@@ -114,117 +114,174 @@ export async function refreshPostgresCollection(
   options: PostgresRefreshOptions = {},
 ): Promise<RefreshReport> {
   const started = performance.now();
-  const report = emptyRefreshReport(source.name);
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
+  let report = emptyRefreshReport(source.name);
   await acquireIndexLock(client, bot, source.name);
   try {
-    // A collection with no setting: the language recorded when it was first indexed, else the
-    // majority of its sample, detected once (the embedded indexer's rule, index/refresh.ts).
-    let language = source.language;
-    if (language === undefined) {
-      const detected = await unsetCollectionLanguage(client, t, bot, botDir, source, pool);
-      report.detectedLanguage = detected;
-      language = settingFor(detected);
-    }
-    const { id, extractedBy } = await ensureCollection(
-      client,
-      t,
-      bot,
-      source.name,
-      CollectionAnalysis.of(language).id,
-    );
-    // Stored text from an older extraction keeps what the loaders now drop: the files of the
-    // formats it changed are read again (searches go on reading the stored text until each file
-    // is replaced), the others stay as they are.
-    const rereadSince = extractedBy < TEXT_EXTRACTION_VERSION ? extractedBy : undefined;
-    if (rereadSince !== undefined) {
-      logger().warn(
-        { bot, collection: source.name, builtWith: rereadSince, extraction: TEXT_EXTRACTION_VERSION },
-        `collection ${source.name} was indexed from text extraction ${rereadSince}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
-      );
-    }
-    const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
-    const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
-    const skips: StoredSkip[] = [];
-    const files = await listCollectionFiles(botDir, source, report);
-    report.files = files.length;
-    if (options.from) {
-      const current = new Set<string>();
-      for (const file of files) {
-        const path = documentIdFor(botDir, file);
-        if (path !== undefined) current.add(path);
-      }
-      await claimCollection(
+    if (source.language !== undefined) {
+      await indexFiles(client, t, bot, botDir, source, source.language, report, pool, options);
+    } else {
+      // A collection with no setting: the language recorded when it was first indexed, else the
+      // majority of its sample, detected once (the embedded indexer's rule, index/detected-language.ts).
+      const files = await listCollectionFiles(botDir, source);
+      const recorded = await unsetCollectionLanguage(client, t, bot, botDir, source, files, pool);
+      report.detectedLanguage = recorded.detected;
+      const id = await indexFiles(
         client,
         t,
-        { bot, collection: source.name, collectionId: id, server: options.from.server },
-        options.from,
-        [...previous.keys()],
-        current,
+        bot,
+        botDir,
+        source,
+        settingFor(recorded.detected),
+        report,
+        pool,
+        options,
       );
-    }
-    const seen = new Set<string>();
-    // Parses run in parallel in the pool's threads; the database work is one connection's, so
-    // every statement goes through here, one file's transaction after another.
-    let failure: { error: unknown } | undefined;
-    const oneByOne = oneAtATime();
-    // After a failed write, files still being parsed are not written: the run is ending.
-    const serially = <T>(work: () => Promise<T>) =>
-      oneByOne(() => (failure ? Promise.reject(failure.error) : work()));
-    let next = 0;
-    let done = 0;
-    const worker = async () => {
-      while (next < files.length && !failure) {
-        const absPath = files[next++]!;
-        try {
-          await refreshFile(absPath, {
-            botDir,
-            previous,
-            previousSkips,
-            skips,
-            bounds: boundsKey(pool.limits),
-            seen,
-            report,
-            pool,
-            serially,
-            client,
-            t,
-            id,
-            language,
-            reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
-          });
-        } catch (error) {
-          failure ??= { error };
-          return;
-        }
-        done++;
-        options.onProgress?.({ collection: source.name, done, total: files.length });
+      const checked = await checkSample(client, t, bot, botDir, source, files, id, recorded);
+      report.detectedLanguage = checked.detected;
+      if (checked.moved) {
+        logger().info(
+          { collection: source.name, from: checked.detected.tag, to: checked.moved.tag },
+          `collection ${source.name}: most sampled documents now read as ${checked.moved.tag}, not ${checked.detected.tag}: re-indexing every file`,
+        );
+        report = emptyRefreshReport(source.name);
+        report.detectedLanguage = checked.moved;
+        const again = await indexFiles(
+          client,
+          t,
+          bot,
+          botDir,
+          source,
+          settingFor(checked.moved),
+          report,
+          pool,
+          options,
+        );
+        await checkSample(client, t, bot, botDir, source, files, again, {
+          detected: checked.moved,
+          fresh: true,
+        });
       }
-    };
-    // Enough files in flight to keep every parser thread busy while one file is being written.
-    const concurrency = Math.min(files.length, Math.max(2, pool.limits.workers * 2));
-    await Promise.all(Array.from({ length: concurrency }, worker));
-    if (failure) throw failure.error;
-    // Only a run that read every file records the extraction: an interrupted one is re-read again.
-    if (rereadSince !== undefined && report.pending === 0) await recordTextExtraction(client, t, id);
-    for (const path of previous.keys()) {
-      if (seen.has(path)) continue;
-      await replaceDocuments(client, t, id, [], [path]);
-      report.removed++;
-      report.written = true;
     }
-    await keepSkipsOf(
-      client,
-      t,
-      id,
-      skips.map((s) => s.path),
-    );
   } finally {
     await releaseIndexLock(client, bot, source.name).catch(() => {});
   }
   warnOfWhatWasRead(source.name, report);
   report.ms = Math.round(performance.now() - started);
   return report;
+}
+
+/**
+ * One pass over the collection's files in one language, under the caller's index lock: the
+ * collection's row (emptied when its analysis changed), then every file, then what is gone.
+ * Returns the collection's id.
+ */
+async function indexFiles(
+  client: pg.PoolClient,
+  t: Tables,
+  bot: string,
+  botDir: string,
+  source: CollectionSource,
+  language: string | undefined,
+  report: RefreshReport,
+  pool: IngestPool,
+  options: PostgresRefreshOptions,
+): Promise<number> {
+  const { id, extractedBy } = await ensureCollection(
+    client,
+    t,
+    bot,
+    source.name,
+    CollectionAnalysis.of(language).id,
+  );
+  // Stored text from an older extraction keeps what the loaders now drop: the files of the
+  // formats it changed are read again (searches go on reading the stored text until each file
+  // is replaced), the others stay as they are.
+  const rereadSince = extractedBy < TEXT_EXTRACTION_VERSION ? extractedBy : undefined;
+  if (rereadSince !== undefined) {
+    logger().warn(
+      { bot, collection: source.name, builtWith: rereadSince, extraction: TEXT_EXTRACTION_VERSION },
+      `collection ${source.name} was indexed from text extraction ${rereadSince}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
+    );
+  }
+  const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));
+  const previousSkips = new Map((await storedSkips(client, t, id)).map((s) => [s.path, s]));
+  const skips: StoredSkip[] = [];
+  const files = await listCollectionFiles(botDir, source, report);
+  report.files = files.length;
+  if (options.from) {
+    const current = new Set<string>();
+    for (const file of files) {
+      const path = documentIdFor(botDir, file);
+      if (path !== undefined) current.add(path);
+    }
+    await claimCollection(
+      client,
+      t,
+      { bot, collection: source.name, collectionId: id, server: options.from.server },
+      options.from,
+      [...previous.keys()],
+      current,
+    );
+  }
+  const seen = new Set<string>();
+  // Parses run in parallel in the pool's threads; the database work is one connection's, so
+  // every statement goes through here, one file's transaction after another.
+  let failure: { error: unknown } | undefined;
+  const oneByOne = oneAtATime();
+  // After a failed write, files still being parsed are not written: the run is ending.
+  const serially = <T>(work: () => Promise<T>) =>
+    oneByOne(() => (failure ? Promise.reject(failure.error) : work()));
+  const context: FileContext = {
+    botDir,
+    previous,
+    previousSkips,
+    skips,
+    bounds: boundsKey(pool.limits),
+    seen,
+    report,
+    pool,
+    serially,
+    client,
+    t,
+    id,
+    language,
+    reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
+  };
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < files.length && !failure) {
+      const absPath = files[next++]!;
+      try {
+        await refreshFile(absPath, context);
+      } catch (error) {
+        failure ??= { error };
+        return;
+      }
+      done++;
+      options.onProgress?.({ collection: source.name, done, total: files.length });
+    }
+  };
+  // Enough files in flight to keep every parser thread busy while one file is being written.
+  const concurrency = Math.min(files.length, Math.max(2, pool.limits.workers * 2));
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  if (failure) throw failure.error;
+  // Only a run that read every file records the extraction: an interrupted one is re-read again.
+  if (rereadSince !== undefined && report.pending === 0) await recordTextExtraction(client, t, id);
+  for (const path of previous.keys()) {
+    if (seen.has(path)) continue;
+    await replaceDocuments(client, t, id, [], [path]);
+    report.removed++;
+    report.written = true;
+  }
+  await keepSkipsOf(
+    client,
+    t,
+    id,
+    skips.map((s) => s.path),
+  );
+  return id;
 }
 
 /** Runs async work strictly one piece after another, in the order it was handed in. */

@@ -391,7 +391,7 @@ export class PostgresBackend implements KnowledgeBackend {
   private async readDetectedLanguages(client: pg.PoolClient): Promise<void> {
     for (const [name, config] of Object.entries(this.configured)) {
       if (config.language !== undefined) continue;
-      const detected = await recordedLanguage(client, this.t, this.target.bot, name);
+      const detected = (await recordedLanguage(client, this.t, this.target.bot, name))?.detected;
       this.detected.set(name, detected);
       this.analyses.set(
         name,

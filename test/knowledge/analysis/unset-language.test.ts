@@ -181,15 +181,72 @@ describe("indexing a collection that sets no language", () => {
     }
   });
 
-  it("re-indexes only when the documents read in a run are mostly another language", async () => {
+  it("an index an older version built (no record) lends the sample its text: decided without parsing a file", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    // What an older version left: the collection indexed as English, no detection recorded.
+    await refreshCollection(bot, { name: "docs", paths: ["en/**/*.md"], language: "en" }, store);
+    expect(await store.detection("docs")).toBeUndefined();
+    const pool = new IngestPool(ingestLimits({ workers: 1 }));
+    try {
+      const ingest = vi.spyOn(pool, "ingest");
+      const { report } = await refreshCollection(bot, { name: "docs", paths: ["en/**/*.md"] }, store, {
+        pool,
+      });
+      expect(ingest).not.toHaveBeenCalled();
+      expect(report).toMatchObject({
+        unchanged: 5,
+        written: true,
+        detectedLanguage: { tag: "en", sampled: 5 },
+      });
+      expect(await store.detection("docs")).toMatchObject({ tag: "en", sampled: 5 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("a stop before the sample is read leaves the language undecided and the index answering as it stood", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    const source = { name: "docs", paths: ["*/**/*.md"] };
+    await refreshCollection(bot, { ...source, language: "en" }, store);
+    // New pages in the sample: they must be parsed before the language can be decided.
+    for (const [i, text] of NORWEGIAN.entries())
+      await writeFile(join(bot, "no", `ny-${i}.md`), `# Ny side ${i}\n\n${text}\n`);
+    const stopped = new AbortController();
+    stopped.abort();
+    const early = await refreshCollection(bot, source, store, { signal: stopped.signal });
+    expect(early.report.pending).toBeGreaterThan(0);
+    expect(early.report.detectedLanguage).toBeUndefined();
+    expect(early.documents).toHaveLength(10);
+    expect(await store.detection("docs")).toBeUndefined();
+    // The next run that is not stopped decides, and indexes in what it decided.
+    const full = await refreshCollection(bot, source, store);
+    expect(full.report).toMatchObject({
+      pending: 0,
+      added: 15,
+      detectedLanguage: { tag: "nb", documents: 10, sampled: 15 },
+    });
+    expect(await store.detection("docs")).toMatchObject({ tag: "nb", analyzer: analyzerFor("nb").id });
+  });
+
+  it("a page of a heading and a few words decides nothing: too little text for a verdict", async () => {
+    await writeFile(join(bot, "en", "a.md"), "# A\n\nAlpha text.\n");
+    const { report } = await refreshCollection(
+      bot,
+      { name: "tiny", paths: ["en/a.md"] },
+      new IndexStore(indexDirectory(bot)),
+    );
+    expect(report.detectedLanguage).toEqual({ tag: "en", documents: 0, sampled: 0 });
+  });
+
+  it("is detected again when its sample changes, and re-indexed only when the sample's majority moved", async () => {
     const store = new IndexStore(indexDirectory(bot));
     const source = { name: "docs", paths: ["no/**/*.md"] };
     await refreshCollection(bot, source, store);
-    // A few changed pages in English: no detection, no re-index.
+    // A page rewritten in English: the sample changed, its majority did not: no re-index.
     await writeFile(join(bot, "no", "side-0.md"), `# Page\n\n${ENGLISH[0]}\n`);
     const few = await refreshCollection(bot, source, store);
     expect(few.report).toMatchObject({ updated: 1, unchanged: 4 });
-    expect(few.report.detectedLanguage?.tag).toBe("nb");
+    expect(few.report.detectedLanguage).toEqual({ tag: "nb", documents: 4, sampled: 5 });
     // A whole sample's worth of new English pages: the majority moved, so every file is read again in it.
     for (let i = 0; i < UNSET_LANGUAGE_SAMPLE_DOCUMENTS * 2; i++)
       await writeFile(join(bot, "no", `new-${i}.md`), `# Page ${i}\n\n${ENGLISH[i % ENGLISH.length]}\n`);
