@@ -188,8 +188,9 @@ export async function refreshCollection(
     });
     if (decided.detected === undefined) {
       const refreshed = await refreshAs(botDir, source, store, withPool, undefined);
-      // Unfinished: the detection is still to do (a background refresh, the next run).
-      refreshed.report.pending += decided.unread;
+      // Unfinished, whatever the stopped run had left: the sample is still to read (by a
+      // background refresh, or the next run).
+      refreshed.report.pending = Math.max(refreshed.report.pending, decided.unread);
       return refreshed;
     }
     run = {
