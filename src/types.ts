@@ -68,12 +68,19 @@ export interface RetryHints {
   rescueQueries?: RescueQuery[];
   /** The query's content words that occur in no document the search could reach. */
   unmatchedTerms?: string[];
+  /**
+   * The share (0..1) of the query's content-word weight each of `unmatchedTerms` carries: high
+   * when the absent word is the question's subject, low when it is one aside among many.
+   */
+  unmatchedShare?: number;
 }
 
 /** One lexical re-query candidate and how it was derived (`drop_unmatched`, …). */
 export interface RescueQuery {
   query: string;
   strategy: string;
+  /** The share (0..1) of the query's content-word weight the candidate keeps, when the index knows it. */
+  keptShare?: number;
 }
 
 export interface SearchResponse {

@@ -4,6 +4,10 @@ import { type BotFailure, botCollections, type DiscoveryResult } from "../bots/d
 import { collectionLanguages } from "../connectors/collection-languages.js";
 import { type CorrectiveSource, describeCorrective } from "../corrective/corrective-config.js";
 import { errorMessage } from "../errors.js";
+import { DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
+import { type DetectedLanguage, detectedLanguageLine } from "../knowledge/analysis/unset-language.js";
+import { IndexStore } from "../knowledge/index/index-store.js";
+import { indexDirectory } from "../knowledge/open-embedded.js";
 import { collectionWithLanguage } from "../knowledge-tool/collection-languages.js";
 import type { CollectionLanguage } from "../types.js";
 
@@ -28,13 +32,16 @@ export interface BotListingEntry {
 }
 
 /** The listing in `--json` form: loaded and failed bots together, sorted by name. */
-export function listingEntries(result: DiscoveryResult): BotListingEntry[] {
+export function listingEntries(
+  result: DiscoveryResult,
+  detected: ReadonlyMap<string, ReadonlyMap<string, DetectedLanguage>> = new Map(),
+): BotListingEntry[] {
   const loaded: BotListingEntry[] = result.bots.map((bot) => ({
     name: bot.name,
     dir: bot.dir,
     backend: bot.config.knowledge.backend,
     collections: botCollections(bot.config),
-    languages: collectionLanguages(bot.config),
+    languages: withDetected(collectionLanguages(bot.config), detected.get(bot.name)),
     model: bot.config.model ?? null,
     provider: bot.config.provider?.type ?? null,
     correctiveRetrieval: {
@@ -63,9 +70,24 @@ export function listingEntries(result: DiscoveryResult): BotListingEntry[] {
   return [...loaded, ...failed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function humanRows(result: DiscoveryResult): string[][] {
+/** A collection with no `language` is named by the language its index was detected to be in. */
+function withDetected(
+  languages: Record<string, CollectionLanguage>,
+  detected: ReadonlyMap<string, DetectedLanguage> | undefined,
+): Record<string, CollectionLanguage> {
+  for (const [name, language] of detected ?? []) {
+    const profile = languageOf(language.tag);
+    if (profile) languages[name] = { tags: [profile.tag], name: `${profile.name}, detected` };
+  }
+  return languages;
+}
+
+function humanRows(
+  result: DiscoveryResult,
+  detected: ReadonlyMap<string, ReadonlyMap<string, DetectedLanguage>>,
+): string[][] {
   const byName = new Map(result.bots.map((bot) => [bot.name, bot]));
-  return listingEntries(result).map((entry) => {
+  return listingEntries(result, detected).map((entry) => {
     const bot = byName.get(entry.name);
     if (bot === undefined || entry.error !== null) {
       return [entry.name, "error", (entry.error ?? "").split("\n").join("; ")];
@@ -121,16 +143,51 @@ export async function runBots(
     io.stderr.write(`second-look bots: ${errorMessage(error)}\n`);
     return 1;
   }
+  const detected = await detectedLanguages(result, env);
   if (opts.json) {
-    io.stdout.write(`${JSON.stringify(listingEntries(result), null, 2)}\n`);
+    const entries = listingEntries(result, detected).map((e) =>
+      detected.has(e.name) ? { ...e, detectedLanguages: Object.fromEntries(detected.get(e.name)!) } : e,
+    );
+    io.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
   } else if (result.bots.length === 0 && result.failures.length === 0) {
     io.stdout.write(
       `no bots under ${result.searched.join(" or ")} (a bot is a folder with a config.json; name its path to list it)\n`,
     );
   } else {
-    io.stdout.write(`${align(humanRows(result)).join("\n")}\n`);
+    io.stdout.write(`${align(humanRows(result, detected)).join("\n")}\n`);
+    for (const [bot, collections] of detected) {
+      for (const [name, language] of collections) {
+        io.stdout.write(`${bot} ${name}: ${detectedLanguageLine(name, language)}\n`);
+      }
+    }
   }
   return result.bots.length === 0 && result.failures.length > 0 ? 1 : 0;
+}
+
+/**
+ * Per embedded bot, its collections with no `language` whose index recorded another language
+ * than English as the one it was detected and analysed in (the index's manifest: no file is read). A PostgreSQL bot's record is
+ * in its database, which listing does not connect to (`second-look index` prints it).
+ */
+async function detectedLanguages(
+  result: DiscoveryResult,
+  env: NodeJS.ProcessEnv,
+): Promise<Map<string, Map<string, DetectedLanguage>>> {
+  const out = new Map<string, Map<string, DetectedLanguage>>();
+  for (const bot of result.bots) {
+    if (bot.config.knowledge.backend !== "embedded") continue;
+    const store = new IndexStore(indexDirectory(bot.dir, env));
+    for (const [name, collection] of Object.entries(bot.config.knowledge.collections)) {
+      if (collection.language !== undefined) continue;
+      const found = await store.detection(name);
+      // English is what a collection with no setting always was: only another language is news.
+      if (!found || found.tag === DEFAULT_LANGUAGE) continue;
+      const entry = out.get(bot.name) ?? new Map<string, DetectedLanguage>();
+      entry.set(name, { tag: found.tag, documents: found.documents, sampled: found.sampled });
+      out.set(bot.name, entry);
+    }
+  }
+  return out;
 }
 
 /** Each named bot, or why it could not be loaded (a listing shows both). */

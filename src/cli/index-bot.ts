@@ -5,6 +5,8 @@ import { resolveBot } from "../bots/bot-resolver.js";
 import type { BotDefinition } from "../bots/discovery.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { correctiveOffNote } from "../corrective/corrective-config.js";
+import { DEFAULT_LANGUAGE } from "../knowledge/analysis/registry.js";
+import { detectedLanguageLine } from "../knowledge/analysis/unset-language.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
 import { progressReporter } from "./progress.js";
 import { plural, terminalText } from "./terminal-text.js";
@@ -64,6 +66,11 @@ export function summary(r: RefreshReport): string {
   const changes = `${r.added} added, ${r.updated} updated, ${r.removed} removed, ${r.unchanged} unchanged`;
   const skipped = r.skipped.length ? `, ${r.skipped.length} skipped` : "";
   const lines = [`${r.collection}: ${plural(r.files, "file")} · ${changes}${skipped} · ${r.ms} ms`];
+  // A collection with no `language` found to be in another language than English: what it is
+  // analysed in, and how to change that (English is what an unset collection always was).
+  const detected = r.detectedLanguage;
+  if (detected && detected.tag !== DEFAULT_LANGUAGE)
+    lines.push(`  ${detectedLanguageLine(r.collection, detected)}`);
   for (const s of r.skipped) lines.push(`  skipped ${s.path}: ${s.reason}`);
   return lines.join("\n");
 }

@@ -15,8 +15,8 @@ import { languageDetector } from "../knowledge/analysis/detect.js";
 import {
   chooseCollectionLanguage,
   type LanguageChoice,
-  sampleRank,
-  UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
+  LanguageSample,
+  sampleMembers,
 } from "../knowledge/analysis/unset-language.js";
 import { documentFormatFor, SUPPORTED_EXTENSIONS } from "../knowledge/documents/document-format.js";
 import { isLexicallyInside, resolvedPath } from "../knowledge/documents/inside-folder.js";
@@ -25,7 +25,6 @@ import {
   ALWAYS_EXCLUDED,
   IngestPool,
   ingestLimits,
-  LanguageSample,
   MAX_FILES_PER_COLLECTION,
 } from "../knowledge/ingest-core.js";
 import { CliError } from "./cli-error.js";
@@ -240,8 +239,8 @@ export function collectionName(from: string): string {
 
 /**
  * The documents' language, from a sample parsed in the indexer's own parser threads (under its
- * time and memory bounds): the documents whose ids rank lowest, as the unset-language warning
- * picks them when the bot is indexed.
+ * time and memory bounds): the documents whose ids rank lowest, the sample indexing detects a
+ * collection's language from when it sets none.
  */
 async function detectLanguage(
   files: readonly { absPath: string; id: string }[],
@@ -261,13 +260,9 @@ async function detectLanguage(
   return { ...chooseCollectionLanguage(sample.texts, await languageDetector()), titles };
 }
 
-/** The documents whose ids rank lowest in the sample (`sampleRank`), as many as it keeps. */
+/** The documents whose ids rank lowest in the sample (`sampleMembers`), as many as it keeps. */
 export function pickSample<T extends { id: string }>(files: readonly T[]): T[] {
-  return files
-    .map((file) => ({ file, rank: sampleRank(file.id) }))
-    .sort((a, b) => a.rank - b.rank || (a.file.id < b.file.id ? -1 : a.file.id > b.file.id ? 1 : 0))
-    .slice(0, UNSET_LANGUAGE_SAMPLE_DOCUMENTS)
-    .map((ranked) => ranked.file);
+  return sampleMembers(files);
 }
 
 function countFormats(files: readonly string[]): Record<string, number> {

@@ -1,6 +1,6 @@
 // Each collection's document language, as the model and the corrective pass are told it. The
-// bot's config names it (`knowledge.collections.<name>.language`; absent means English, as the
-// analysis reads it); for "auto", the embedded index (or the PostgreSQL database) knows which
+// bot's config names it (`knowledge.collections.<name>.language`; absent: the language indexing
+// detected and analysed the documents in, English until the index tells); for "auto", the embedded index (or the PostgreSQL database) knows which
 // languages its documents were analysed in. A Huginn server's collections have no language here (its own analysis decides).
 
 import { backendEntry } from "../backends/registry.js";
@@ -31,6 +31,14 @@ export function collectionLanguages(
     if (setting === AUTO_LANGUAGE) {
       languages[name] = detectedLanguages(backend, name);
       continue;
+    }
+    if (collection.language === undefined) {
+      // No setting: the language indexing detected and analysed the documents in, once known.
+      const detected = detectedLanguages(backend, name);
+      if (detected.tags.length > 0) {
+        languages[name] = detected;
+        continue;
+      }
     }
     // A registered analyzer's name ("fr-legal") reads as the language its text is in.
     const profile = languageOf(languageOfAnalyzer(setting) ?? setting);

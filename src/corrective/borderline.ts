@@ -85,6 +85,33 @@ export function unmatchedTermsOf(hints: RetryHints | undefined): string[] {
 }
 
 /**
+ * The share of a query's content-word weight that the words no document contains carry together
+ * (RetryHints.unmatchedShare times their number) from which they are the question's subject, not
+ * an aside: "connect to a PostgreSQL database" without "postgresql", "stock options vesting
+ * schedule" without "stock" and "vesting" ask about something else; "create a web server without
+ * any framework" without "framework" does not. Chosen leave-one-collection-out on pydocs,
+ * lohelp-en, nodejs-api and lohelp de, fr, sv, ja as the lowest share at which no question
+ * answered in the top 5 is told "not covered" on the other collections: 0.49 in six folds, 0.48
+ * with French left out (docs/design.md §5 has the left-out figures). A share, so it reads alike
+ * whatever the language and the collection's size; German compounds ("Heftchen", 0.42 of its
+ * query) and Swedish ones ("rullgardinslista", 0.42) are why it is not lower.
+ */
+export const KEY_ABSENT_TERM_MIN_SHARE = 0.49;
+
+/**
+ * The query words no document contains when together they are the question's subject (they carry
+ * at least KEY_ABSENT_TERM_MIN_SHARE of its weight): the one evidence of absence the signal
+ * trusts. Empty when the search did not report the share (a text-only result): unmatched words
+ * of unknown weight are no evidence.
+ */
+export function keyAbsentTermsOf(hints: RetryHints | undefined): string[] {
+  const share: unknown = hints?.unmatchedShare;
+  const terms = unmatchedTermsOf(hints);
+  if (typeof share !== "number" || !Number.isFinite(share)) return [];
+  return share * terms.length >= KEY_ABSENT_TERM_MIN_SHARE ? terms : [];
+}
+
+/**
  * The signal's evidence on a structured (in-process) response: every hit is shown and carries
  * its relevance. The orchestrator and `eval`'s grader-cost estimate both read it from here, so
  * the estimate counts exactly the searches `auto` sends to the model.

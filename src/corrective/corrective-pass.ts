@@ -24,7 +24,7 @@ import type {
   SearchResponse,
   Verdict,
 } from "../types.js";
-import { unmatchedTermsOf } from "./borderline.js";
+import { keyAbsentTermsOf, unmatchedTermsOf } from "./borderline.js";
 import { clampBudget, DEFAULT_GRADER_TIMEOUT_MS } from "./corrective-config.js";
 import {
   type CorrectiveLanguages,
@@ -122,14 +122,20 @@ export interface CorrectivePass {
   hints: RetryHints;
   hitsShown: number;
   mismatch?: LanguageMismatch;
+  /** The original search's best relevance, when it was read (the scale re-queries are compared on). */
+  originalBest?: number;
   /** The searched documents' language by name, for the model grader. */
   documentLanguage?: string;
   /** The query words no document contains, as the original search's index reported them. */
   unmatchedTerms: string[];
+  /** Those of them that are the question's subject (borderline.ts `keyAbsentTermsOf`). */
+  absentKeyTerms: string[];
   /** queryIdentity() of the original and every re-query so far. */
   tried: Set<string>;
   /** How each re-query was derived ("query" when not named). */
   origins: Map<string, string>;
+  /** The share of the original query's weight each index-derived re-query keeps, when known. */
+  keptShares: Map<string, number>;
   currentCollections?: readonly string[];
   /** The hits appended to the text so far, in the order shown. */
   added: Hit[];
@@ -185,6 +191,7 @@ export function startPass(
   const mismatch = languageMismatch(settings.originalQuery, searched, languages, settings.log);
   const reading = mismatch ? mismatchedReading(shown.reading, mismatch.reason) : shown.reading;
   const documentLanguage = documentLanguageOf(searched, languages);
+  const originalBest = shown.reading.evidence().bestRelevance;
   const tried = new Set([
     queryIdentity(settings.originalQuery),
     ...shown.searchedByServer.map(queryIdentity),
@@ -200,9 +207,12 @@ export function startPass(
     hitsShown: shown.hitsShown,
     ...(mismatch ? { mismatch } : {}),
     ...(documentLanguage ? { documentLanguage } : {}),
+    ...(originalBest !== undefined && Number.isFinite(originalBest) ? { originalBest } : {}),
     unmatchedTerms: unmatchedTermsOf(reading.hints),
+    absentKeyTerms: keyAbsentTermsOf(reading.hints),
     tried,
     origins: new Map(),
+    keptShares: new Map(),
     ...(settings.originalCollections ? { currentCollections: settings.originalCollections } : {}),
     added: [],
     gradedByModel: false,
@@ -223,7 +233,8 @@ export function startPass(
 /**
  * Appends the line saying what the pass did not find, unless the query's language explains the
  * miss better. "Not covered" needs evidence that the documents lack the subject: the model read
- * the results and judged so, or query words no document contains (`terms`). A low score alone is
+ * the results and judged so, or a key query word no document contains (`terms`, the pass's
+ * `absentKeyTerms`: one unmatched word among many is an aside, not the subject). A low score alone is
  * none: in users' words, and in languages the calibration was not fitted on, an answer in the top
  * 5 often scores below the weak line (bench/results/lohelp.md: "told not covered" with an answer
  * in the top 5). Then the line says only that nothing better was found.

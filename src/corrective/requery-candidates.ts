@@ -14,6 +14,8 @@ export type CandidateOrigin = "rewrite" | "alternative" | "hypothetical_answer" 
 export interface RequeryCandidate {
   query: string;
   origin: CandidateOrigin;
+  /** The share of the original query's weight an index's rescue candidate keeps (RescueQuery.keptShare). */
+  keptShare?: number;
 }
 
 /** The rewrite, 3 alternatives and the passage. */
@@ -55,7 +57,11 @@ export function signalCandidates(hints: RetryHints, tried: ReadonlySet<string>):
   if (rescue.length > 0) {
     for (const candidate of rescue) {
       if (candidate && typeof candidate === "object") {
-        out.add(candidate.query, typeof candidate.strategy === "string" ? candidate.strategy : "index");
+        out.add(
+          candidate.query,
+          typeof candidate.strategy === "string" ? candidate.strategy : "index",
+          candidate.keptShare,
+        );
       }
     }
     return out.candidates;
@@ -77,7 +83,7 @@ class Accumulator {
     this.seen = new Set(tried);
   }
 
-  add(value: unknown, origin: CandidateOrigin): void {
+  add(value: unknown, origin: CandidateOrigin, keptShare?: unknown): void {
     if (typeof value !== "string" || this.candidates.length >= this.limit) return;
     // Bounded before it is examined: a multi-megabyte "query" is refused, not scanned.
     if (value.length > SEARCH_LIMITS.queryChars * 2) return;
@@ -86,7 +92,8 @@ class Accumulator {
     const identity = queryIdentity(query);
     if (this.seen.has(identity)) return;
     this.seen.add(identity);
-    this.candidates.push({ query, origin });
+    const share = typeof keptShare === "number" && keptShare > 0 && keptShare <= 1 ? keptShare : undefined;
+    this.candidates.push(share === undefined ? { query, origin } : { query, origin, keptShare: share });
   }
 }
 

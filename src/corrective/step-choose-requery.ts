@@ -10,6 +10,7 @@ import { queryIdentity } from "./requery-choice.js";
 import { requeryScope } from "./requery-scope.js";
 
 export const REASON_NO_CANDIDATE = "no re-query could be derived from the query";
+export const REASON_KEY_TERM_ABSENT = "the question's key words occur in no document";
 
 /** One round's plan: what to search, where, and whose candidates they are. */
 export interface RequeryPlan {
@@ -27,7 +28,7 @@ export interface RequeryStop {
 
 /** Picks the round's re-queries; the chosen ones count as tried from here on. */
 export function chooseRequery(pass: CorrectivePass, grade: Grade): RequeryPlan | RequeryStop {
-  const { settings, unmatchedTerms } = pass;
+  const { settings, unmatchedTerms, absentKeyTerms } = pass;
   const fromModel = pass.gradedByModel;
   let candidates = fromModel ? modelCandidates(grade, settings.originalQuery, pass.tried) : [];
   if (fromModel && candidates.length === 0 && grade.verdict === "insufficient") {
@@ -38,11 +39,19 @@ export function chooseRequery(pass: CorrectivePass, grade: Grade): RequeryPlan |
       notCovered: { reason: grade.reason, terms: unmatchedTerms },
     };
   }
+  if (!fromModel && pass.retries === 0 && absentKeyTerms.length > 0) {
+    // The subject occurs nowhere: every re-query the signal can derive drops it, so whatever
+    // one finds answers another question ("connect to a database" for "… a PostgreSQL database").
+    return {
+      stop: REASON_KEY_TERM_ABSENT,
+      notCovered: { reason: REASON_KEY_TERM_ABSENT, terms: absentKeyTerms },
+    };
+  }
   if (candidates.length === 0) candidates = signalCandidates(pass.hints, pass.tried);
   if (candidates.length === 0) {
     settings.log.debug({ query: clipText(settings.originalQuery, 200) }, "corrective: no re-query candidate");
-    return pass.retries === 0 && unmatchedTerms.length > 0
-      ? { stop: REASON_NO_CANDIDATE, notCovered: { reason: REASON_NO_CANDIDATE, terms: unmatchedTerms } }
+    return pass.retries === 0 && absentKeyTerms.length > 0
+      ? { stop: REASON_NO_CANDIDATE, notCovered: { reason: REASON_NO_CANDIDATE, terms: absentKeyTerms } }
       : { stop: REASON_NO_CANDIDATE };
   }
   const scope = requeryScope(settings.allowed, pass.currentCollections, grade.suggestedCollection);
@@ -59,6 +68,7 @@ export function chooseRequery(pass: CorrectivePass, grade: Grade): RequeryPlan |
   for (const candidate of candidates) {
     pass.tried.add(queryIdentity(candidate.query));
     pass.origins.set(candidate.query, candidate.origin);
+    if (candidate.keptShare !== undefined) pass.keptShares.set(candidate.query, candidate.keptShare);
   }
   return { candidates, collections: scope.collections, fromModel };
 }

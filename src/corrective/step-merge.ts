@@ -56,18 +56,44 @@ export function fuseRound(
   return { fused, fresh };
 }
 
+/** Index candidates that add words the user never wrote (the feedback pass's, rescue-candidates.ts). */
+const EXPANDING_STRATEGIES: ReadonlySet<string> = new Set(["feedback_terms", "feedback_expansion"]);
+
 /**
- * Whether a signal rescue's answers are too weak to append: only a re-query that reaches the high
- * band is. A medium-band re-query of a question the documents do not answer found text about its
- * words, not about the question: on the LibreOffice help in German that appended a median 1,184
- * characters to every unanswerable question, and over the 11 languages it rescued 7 of 160
- * flagged misses; the high band rescues 2 and adds nothing (`npm run bench -- lohelp`). A
- * shorter query also scores higher on its own scale, so "not weak" is no evidence. A model's
- * re-queries are never held to it; `auto` asks the model where the signal cannot tell.
+ * Whether a signal re-query is better than the original search, its score read on the original's
+ * scale. It must reach the high band: a medium-band re-query of a question the documents do not
+ * answer found text about its words, not about the question (on the LibreOffice help in German
+ * that appended a median 1,184 characters to every unanswerable question; `npm run bench --
+ * lohelp`). And a shorter query scores higher on its own scale, so when the index said which
+ * share of the query's weight the re-query keeps (`keptShare`), its best score times that share
+ * must beat the original's best: no document it found can score more than that under the
+ * original query's words. A candidate that adds words (the feedback pass's) has no such scale —
+ * its added words come from the original ranking's own leading sections, so it scores their
+ * neighbours high by construction — and is no evidence: on pydocs, lohelp-en and nodejs-api it
+ * was the only high-band re-query of every unanswerable question that appended 2,000–3,400
+ * characters (`npm run bench -- rescue`). A text-only result's footer candidates carry no share
+ * and keep the high-band rule alone.
  */
-export function isUnconvincing(answered: readonly CandidateResult[], fromModel: boolean): boolean {
+export function isBetterThanOriginal(r: CandidateResult, originalBest: number | undefined): boolean {
+  const best = r.response.bestScore;
+  if (!(best >= HIGH_BAND_MIN)) return false;
+  if (r.keptShare === undefined) return true;
+  if (EXPANDING_STRATEGIES.has(r.origin)) return false;
+  return originalBest === undefined || best * r.keptShare > originalBest;
+}
+
+/**
+ * Whether a signal rescue's answers are too weak to append: none is better than the original
+ * (`isBetterThanOriginal`). A model's re-queries are never held to it; `auto` asks the model
+ * where the signal cannot tell.
+ */
+export function isUnconvincing(
+  answered: readonly CandidateResult[],
+  fromModel: boolean,
+  originalBest?: number,
+): boolean {
   if (fromModel) return false;
-  return !answered.some((r) => r.response.bestScore >= HIGH_BAND_MIN);
+  return !answered.some((r) => isBetterThanOriginal(r, originalBest));
 }
 
 export function mergeStep(
@@ -79,7 +105,7 @@ export function mergeStep(
   const scoped = withinScope(found, pass.settings.allowed);
   const { answered } = scoped;
   const { fused, fresh } = fuseRound(scoped, pass.shown.known, pass.shown.alreadyShown);
-  const unconvincing = isUnconvincing(answered, plan.fromModel);
+  const unconvincing = isUnconvincing(answered, plan.fromModel, pass.originalBest);
   pass.newHits.push(unconvincing ? 0 : fresh.length);
   found.round.succeeded({
     queries: answered.map((r) => r.query),
@@ -91,14 +117,14 @@ export function mergeStep(
     const reason = pass.unmatchedTerms.length > 0 ? REASON_RESCUE_NOT_CONFIDENT : REASON_REQUERY_WEAK;
     recordGrade(pass, { verdict: grade.verdict, reason });
     // A later round keeps what an earlier one appended; only a first one says "not covered".
-    if (pass.retries === 1) sayNotFound(pass, reason, pass.unmatchedTerms);
+    if (pass.retries === 1) sayNotFound(pass, reason, pass.absentKeyTerms);
     return "stop";
   }
   if (fresh.length === 0) {
     if (fused.length === 0 && pass.retries === 1) {
       // Not one candidate matched anything: nothing in the documents to show.
       recordGrade(pass, { verdict: grade.verdict, reason: REASON_RESCUE_EMPTY });
-      sayNotFound(pass, plan.fromModel ? grade.reason : REASON_RESCUE_EMPTY, pass.unmatchedTerms);
+      sayNotFound(pass, plan.fromModel ? grade.reason : REASON_RESCUE_EMPTY, pass.absentKeyTerms);
       return "stop";
     }
     // Nothing new to show: the text and its grade stand; another round may still help.

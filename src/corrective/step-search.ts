@@ -17,6 +17,8 @@ export interface CandidateResult {
   query: string;
   origin: string;
   response: SearchResponse;
+  /** The share of the original query's weight the re-query keeps, when the index said. */
+  keptShare?: number;
 }
 
 /** What a round's searches found. */
@@ -86,7 +88,9 @@ async function runCandidate(
     if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
       throw new CorrectiveError("malformed-response", "backend returned no results array");
     }
-    return { query, origin: pass.origins.get(query) ?? "query", response };
+    const keptShare = pass.keptShares.get(query);
+    const origin = pass.origins.get(query) ?? "query";
+    return keptShare === undefined ? { query, origin, response } : { query, origin, response, keptShare };
   } catch (error) {
     round.candidateFailed(query, error);
     settings.log.warn({ query: clipText(query, 200), err: String(error) }, "corrective: re-query failed");

@@ -5,7 +5,15 @@
 // (src/backends/postgres/pg-indexer.ts) reaches the embedded engine's indexing only through
 // this file (.dependency-cruiser.cjs, docs/architecture.md "The ranking core").
 
-export { LanguageSample } from "./analysis/unset-language.js";
+export type { DetectedLanguage } from "./analysis/unset-language.js";
+export {
+  detectFromSample,
+  languageOfSample,
+  type RecordedDetection,
+  sampleFingerprint,
+  sampleOfFiles,
+  settingFor,
+} from "./index/detected-language.js";
 export type { IngestedDocument, IngestResult } from "./index/ingest-file.js";
 export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";

@@ -5,6 +5,9 @@ import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runBots } from "../../src/cli/bots.js";
+import { IndexStore } from "../../src/knowledge/index/index-store.js";
+import { refreshCollection } from "../../src/knowledge/index/refresh.js";
+import { indexDirectory } from "../../src/knowledge/open-embedded.js";
 
 const MIXED = fileURLToPath(new URL("../fixtures/bots/mixed/", import.meta.url)).replace(/\/$/, "");
 
@@ -135,5 +138,46 @@ describe("runBots (human)", () => {
     expect(await runBots({ json: false, botsRoot: join(tmp, "file") }, t.streams)).toBe(1);
     expect(t.err()).toMatch(/^second-look bots: ENOTDIR/);
     expect(t.out()).toBe("");
+  });
+});
+
+describe("runBots: a collection with no language", () => {
+  it("names the language its index was detected to be in, what decided it, and the key that changes it", async () => {
+    const bot = join(tmp, "personal");
+    mkdirSync(join(bot, "docs"), { recursive: true });
+    const pages = [
+      "Alle Mitarbeiter haben Anspruch auf fünf Wochen Urlaub im Jahr. Der Antrag geht an die Führungskraft.",
+      "Reisekostenabrechnungen werden innerhalb eines Monats nach Reiseende mit den Belegen eingereicht.",
+      "Die Verbindung zum Büronetz läuft über den VPN-Client, den Sie aus dem Portal installieren.",
+    ];
+    for (const [i, text] of pages.entries()) {
+      writeFileSync(join(bot, "docs", `seite-${i}.md`), `# Seite ${i}\n\n${text}\n`);
+    }
+    writeFileSync(
+      join(bot, "config.json"),
+      JSON.stringify({
+        knowledge: { backend: "embedded", collections: { docs: { paths: ["docs/**/*.md"] } } },
+      }),
+    );
+    const before = io();
+    await runBots({ json: false, botsRoot: tmp }, before.streams);
+    // Not indexed yet: nothing detected, nothing claimed.
+    expect(before.out()).not.toContain("detected");
+    await refreshCollection(
+      bot,
+      { name: "docs", paths: ["docs/**/*.md"] },
+      new IndexStore(indexDirectory(bot, {})),
+    );
+    const t = io();
+    expect(await runBots({ json: false, botsRoot: tmp }, t.streams)).toBe(0);
+    expect(t.out()).toContain("docs (German, detected)");
+    expect(t.out()).toContain(
+      "personal docs: language: de (German; detected from 3 of 3 documents; set knowledge.collections.docs.language to fix it)",
+    );
+    const json = io();
+    await runBots({ json: true, botsRoot: tmp }, json.streams);
+    expect(JSON.parse(json.out())[0].detectedLanguages).toEqual({
+      docs: { tag: "de", documents: 3, sampled: 3 },
+    });
   });
 });

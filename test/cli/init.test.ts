@@ -231,8 +231,9 @@ describe("init's language sample", () => {
     const picked = pickSample(files);
     expect(picked).toHaveLength(UNSET_LANGUAGE_SAMPLE_DOCUMENTS);
     const sample = new LanguageSample();
-    for (const file of files) sample.offer(file.id, { title: file.id, sections: [] });
-    expect(picked.map((file) => file.id)).toEqual(sample.texts);
+    const words = "enough words on the page for the detector to judge its language";
+    for (const file of files) sample.offer(file.id, { title: file.id, sections: [{ content: words }] });
+    expect(picked.map((file) => file.id)).toEqual(sample.texts.map((text) => text.split("\n")[0]));
     expect(pickSample(files.slice(0, 3))).toHaveLength(3);
   });
 });

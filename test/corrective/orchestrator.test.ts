@@ -377,6 +377,7 @@ describe("runCorrectiveRetrieval — muninn's limitations, fixed", () => {
     const unmatched = response("q zyx", [hit("wiki", "1", "Weak", 0.2)], {
       broaderQuery: "broad",
       unmatchedTerms: ["zyx"],
+      unmatchedShare: 0.5,
     });
     const uncovered = await run({
       backend,

@@ -4,6 +4,7 @@
 // silent. The original body stays byte-for-byte, and every failure leaves the text untouched.
 import { describe, expect, it } from "vitest";
 import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
+import { KEY_ABSENT_TERM_MIN_SHARE } from "../../src/corrective/borderline.js";
 import { fuseRankings } from "../../src/corrective/fusion.js";
 import { parseGraderReply } from "../../src/corrective/knowledge-grader.js";
 import { runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
@@ -212,10 +213,12 @@ describe("signal rescue and the not-covered line", () => {
     ],
   });
 
-  it("words no document contains, and a rescue that finds nothing clearly better: one line naming them", async () => {
-    const query = "kubernetes helm office badge";
+  it("key words no document contains: one line naming them, and no re-query (each would drop the subject)", async () => {
+    const query = "kubernetes office badge";
     const original = await engine.search({ query });
-    expect(original.retryHints?.unmatchedTerms).toEqual(["kubernetes", "helm"]);
+    expect(original.retryHints?.unmatchedTerms).toEqual(["kubernetes"]);
+    // Each absent word carries well over a third of the query's weight: the subject, not an aside.
+    expect(original.retryHints?.unmatchedShare).toBeGreaterThanOrEqual(KEY_ABSENT_TERM_MIN_SHARE);
     const text = renderSearchResponse(original, { brief: false });
     const out = await runCorrectiveRetrieval({
       question: query,
@@ -226,14 +229,33 @@ describe("signal rescue and the not-covered line", () => {
       backend: engine,
       log: silent,
     });
-    // The rescues ("office badge", …) find nothing clearly better, so no hit is appended.
-    expect(out.metadata.notCovered?.terms).toEqual(["kubernetes", "helm"]);
-    expect(out.metadata.newHits).toEqual([0]);
+    // A rescue ("office badge", …) would answer another question: none is searched, none appended.
+    expect(out.metadata.notCovered?.terms).toEqual(["kubernetes"]);
+    expect(out.metadata.retries).toBe(0);
+    expect(out.metadata.newHits).toEqual([]);
     expect(out.text).toMatch(
-      /\n---\n\[corrective retrieval — not covered: .*no document contains "kubernetes", "helm"\]$/,
+      /\n---\n\[corrective retrieval — not covered: .*no document contains "kubernetes"\]$/,
     );
     expect(out.text.length - text.length).toBeLessThan(300);
     expect(out.text.startsWith(text.replace(/\n\n\*[^\n]*\*$/, ""))).toBe(true);
+  });
+
+  it("one absent word among many matched ones is an aside: never 'not covered'", async () => {
+    const query = "bring coffee, a dog and a badge to the office on friday with kubernetes";
+    const original = await engine.search({ query });
+    expect(original.retryHints?.unmatchedTerms).toEqual(["kubernetes"]);
+    expect(original.retryHints?.unmatchedShare).toBeLessThan(KEY_ABSENT_TERM_MIN_SHARE);
+    const out = await runCorrectiveRetrieval({
+      question: query,
+      originalQuery: query,
+      originalText: renderSearchResponse(original, { brief: false }),
+      originalResponse: original,
+      allowedCollections: ["handbook"],
+      backend: engine,
+      log: silent,
+    });
+    expect(out.metadata.notCovered).toBeUndefined();
+    expect(out.text).not.toContain("not covered");
   });
 
   it("a query whose every word is unknown gets the line without a search", async () => {
@@ -292,8 +314,10 @@ describe("lexical rescue candidates from the index", () => {
       "bytecode",
     ]);
     expect(plan.unmatchedTerms).toEqual(["stop", "littering", "project"]);
-    expect(plan.candidates[0]).toEqual({ query: "python pycache folders", strategy: "drop_unmatched" });
-    expect(plan.candidates).toContainEqual({ query: "pycache folders", strategy: "informative_core" });
+    expect(plan.candidates[0]).toMatchObject({ query: "python pycache folders", strategy: "drop_unmatched" });
+    expect(plan.candidates).toContainEqual(
+      expect.objectContaining({ query: "pycache folders", strategy: "informative_core" }),
+    );
     expect(plan.candidates.find((c) => c.strategy === "feedback_terms")?.query).toBe(
       "python pycache folders bytecode",
     );
@@ -308,10 +332,12 @@ describe("lexical rescue candidates from the index", () => {
       "cache",
       "fifth",
     ]);
-    expect(plan.candidates).toContainEqual({
-      query: "python pycache folders bytecode compileall cache",
-      strategy: "feedback_expansion",
-    });
+    expect(plan.candidates).toContainEqual(
+      expect.objectContaining({
+        query: "python pycache folders bytecode compileall cache",
+        strategy: "feedback_expansion",
+      }),
+    );
     // Without feedback words there is nothing to expand with.
     expect(
       rescueCandidates(
@@ -325,25 +351,44 @@ describe("lexical rescue candidates from the index", () => {
   });
 
   it("drops words that occur nearly everywhere, and splits a conjunction on the side holding the anchor", () => {
-    expect(rescueCandidates("python pycache folder bring office", vocabulary, en).candidates).toEqual([
+    expect(
+      rescueCandidates("python pycache folder bring office", vocabulary, en).candidates.map(
+        ({ query, strategy }) => ({ query, strategy }),
+      ),
+    ).toEqual([
       { query: "pycache folder bring", strategy: "informative_core" },
       { query: "pycache folder", strategy: "informative_core" },
       { query: "pycache folder bring office", strategy: "drop_common_terms" },
     ]);
-    expect(rescueCandidates("python pycache and bring", vocabulary, en).candidates).toContainEqual({
-      query: "python pycache",
-      strategy: "conjunction_split",
-    });
+    expect(rescueCandidates("python pycache and bring", vocabulary, en).candidates).toContainEqual(
+      expect.objectContaining({ query: "python pycache", strategy: "conjunction_split" }),
+    );
     // The conjunct without the anchor is no rescue of the question.
     expect(
       rescueCandidates("bring and pycache", vocabulary, en).candidates.map((c) => c.query),
     ).not.toContain("bring");
   });
 
+  it("weighs each candidate and each absent word against the whole query (IDF shares)", () => {
+    const plan = rescueCandidates("stop python littering my project with pycache folders", vocabulary, en, [
+      "bytecode",
+    ]);
+    const kept = (strategy: string) => plan.candidates.find((c) => c.strategy === strategy)!.keptShare;
+    // The three absent words and the known ones share the whole query's weight.
+    expect(plan.unmatchedShare! * 3 + kept("drop_unmatched")).toBeCloseTo(1, 2);
+    // The core keeps less of it than every known word; the feedback words add none of the query's.
+    expect(kept("informative_core")).toBeLessThan(kept("drop_unmatched"));
+    expect(kept("feedback_terms")).toBeLessThanOrEqual(kept("drop_unmatched"));
+    for (const c of plan.candidates) expect(c.keptShare).toBeGreaterThan(0);
+    // Rare absent words weigh more than any known one: each carries more than a fair share.
+    expect(plan.unmatchedShare!).toBeGreaterThan(1 / 6);
+  });
+
   it("offers nothing for a query of unknown words, or a pasted document", () => {
     expect(rescueCandidates("kubernetes helm", vocabulary, en)).toEqual({
       candidates: [],
       unmatchedTerms: ["kubernetes", "helm"],
+      unmatchedShare: 0.5,
     });
     expect(rescueCandidates("dog ".repeat(1_000), vocabulary, en).candidates).toEqual([]);
   });

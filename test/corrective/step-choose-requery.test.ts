@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { chooseRequery, REASON_NO_CANDIDATE } from "../../src/corrective/step-choose-requery.js";
+import {
+  chooseRequery,
+  REASON_KEY_TERM_ABSENT,
+  REASON_NO_CANDIDATE,
+} from "../../src/corrective/step-choose-requery.js";
 import { hit, response, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";
 
@@ -23,12 +27,19 @@ describe("chooseRequery", () => {
     expect(pass.tried.has("vacation")).toBe(true);
   });
 
-  it("no candidate on a first round with words no document holds: stop, owing the not-covered line", () => {
-    const pass = passOver(response("zyx", [], { unmatchedTerms: ["zyx"] }), { backend });
+  it("a key word no document holds on a first round: stop, owing the not-covered line", () => {
+    const pass = passOver(response("zyx", [], { unmatchedTerms: ["zyx"], unmatchedShare: 1 }), { backend });
     expect(chooseRequery(pass, insufficient)).toEqual({
-      stop: REASON_NO_CANDIDATE,
-      notCovered: { reason: REASON_NO_CANDIDATE, terms: ["zyx"] },
+      stop: REASON_KEY_TERM_ABSENT,
+      notCovered: { reason: REASON_KEY_TERM_ABSENT, terms: ["zyx"] },
     });
+  });
+
+  it("an unmatched word of unknown or small weight and no candidate: stop, owing no not-covered line", () => {
+    for (const hints of [{ unmatchedTerms: ["zyx"] }, { unmatchedTerms: ["zyx"], unmatchedShare: 0.1 }]) {
+      const pass = passOver(response("zyx", [], hints), { backend });
+      expect(chooseRequery(pass, insufficient)).toEqual({ stop: REASON_NO_CANDIDATE });
+    }
   });
 
   it("a model grade with no query of its own: stop with the model's reason", () => {

@@ -11,16 +11,20 @@ import { loadBot } from "../../src/bots/discovery.js";
 import type { SearchJson } from "../../src/cli/search.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { openBotRuntime } from "../../src/connectors/open-bot-runtime.js";
-import { NOT_COVERED_NOTE_START } from "../../src/knowledge-tool/corrective-note.js";
+import {
+  CORRECTIVE_NOTE_START,
+  NO_BETTER_MATCH_NOTE_START,
+  NOT_COVERED_NOTE_START,
+} from "../../src/knowledge-tool/corrective-note.js";
 import type { KnowledgeBackend } from "../../src/types.js";
 import { e2eSession } from "../support/e2e-session.js";
+import { HANDBOOK_UNCOVERED_QUERY, HANDBOOK_WEAK_QUERY } from "../support/handbook-queries.js";
 import { cliOutput, runCli } from "../support/run-cli.js";
 import { directiveScript, toolMessagesAfter } from "./connector/fixtures.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-// Weak on the handbook (no page has "moving" or "house"); its re-query "day off" finds a page in
-// the high band, the only re-query the signal grader appends (src/corrective/orchestrator.ts).
-const WEAK_QUERY = "moving house day off";
+// Weak on the handbook, which answers it: re-queried, nothing better found (support/handbook-queries.ts).
+const WEAK_QUERY = HANDBOOK_WEAK_QUERY;
 /** "stock" and "vesting" are in no handbook page: the correction is the one not-covered line. */
 const UNCOVERED_QUERY = "stock options vesting schedule";
 const KEY_ENV = "SECOND_LOOK_E2E_KEY";
@@ -66,7 +70,26 @@ describe.each(["openai", "anthropic"] as const)("ask through the real runtime (%
     expect(search.outcome?.changed).toBe(true);
     expect(search.final).not.toBe(search.original);
     expect(received).toBe(search.final);
-    expect(received).toContain("[corrective retrieval — re-query #1");
+    // Re-queried, nothing better found: the original results and one line after them.
+    expect(search.outcome?.metadata.queriesTried.length).toBeGreaterThan(1);
+    expect(received.split("\n").at(-1)!.startsWith(NO_BETTER_MATCH_NOTE_START)).toBe(true);
+    expect(received).not.toContain(CORRECTIVE_NOTE_START);
+  });
+
+  it("the model receives exactly `final` of `search --json`: not covered, without a re-query, when the question's key words are in no page", async () => {
+    process.env[KEY_ENV] = "sk-e2e";
+    const dir = await makeBot(`key-absent-${protocol}`, protocol, true);
+    const received = await askAndCapture(dir, `search: ${HANDBOOK_UNCOVERED_QUERY}`);
+    const search = JSON.parse(
+      await cliOutput(["search", dir, HANDBOOK_UNCOVERED_QUERY, "--json"]),
+    ) as SearchJson;
+    expect(received).toBe(search.final);
+    expect(search.outcome?.metadata).toMatchObject({ queriesTried: [], retries: 0 });
+    expect(search.outcome?.metadata.notCovered?.terms).toEqual(["moving", "house"]);
+    const lastLine = received.split("\n").at(-1)!;
+    expect(lastLine.startsWith(NOT_COVERED_NOTE_START)).toBe(true);
+    expect(received).not.toContain(CORRECTIVE_NOTE_START);
+    for (const hit of search.response.results) expect(received).toContain(`doc_id: \`${hit.id}\``);
   });
 
   it("the model receives exactly `final` of `search --json`: the not-covered line when no page has the words", async () => {

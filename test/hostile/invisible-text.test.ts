@@ -109,7 +109,7 @@ describe("bidirectional, zero-width and tag characters from documents", () => {
   it("a file name in the indexer's skip warning is escaped", async () => {
     const report = emptyRefreshReport("docs");
     report.skipped.push({ path: SPOOFED_ID, reason: "not a regular file" });
-    const { log } = await logLines(() => warnOfWhatWasRead("docs", "/nowhere", report, undefined));
+    const { log } = await logLines(async () => warnOfWhatWasRead("docs", report));
     const line = JSON.parse(log.trim().split("\n")[0]!) as { msg: string };
     expect(line.msg).toBe("skipped docs/Invoice \\u202efdp.exe: not a regular file");
   });

@@ -1,13 +1,15 @@
-// The handbook trace in docs/telemetry.md is a real run's: `ask handbook "stock options vesting schedule"
+// The handbook trace in docs/telemetry.md is a real run's: `ask handbook "<the weak handbook query>"
 // --trace` prints the tree that page shows, durations aside.
 import { readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { HANDBOOK_WEAK_QUERY } from "../support/handbook-queries.js";
 import { runCli } from "../support/run-cli.js";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const QUESTION = "stock options vesting schedule";
+/** A weak query the pass re-queries: the tree shows a re-query span (support/handbook-queries.ts). */
+const QUESTION = HANDBOOK_WEAK_QUERY;
 
 /** The tree lines, each duration replaced by `<ms>`. */
 function tree(text: string): string[] {

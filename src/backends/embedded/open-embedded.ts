@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { CollectionAnalysis } from "../../knowledge/analysis/collection-analysis.js";
+import { DEFAULT_LANGUAGE } from "../../knowledge/analysis/registry.js";
 import { readBotCalibration } from "../../knowledge/bot-calibration.js";
 import { describeMs } from "../../knowledge/documents/parse-bound.js";
 import { CollectionIndex } from "../../knowledge/index/collection-index.js";
@@ -40,9 +41,13 @@ export function indexDirectory(botDir: string, env: NodeJS.ProcessEnv = process.
 async function indexOf(
   source: CollectionSource,
   documents: readonly StoredDocument[],
+  report: RefreshReport,
 ): Promise<CollectionIndex> {
+  // A collection with no setting is searched in the language its documents were analysed in.
+  const detected = report.detectedLanguage;
+  const language = source.language ?? (detected?.tag === DEFAULT_LANGUAGE ? undefined : detected?.tag);
   return new CollectionIndex(source.name, documents, {
-    analysis: await CollectionAnalysis.forSearch(source.language),
+    analysis: await CollectionAnalysis.forSearch(language),
   });
 }
 
@@ -158,7 +163,7 @@ export async function openEmbeddedEngine(
           `collection ${name}: no files match its paths ${JSON.stringify(paths)} in ${resolve(botDir)}; it is empty`,
         );
       }
-      indexes.push(await indexOf(source, documents));
+      indexes.push(await indexOf(source, documents, report));
       reports.push(report);
     }
   } finally {
@@ -208,7 +213,7 @@ function refreshInBackground(
       if (stopBackground.signal.aborted) break;
       try {
         const { documents, report } = await refresh(source, stopBackground.signal);
-        engine.replaceCollection(await indexOf(source, documents));
+        engine.replaceCollection(await indexOf(source, documents, report));
         finished.push(report);
         logger().info(
           { ...report, skipped: report.skipped.length },

@@ -15,10 +15,10 @@ import {
   IngestPool,
   type IngestResult,
   ingestLimits,
-  LanguageSample,
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
+  settingFor,
   statFailureReason,
   warnOfWhatWasRead,
 } from "../../knowledge/ingest-core.js";
@@ -26,6 +26,7 @@ import { KnowledgeError } from "../../knowledge/knowledge-error.js";
 import type { AnalyzedDocument } from "../../knowledge/ranking-core/index.js";
 import { logger } from "../../telemetry/logger.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
+import { checkSample, unsetCollectionLanguage } from "./pg-language.js";
 import type { Tables } from "./pg-schema.js";
 import {
   type DocumentToWrite,
@@ -117,45 +118,94 @@ export async function refreshPostgresCollection(
   options: PostgresRefreshOptions = {},
 ): Promise<RefreshReport> {
   const started = performance.now();
-  const report = emptyRefreshReport(source.name);
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
-  const sample = source.language === undefined ? new LanguageSample() : undefined;
+  let report = emptyRefreshReport(source.name);
   await acquireIndexLock(client, bot, source.name);
   try {
-    const stored = await readStoredCollection(client, t, bot, source);
-    const { id, rereadSince, previous } = stored;
-    const files = await listCollectionFiles(botDir, source, report);
-    report.files = files.length;
-    if (options.from)
-      await claimForFolder(client, t, { bot, source, id, botDir, files, previous }, options.from);
-    const context: RunContext = {
-      botDir,
-      previous,
-      previousSkips: stored.previousSkips,
-      skips: [],
-      bounds: boundsKey(pool.limits),
-      seen: new Set<string>(),
-      report,
-      pool,
-      client,
-      t,
-      id,
-      language: source.language,
-      sample,
-      reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
-    };
-    await refreshFiles(files, context, (done) =>
-      options.onProgress?.({ collection: source.name, done, total: files.length }),
-    );
-    // Only a run that read every file records the extraction: an interrupted one is re-read again.
-    if (rereadSince !== undefined && report.pending === 0) await recordTextExtraction(client, t, id);
-    await removeVanished(context);
+    const run: RefreshRun = { client, t, bot, botDir, source, pool, options };
+    if (source.language !== undefined) {
+      await indexFiles(run, source.language, report);
+    } else {
+      // A collection with no setting: the language recorded when it was first indexed, else the
+      // majority of its sample, detected once (the embedded indexer's rule, index/detected-language.ts).
+      const files = await listCollectionFiles(botDir, source);
+      const recorded = await unsetCollectionLanguage(client, t, bot, botDir, source, files, pool);
+      report.detectedLanguage = recorded.detected;
+      const id = await indexFiles(run, settingFor(recorded.detected), report);
+      const checked = await checkSample(client, t, bot, botDir, source, files, id, recorded);
+      report.detectedLanguage = checked.detected;
+      if (checked.moved) {
+        logger().info(
+          { collection: source.name, from: checked.detected.tag, to: checked.moved.tag },
+          `collection ${source.name}: most sampled documents now read as ${checked.moved.tag}, not ${checked.detected.tag}: re-indexing every file`,
+        );
+        report = emptyRefreshReport(source.name);
+        report.detectedLanguage = checked.moved;
+        const again = await indexFiles(run, settingFor(checked.moved), report);
+        await checkSample(client, t, bot, botDir, source, files, again, {
+          detected: checked.moved,
+          fresh: true,
+        });
+      }
+    }
   } finally {
     await releaseIndexLock(client, bot, source.name).catch(() => {});
   }
-  await warnOfWhatWasRead(source.name, botDir, report, sample);
+  warnOfWhatWasRead(source.name, report);
   report.ms = Math.round(performance.now() - started);
   return report;
+}
+
+/** What one refresh run works with, the same for every pass over the collection's files. */
+interface RefreshRun {
+  client: pg.PoolClient;
+  t: Tables;
+  bot: string;
+  botDir: string;
+  source: CollectionSource;
+  pool: IngestPool;
+  options: PostgresRefreshOptions;
+}
+
+/**
+ * One pass over the collection's files in one language, under the caller's index lock: the
+ * collection's row (emptied when its analysis changed), then every file, then what is gone.
+ * Returns the collection's id.
+ */
+async function indexFiles(
+  run: RefreshRun,
+  language: string | undefined,
+  report: RefreshReport,
+): Promise<number> {
+  const { client, t, bot, botDir, source, pool, options } = run;
+  const stored = await readStoredCollection(client, t, bot, source, language);
+  const { id, rereadSince, previous } = stored;
+  const files = await listCollectionFiles(botDir, source, report);
+  report.files = files.length;
+  if (options.from)
+    await claimForFolder(client, t, { bot, source, id, botDir, files, previous }, options.from);
+  const context: RunContext = {
+    botDir,
+    previous,
+    previousSkips: stored.previousSkips,
+    skips: [],
+    bounds: boundsKey(pool.limits),
+    seen: new Set<string>(),
+    report,
+    pool,
+    client,
+    t,
+    id,
+    language,
+    reread: (path) => rereadSince !== undefined && extractionChangedSince(rereadSince, path),
+  };
+  await refreshFiles(files, context, (done) =>
+    options.onProgress?.({ collection: source.name, done, total: files.length }),
+  );
+  // Only a run that read every file records the extraction: an interrupted one is re-read again.
+  if (rereadSince !== undefined && report.pending === 0) await recordTextExtraction(client, t, id);
+  await removeVanished(context);
+  return id;
 }
 
 /** The collection's row (made if new), the files and refusals stored for it, and whether to re-read. */
@@ -164,6 +214,7 @@ async function readStoredCollection(
   t: Tables,
   bot: string,
   source: CollectionSource,
+  language: string | undefined,
 ): Promise<{
   id: number;
   rereadSince: number | undefined;
@@ -175,7 +226,7 @@ async function readStoredCollection(
     t,
     bot,
     source.name,
-    CollectionAnalysis.of(source.language).id,
+    CollectionAnalysis.of(language).id,
   );
   // Stored text from an older extraction keeps what the loaders now drop: the files of the
   // formats it changed are read again (searches go on reading the stored text until each file
@@ -302,8 +353,6 @@ interface FileContext {
   id: number;
   /** The collection's language setting, for the parser thread's analyzer. */
   language: string | undefined;
-  /** Documents read this run, for the detector: only when the collection sets no language. */
-  sample: LanguageSample | undefined;
   /** Whether a file is parsed even when unchanged: its stored text came from an older extraction. */
   reread: (path: string) => boolean;
 }
@@ -416,7 +465,6 @@ async function recordNotRead(
 
 /** Replaces the file's stored document with the one the parser thread analysed. */
 async function writeDocument(file: FoundFile, document: IngestedDocument, c: FileContext): Promise<void> {
-  c.sample?.offer(file.path, document);
   const analyzed: AnalyzedDocument = {
     id: file.path,
     title: document.title,

@@ -2,7 +2,12 @@ import { realpath } from "node:fs/promises";
 import type pg from "pg";
 import { UnknownCollectionError } from "../../errors.js";
 import { CollectionAnalysis } from "../../knowledge/analysis/collection-analysis.js";
-import type { CollectionSource, RefreshReport } from "../../knowledge/ingest-core.js";
+import {
+  type CollectionSource,
+  type DetectedLanguage,
+  type RefreshReport,
+  settingFor,
+} from "../../knowledge/ingest-core.js";
 import {
   type CalibrationModel,
   type CollectionIndex,
@@ -22,6 +27,7 @@ import {
   PostgresUnavailableError,
 } from "./pg-connection.js";
 import { type PostgresRefreshOptions, refreshPostgresCollection } from "./pg-indexer.js";
+import { recordedLanguage } from "./pg-language.js";
 import { PostgresReads } from "./pg-reads.js";
 import { ensureSchema, type Tables, tablesIn } from "./pg-schema.js";
 import { inTransaction } from "./pg-writer.js";
@@ -55,6 +61,7 @@ export class PostgresBackend implements KnowledgeBackend {
   private readonly reads: PostgresReads;
   /** Each collection's analysis as its searches use it (CollectionAnalysis.forSearch), set by open. */
   private readonly analyses = new Map<string, CollectionAnalysis>();
+  private readonly detected = new Map<string, DetectedLanguage | undefined>();
 
   private constructor(
     private readonly target: PostgresTarget,
@@ -105,6 +112,7 @@ export class PostgresBackend implements KnowledgeBackend {
       await backend.run(async (client) => {
         await ensureSchema(client, target.schema);
         await backend.reads.readLanguages(client, backend.collections());
+        await backend.readDetectedLanguages(client);
       });
     } catch (error) {
       await pool.end().catch(() => {});
@@ -140,6 +148,7 @@ export class PostgresBackend implements KnowledgeBackend {
         );
       }
       await this.reads.readLanguages(client, this.collections());
+      await this.readDetectedLanguages(client);
       return reports;
     });
   }
@@ -206,6 +215,27 @@ export class PostgresBackend implements KnowledgeBackend {
    */
   documentLanguages(collection: string): ReadonlyMap<string, number> | undefined {
     return this.reads.knownLanguages.get(collection);
+  }
+
+  /** What a collection with no `language` was detected to be in, once indexed (for `bots`/`index`). */
+  detectedLanguage(collection: string): DetectedLanguage | undefined {
+    return this.detected.get(collection);
+  }
+
+  /**
+   * A collection with no `language` is searched in the language its index recorded when it was
+   * detected (pg-language.ts); English until it is indexed.
+   */
+  private async readDetectedLanguages(client: pg.PoolClient): Promise<void> {
+    for (const [name, config] of Object.entries(this.configured)) {
+      if (config.language !== undefined) continue;
+      const detected = (await recordedLanguage(client, this.t, this.target.bot, name))?.detected;
+      this.detected.set(name, detected);
+      this.analyses.set(
+        name,
+        await CollectionAnalysis.forSearch(detected ? settingFor(detected) : undefined),
+      );
+    }
   }
 
   /** Closes the pool; safe to call twice. */

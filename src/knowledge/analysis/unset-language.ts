@@ -1,26 +1,27 @@
-// A collection without a `language` is analysed as English, as it always was (so no English bot
-// re-indexes on upgrade). A collection in another language then loses most of its matches
-// (stems, stopwords, compounds all wrong) without a word said. So when such a collection's files
-// are read, a sample of them is run through the detector, and documents that clearly read as
-// another language get one warning naming the key to set and the value to set it to.
+// A collection without a `language` is analysed in the language most of its documents read as:
+// before its files are analysed, a sample of them (the same documents whatever the order files
+// are read in) is run through the detector once, and the majority decides (English unless
+// another language holds UNSET_LANGUAGE_MIN_SHARE of the sample). The result is recorded with
+// the index, so searches analyse queries alike and later runs do not detect again; an English
+// collection is analysed exactly as it always was (so no English bot re-indexes on upgrade).
 
 import { createHash } from "node:crypto";
-import { join } from "node:path";
-import { DETECTION_SAMPLE_CHARS, type LanguageDetector, languageDetector } from "./detect.js";
+import { languageEvidence } from "../../knowledge-tool/weakness.js";
+import { DETECTION_SAMPLE_CHARS, type LanguageDetector } from "./detect.js";
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "./registry.js";
 
 /** Documents sampled per index run: enough for a clear majority, a bounded cost (~40 detections). */
 export const UNSET_LANGUAGE_SAMPLE_DOCUMENTS = 40;
 
 /**
- * The share of the sampled documents another language must hold for the warning: a third of a
- * collection analysed in the wrong language is worth a line. English documentation sampled whole
+ * The share of the sampled documents another language must hold to be the collection's: a third
+ * of a collection analysed in the wrong language costs too much. English documentation sampled whole
  * reads as English throughout (pydocs 40 of 40, lohelp en-us 40 of 40), so misread documents
  * come nowhere near it.
  */
 export const UNSET_LANGUAGE_MIN_SHARE = 1 / 3;
 
-/** An English share of the sample from which the collection counts as mixed ("auto" offered too). */
+/** An English share of the sample from which `init` calls the collection mixed (and writes "auto"). */
 export const MIXED_ENGLISH_MIN_SHARE = 0.2;
 
 /** What a collection's documents read as, when that is not English. */
@@ -32,8 +33,30 @@ export interface UnsetLanguageFinding {
   documents: number;
   /** Sampled documents read as English. */
   english: number;
-  /** Documents sampled (with letters in them). */
+  /** Documents sampled (with enough letters to judge: MIN_SAMPLE_LETTERS). */
   sampled: number;
+}
+
+/**
+ * Letters a sampled document needs to count (a Han, Kana or Hangul character as three): a page
+ * that is a heading and a few words says nothing reliable about its language ("A / Alpha text."
+ * reads as Catalan, a hair ahead of English), and one such page must not decide a collection.
+ */
+export const MIN_SAMPLE_LETTERS = 40;
+
+/** Whether a document's detection text is worth a verdict (MIN_SAMPLE_LETTERS). */
+export function isDetectable(text: string): boolean {
+  return languageEvidence(text) >= MIN_SAMPLE_LETTERS;
+}
+
+/** The text the detector reads of a document: its title, then its sections, cut to what it reads. */
+export function detectionText(document: { title: string; sections: readonly { content: string }[] }): string {
+  let text = document.title;
+  for (const section of document.sections) {
+    if (text.length >= DETECTION_SAMPLE_CHARS) break;
+    text += `\n${section.content}`;
+  }
+  return text.slice(0, DETECTION_SAMPLE_CHARS);
 }
 
 /**
@@ -43,6 +66,21 @@ export interface UnsetLanguageFinding {
  */
 export function sampleRank(path: string): number {
   return createHash("sha256").update(path).digest().readUInt32BE(0);
+}
+
+/**
+ * The sample's documents: of `documents`, the UNSET_LANGUAGE_SAMPLE_DOCUMENTS whose ids rank
+ * lowest (sampleRank; the id breaks a tie). The same documents whatever order they come in.
+ */
+export function sampleMembers<T extends { id: string }>(documents: readonly T[]): T[] {
+  return documents
+    .map((document) => ({ document, rank: sampleRank(document.id) }))
+    .sort(
+      (a, b) =>
+        a.rank - b.rank || (a.document.id < b.document.id ? -1 : a.document.id > b.document.id ? 1 : 0),
+    )
+    .slice(0, UNSET_LANGUAGE_SAMPLE_DOCUMENTS)
+    .map((ranked) => ranked.document);
 }
 
 /**
@@ -57,13 +95,9 @@ export class LanguageSample {
   offer(path: string, document: { title: string; sections: readonly { content: string }[] }): void {
     const rank = sampleRank(path);
     if (this.kept.length >= UNSET_LANGUAGE_SAMPLE_DOCUMENTS && rank >= this.kept.at(-1)!.rank) return;
-    let text = document.title;
-    for (const section of document.sections) {
-      if (text.length >= DETECTION_SAMPLE_CHARS) break;
-      text += `\n${section.content}`;
-    }
-    if (!/\p{L}/u.test(text)) return;
-    this.kept.push({ rank, text: text.slice(0, DETECTION_SAMPLE_CHARS) });
+    const text = detectionText(document);
+    if (!isDetectable(text)) return;
+    this.kept.push({ rank, text });
     this.kept.sort((a, b) => a.rank - b.rank);
     if (this.kept.length > UNSET_LANGUAGE_SAMPLE_DOCUMENTS) this.kept.pop();
   }
@@ -100,41 +134,45 @@ function isMixed(f: UnsetLanguageFinding): boolean {
   return f.english >= f.sampled * MIXED_ENGLISH_MIN_SHARE;
 }
 
-/** The warning: what was found, what it costs, and the key and value that fix it. */
-export function unsetLanguageMessage(
-  collection: string,
-  configPath: string,
-  f: UnsetLanguageFinding,
-): string {
-  const key = `knowledge.collections.${collection}.language`;
-  const mixed = isMixed(f);
-  const read = `${f.documents} of ${f.sampled} sampled documents read as ${f.name}${mixed ? ` and ${f.english} as English` : ""}`;
-  // The tag first: asked in the translation's language, LibreOffice's partly translated help
-  // finds more with its tag than with "auto" (`LOHELP_LANGUAGE=auto npm run bench -- lohelp`).
-  const fix = mixed
-    ? `set ${key} to "${f.tag}", or to "auto" if people also ask in English (each document is then analysed in its own language)`
-    : `set ${key} to "${f.tag}"`;
-  return `collection ${collection} has no "language" in ${configPath}, so it is analysed as English, but ${read}: ${fix}; the collection is re-indexed once`;
-}
-
-/** The file the warning names: the bot's config.json (src/bots/discovery.ts, CONFIG_FILE). */
-function configPathOf(botDir: string): string {
-  return join(botDir, "config.json");
+/** The language a collection without a setting is analysed in, and what decided it. */
+export interface DetectedLanguage {
+  /** A supported tag ("en" when no other language holds enough of the sample). */
+  tag: string;
+  /** Sampled documents read as `tag`. */
+  documents: number;
+  /** Documents sampled (with enough letters to judge: MIN_SAMPLE_LETTERS). */
+  sampled: number;
 }
 
 /**
- * The warning for a collection read without a `language` setting, when its sampled documents
- * read as another language; undefined otherwise, and without loading the detector when nothing
- * was sampled (no file was read this run).
+ * The majority language of a collection's sampled texts: the supported language other than
+ * English that UNSET_LANGUAGE_MIN_SHARE of them reliably read as (the largest such), else
+ * English. The non-English plurality wins from a third of the sample, not a half: partly
+ * translated documentation (LibreOffice's help in Swedish, Finnish, Japanese) has many pages
+ * still in English, and its users ask in the translation's language. What `init` and both
+ * indexers decide with.
  */
-export async function unsetLanguageWarning(
-  collection: string,
-  botDir: string,
-  sample: LanguageSample,
-): Promise<string | undefined> {
-  if (sample.texts.length === 0) return undefined;
-  const found = findUnsetLanguage(sample.texts, await languageDetector());
-  return found ? unsetLanguageMessage(collection, configPathOf(botDir), found) : undefined;
+export function detectCollectionLanguage(
+  texts: readonly string[],
+  detect: LanguageDetector,
+): DetectedLanguage {
+  const found = findUnsetLanguage(texts, detect);
+  if (found) return { tag: found.tag, documents: found.documents, sampled: found.sampled };
+  let english = 0;
+  for (const text of texts) {
+    const guess = detect(text);
+    if (guess?.reliable && guess.tag === DEFAULT_LANGUAGE) english++;
+  }
+  return { tag: DEFAULT_LANGUAGE, documents: english, sampled: texts.length };
+}
+
+/**
+ * The line `index` and `bots` show for a collection without a setting: the language it is
+ * analysed in, what decided it, and the key that fixes it.
+ */
+export function detectedLanguageLine(collection: string, detected: DetectedLanguage): string {
+  const name = languageOf(detected.tag)?.name ?? detected.tag;
+  return `language: ${detected.tag} (${name}; detected from ${detected.documents} of ${detected.sampled} documents; set knowledge.collections.${collection}.language to fix it)`;
 }
 
 /** What `second-look init` writes as a new collection's `language`, and what it read to choose. */
@@ -145,10 +183,10 @@ export interface LanguageChoice {
 }
 
 /**
- * The `language` for a collection being set up from these sampled texts, by the rule the
- * unset-language warning applies: English unless a third of the sample reads as another
- * supported language; that language, or "auto" when English also holds a clear share (the
- * warning's "mixed" case), so neither half of the collection is analysed in the wrong language.
+ * The `language` for a collection being set up from these sampled texts, by the rule indexing
+ * detects an unset collection's language with: English unless a third of the sample reads as
+ * another supported language; that language, or "auto" when English also holds a clear share
+ * (isMixed), so neither half of the collection is analysed in the wrong language.
  */
 export function chooseCollectionLanguage(texts: readonly string[], detect: LanguageDetector): LanguageChoice {
   const finding = findUnsetLanguage(texts, detect);

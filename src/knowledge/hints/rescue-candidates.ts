@@ -22,6 +22,11 @@ export type RescueStrategy =
 export interface RescueCandidate {
   query: string;
   strategy: RescueStrategy;
+  /**
+   * The share (0..1) of the query's content-word weight (IDF) the candidate keeps: its scores
+   * are on a scale that much smaller than the query's, so a corrective pass can compare them.
+   */
+  keptShare: number;
 }
 
 /** What the candidates need of an index: in how many units (sections) an index term occurs. */
@@ -39,6 +44,12 @@ export interface RescuePlan {
   unmatchedTerms: string[];
   /** The word every candidate keeps, when the query has one the collection knows. */
   mostInformative?: string;
+  /**
+   * The share of the query's content-word weight (BM25 IDF over the collection's units) that one
+   * word of `unmatchedTerms` carries; every such word weighs alike (it occurs nowhere). Whether an
+   * absent word is the question's subject or an aside depends on it, not on its language.
+   */
+  unmatchedShare?: number;
 }
 
 /** Candidates offered per weak search: enough to cover the kinds of mismatch, cheap in-process. */
@@ -76,6 +87,7 @@ export function rescueCandidates(
   const unmatched = content.filter((w) => w.df === 0);
   const known = content.filter((w) => w.df > 0);
   const plan: RescuePlan = { candidates: [], unmatchedTerms: unmatched.map((w) => w.word) };
+  if (unmatched.length > 0) plan.unmatchedShare = absentWordShare(content, vocabulary.unitCount);
   if (known.length === 0) return plan;
   // Rarest first; the earlier word wins a tie (users put the topic first more often than not).
   const byRarity = [...known].sort((a, b) => a.df - b.df || a.position - b.position);
@@ -83,7 +95,9 @@ export function rescueCandidates(
   plan.mostInformative = anchor.word;
 
   const seen = new Set([identity(query)]);
-  const add = (text: string, strategy: RescueStrategy) => {
+  const units = vocabulary.unitCount;
+  const total = content.reduce((sum, w) => sum + idf(w.df, units), 0);
+  const add = (text: string, strategy: RescueStrategy, kept: readonly QueryWord[]) => {
     const candidate = text.trim().replace(/\s+/g, " ");
     const key = identity(candidate);
     if (candidate === "" || seen.has(key)) return;
@@ -91,7 +105,9 @@ export function rescueCandidates(
     // The rule every candidate keeps (a conjunct without the anchor is not a rescue of it).
     if (!analyzedTerms(candidate, analyzer).has(anchor.term)) return;
     seen.add(key);
-    plan.candidates.push({ query: candidate, strategy });
+    const weight = kept.reduce((sum, w) => sum + idf(w.df, units), 0);
+    const keptShare = total > 0 ? Math.round((weight / total) * 1000) / 1000 : 1;
+    plan.candidates.push({ query: candidate, strategy, keptShare });
   };
   const inOrder = (selected: readonly QueryWord[]) =>
     [...selected]
@@ -100,33 +116,56 @@ export function rescueCandidates(
       .join(" ");
 
   // 1. Words no document contains score nothing but still count against every hit.
-  if (unmatched.length > 0) add(inOrder(known), "drop_unmatched");
+  if (unmatched.length > 0) add(inOrder(known), "drop_unmatched", known);
   // 2. The rarest known words: the query's topic as the collection can match it.
   for (const size of CORE_SIZES) {
-    if (known.length > size) add(inOrder(byRarity.slice(0, size)), "informative_core");
+    if (known.length > size)
+      add(inOrder(byRarity.slice(0, size)), "informative_core", byRarity.slice(0, size));
   }
   // 3. Without the words that occur nearly everywhere ("python", "file", "use").
   const common = known.filter((w) => w !== anchor && w.df > vocabulary.unitCount * COMMON_TERM_SHARE);
   if (common.length > 0 && common.length < known.length) {
-    add(inOrder(known.filter((w) => !common.includes(w))), "drop_common_terms");
+    const rare = known.filter((w) => !common.includes(w));
+    add(inOrder(rare), "drop_common_terms", rare);
   }
   // 4. "X and Y", "X vs Y": the conjunct that holds the anchor.
   const split = broaderQuery(query, analyzer);
-  if (split?.strategy === "conjunction_split") add(split.query, "conjunction_split");
+  if (split?.strategy === "conjunction_split") {
+    const words = analyzedTerms(split.query, analyzer);
+    add(
+      split.query,
+      "conjunction_split",
+      known.filter((w) => words.has(w.term)),
+    );
+  }
   // 5. The core plus the words the collection uses for the topic.
   const usable = feedbackTerms.filter((t) => typeof t === "string" && t !== "");
   const extra = usable.slice(0, 2);
   if (extra.length > 0) {
-    add(`${inOrder(byRarity.slice(0, Math.min(3, known.length)))} ${extra.join(" ")}`, "feedback_terms");
+    const core = byRarity.slice(0, Math.min(3, known.length));
+    add(`${inOrder(core)} ${extra.join(" ")}`, "feedback_terms", core);
   }
   // 6. Every word the collection knows plus its topic words (query expansion that, unlike the
   // engine's own feedback pass, may bring in documents the query alone did not rank). Measured
   // on pydocs, Cranfield, CISI and CACM: it surfaces an answer no other candidate did on three
   // of the four (bench/results/rescue-candidates.md).
   if (usable.length > 0) {
-    add(`${inOrder(known)} ${usable.slice(0, EXPANSION_TERMS).join(" ")}`, "feedback_expansion");
+    add(`${inOrder(known)} ${usable.slice(0, EXPANSION_TERMS).join(" ")}`, "feedback_expansion", known);
   }
   return plan;
+}
+
+/** BM25's IDF of a term in `df` of `units` units (never negative). */
+function idf(df: number, units: number): number {
+  const n = Math.max(units, df, 1);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** The share of the content words' summed IDF one word occurring nowhere carries (0..1). */
+function absentWordShare(content: readonly QueryWord[], units: number): number {
+  const absent = idf(0, units);
+  const total = content.reduce((sum, w) => sum + idf(w.df, units), 0);
+  return total > 0 ? Math.round((absent / total) * 1000) / 1000 : 1;
 }
 
 function contentWords(query: string, vocabulary: TermVocabulary, analyzer: Analyzer): QueryWord[] {

@@ -43,8 +43,11 @@ export function retryHints(
   if (plan?.candidates.length) {
     hints.rescueQueries = plan.candidates
       .slice(0, MAX_RESCUE_QUERIES_SHOWN)
-      .map((c) => ({ query: c.query, strategy: c.strategy }));
+      .map((c) => ({ query: c.query, strategy: c.strategy, keptShare: c.keptShare }));
   }
-  if (plan?.unmatchedTerms.length) hints.unmatchedTerms = [...plan.unmatchedTerms];
+  if (plan?.unmatchedTerms.length) {
+    hints.unmatchedTerms = [...plan.unmatchedTerms];
+    if (plan.unmatchedShare !== undefined) hints.unmatchedShare = plan.unmatchedShare;
+  }
   return Object.keys(hints).length ? hints : undefined;
 }

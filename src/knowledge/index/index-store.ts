@@ -45,9 +45,21 @@ const SkippedFileSchema = z.strictObject({
 /** A file that could not be indexed, remembered so an unchanged one is not parsed again on every refresh. */
 export type SkippedFile = z.output<typeof SkippedFileSchema>;
 
+/** The language a collection without a `language` setting was found to be in (analysis/unset-language.ts). */
+const DetectedLanguageSchema = z.strictObject({
+  tag: z.string(),
+  documents: z.number().int().nonnegative(),
+  sampled: z.number().int().nonnegative(),
+  /** The sample it was decided or last checked on (index/detected-language.ts sampleFingerprint). */
+  sample: z.string().optional(),
+});
+export type StoredDetection = z.output<typeof DetectedLanguageSchema>;
+
 const Manifest = z.strictObject({
   version: z.literal(STORE_VERSION),
   analyzer: z.string(),
+  /** For a collection with no `language`: the language detected and analysed in, and from what. */
+  detected: DetectedLanguageSchema.optional(),
   /** The loaders' text extraction the documents came from (absent: 1, before it was recorded). */
   extraction: z.number().int().positive().optional(),
   collection: z.string(),
@@ -207,11 +219,29 @@ export class IndexStore {
     return { state: "loaded", documents, skipped: manifest.skipped };
   }
 
+  /**
+   * What the stored index of a collection with no `language` was analysed in (its manifest's
+   * record of the detection, with the analyzer it was built by), or undefined when there is none
+   * or it cannot be read: then the language is detected again.
+   */
+  async detection(collection: string): Promise<(StoredDetection & { analyzer: string }) | undefined> {
+    const raw = await this.readManifest(collection);
+    if (typeof raw !== "string") return undefined;
+    try {
+      const parsed = Manifest.safeParse(JSON.parse(raw));
+      if (!parsed.success || !parsed.data.detected) return undefined;
+      return { ...parsed.data.detected, analyzer: parsed.data.analyzer };
+    } catch {
+      return undefined;
+    }
+  }
+
   async save(
     collection: string,
     documents: readonly StoredDocument[],
     skipped: readonly SkippedFile[],
     analyzer: string,
+    detected?: StoredDetection,
   ): Promise<void> {
     await mkdir(this.directory, { recursive: true });
     const prefix = encodeURIComponent(collection);
@@ -246,6 +276,7 @@ export class IndexStore {
       const manifest: Manifest = {
         version: STORE_VERSION,
         analyzer,
+        ...(detected ? { detected: { ...detected } } : {}),
         extraction: TEXT_EXTRACTION_VERSION,
         collection,
         documents: documents.length,

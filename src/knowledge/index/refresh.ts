@@ -5,10 +5,19 @@ import { glob } from "tinyglobby";
 import { escapeControlCharacters } from "../../knowledge-tool/untrusted-text.js";
 import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
-import { LanguageSample, unsetLanguageWarning } from "../analysis/unset-language.js";
+import { DEFAULT_LANGUAGE } from "../analysis/registry.js";
+import { type DetectedLanguage, detectedLanguageLine } from "../analysis/unset-language.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { isLexicallyInside, resolvedPath } from "../documents/inside-folder.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
+import {
+  detectFromSample,
+  languageOfSample,
+  sampleFingerprint,
+  sampleOfFiles,
+  settingFor,
+  storedDetection,
+} from "./detected-language.js";
 import type { IndexStore, SkippedFile, StoredDocument, StoreLoad } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
@@ -37,6 +46,11 @@ export interface RefreshReport {
   skipped: { path: string; reason: string }[];
   /** True when the stored index was rewritten. */
   written: boolean;
+  /**
+   * For a collection with no `language` setting: the language its documents were found to be
+   * in and are analysed in (searches analyse queries in it too), and what decided it.
+   */
+  detectedLanguage?: DetectedLanguage;
   /**
    * Set when the index had changes but could not be saved (a full disk, a read-only or
    * unwritable folder; refresh's keepWhenUnsaved): the error's code. The stored index is the
@@ -147,8 +161,85 @@ export async function refreshCollection(
   store: IndexStore,
   options: RefreshOptions = {},
 ): Promise<{ documents: StoredDocument[]; report: RefreshReport }> {
+  if (source.language !== undefined) return refreshAs(botDir, source, store, options, undefined);
   const started = performance.now();
-  const analysis = CollectionAnalysis.of(source.language);
+  const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
+  const withPool = { ...options, pool };
+  const files = await listCollectionFiles(botDir, source);
+  let run: UnsetRun;
+  const recorded = await storedDetection(store, source.name);
+  if (recorded) run = { ...recorded, files, record: false };
+  else {
+    // Decided once, before the files are analysed. An index that stands (in English, what an
+    // unset collection always was) lends the sample its text and keeps answering meanwhile: a
+    // stop leaves the language undecided, never a search waiting on a slow sample file.
+    const found = await store.inspect(source.name, CollectionAnalysis.of(undefined).id);
+    const standing =
+      found.state === "loaded"
+        ? {
+            documents: new Map(found.documents.map((d) => [d.path, d])),
+            skipped: new Map(found.skipped.map((s) => [s.path, s])),
+            limits: boundsKey(pool.limits),
+          }
+        : undefined;
+    const decided = await detectFromSample(botDir, files, pool, {
+      ...(standing && options.signal ? { signal: options.signal } : {}),
+      ...(standing ? { standing } : {}),
+    });
+    if (decided.detected === undefined) {
+      const refreshed = await refreshAs(botDir, source, store, withPool, undefined);
+      // Unfinished, whatever the stopped run had left: the sample is still to read (by a
+      // background refresh, or the next run).
+      refreshed.report.pending = Math.max(refreshed.report.pending, decided.unread);
+      return refreshed;
+    }
+    run = {
+      detected: decided.detected,
+      files,
+      record: true,
+      ...(decided.preparsed ? { preparsed: decided.preparsed } : {}),
+    };
+  }
+  let refreshed = await refreshAs(botDir, source, store, withPool, run);
+  if (refreshed.moved) {
+    logger().info(
+      { collection: source.name, from: run.detected.tag, to: refreshed.moved.tag },
+      `collection ${source.name}: most sampled documents now read as ${refreshed.moved.tag}, not ${run.detected.tag}: re-indexing every file`,
+    );
+    refreshed = await refreshAs(botDir, source, store, withPool, {
+      detected: refreshed.moved,
+      files,
+      record: true,
+    });
+  }
+  const { documents, report } = refreshed;
+  report.ms = Math.round(performance.now() - started);
+  return { documents, report };
+}
+
+/** How a run of a collection with no `language` analyses it, and what it records. */
+interface UnsetRun {
+  detected: DetectedLanguage;
+  files: string[];
+  /** The detection is new: the index records it (saved even when no file changed). */
+  record: boolean;
+  /** The sample's files as the detection parsed them (in English), to use instead of parsing again. */
+  preparsed?: ReadonlyMap<string, IngestResult>;
+  /** The sample the record was decided or last checked on (sampleFingerprint); absent: not yet. */
+  sample?: string;
+}
+
+/** One collection's refresh in one language (`unset`: a collection with no setting, as detected). */
+async function refreshAs(
+  botDir: string,
+  source: CollectionSource,
+  store: IndexStore,
+  options: RefreshOptions,
+  unset: UnsetRun | undefined,
+): Promise<{ documents: StoredDocument[]; report: RefreshReport; moved?: DetectedLanguage }> {
+  const started = performance.now();
+  const language = unset ? settingFor(unset.detected) : source.language;
+  const analysis = CollectionAnalysis.of(language);
   const found = await store.inspect(source.name, analysis.id);
   if (found.state === "damaged") {
     logger().warn(
@@ -170,8 +261,11 @@ export async function refreshCollection(
   const signal = stored ? options.signal : undefined;
   const report = emptyRefreshReport(source.name);
 
+  // Listed with this run's report (a detection run listed them before it had one), so every run
+  // names the folders it could not read.
   const files = await listCollectionFiles(botDir, source, report);
   report.files = files.length;
+  if (unset) report.detectedLanguage = unset.detected;
 
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
   // Enough files in flight to keep every parser thread busy while others are being stat'ed.
@@ -190,8 +284,8 @@ export async function refreshCollection(
     report,
     pool,
     signal,
-    language: source.language,
-    sample: source.language === undefined ? new LanguageSample() : undefined,
+    language,
+    preparsed: unset?.preparsed,
   };
   const worker = async () => {
     while (next < files.length && !signal?.aborted) {
@@ -212,13 +306,24 @@ export async function refreshCollection(
   const kept = documents.filter((d): d is StoredDocument => d !== undefined);
   const keptPaths = new Set(kept.map((d) => d.path));
   for (const path of previous.keys()) if (!keptPaths.has(path)) report.removed++;
-  await warnOfWhatWasRead(source.name, botDir, report, context.sample);
+  // A run that read every file checks the sample: its language decides again when its documents changed.
+  const checked = unset && report.pending === 0 ? await checkSample(botDir, unset, kept) : undefined;
+  if (checked?.moved) return { documents: kept, report, moved: checked.moved };
+  if (checked) report.detectedLanguage = checked.detected;
+  warnOfWhatWasRead(source.name, report);
   const skipsChanged =
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
-  if (report.added || report.updated || report.removed || report.touched || skipsChanged || !stored) {
+  const changed = report.added || report.updated || report.removed || report.touched || skipsChanged;
+  if (changed || !stored || unset?.record || checked?.changed) {
     try {
-      await store.save(source.name, kept, skippedFiles, analysis.id);
+      const record = unset && {
+        ...(checked?.detected ?? unset.detected),
+        ...((checked?.sample ?? unset.sample) !== undefined
+          ? { sample: checked?.sample ?? unset.sample }
+          : {}),
+      };
+      await store.save(source.name, kept, skippedFiles, analysis.id, record);
       report.written = true;
     } catch (error) {
       const code = unsavableCode(error);
@@ -234,17 +339,33 @@ export async function refreshCollection(
 }
 
 /**
- * What an indexer says once it has read a collection's files, the same on both backends: a
- * warning per file it skipped, with the reason; and when the collection sets no `language`
- * (analysed as English) and the documents read this run are clearly in another language, one
- * warning naming the key and the value to set (analysis/unset-language.ts).
+ * The sample of an unset collection after a run that read every file: unchanged since the record
+ * (its fingerprint), nothing to do; else its language read again — `moved` when the majority is
+ * another language now, else the record brought up to date (`changed` when it needs saving).
  */
-export async function warnOfWhatWasRead(
-  collection: string,
+async function checkSample(
   botDir: string,
-  report: RefreshReport,
-  sample: LanguageSample | undefined,
-): Promise<void> {
+  unset: UnsetRun,
+  kept: readonly StoredDocument[],
+): Promise<{ detected: DetectedLanguage; sample: string; changed: boolean; moved?: DetectedLanguage }> {
+  const members = sampleOfFiles(botDir, unset.files);
+  const byId = new Map(kept.map((d) => [d.path, d]));
+  const sample = sampleFingerprint(members, byId);
+  if (sample === unset.sample) return { detected: unset.detected, sample, changed: false };
+  // Decided from this very sample a moment ago: only its fingerprint is new.
+  if (unset.record) return { detected: unset.detected, sample, changed: true };
+  const now = await languageOfSample(members.flatMap((m) => byId.get(m.id) ?? []));
+  if (now.tag !== unset.detected.tag) return { detected: unset.detected, sample, changed: false, moved: now };
+  return { detected: now, sample, changed: true };
+}
+
+/**
+ * What an indexer says once it has read a collection's files, the same on both backends: a
+ * warning per file it skipped, with the reason; and for a collection with no `language`, the
+ * language it is analysed in and what decided it (analysis/unset-language.ts), when other than
+ * English — the only line that says the documents are not analysed as English.
+ */
+export function warnOfWhatWasRead(collection: string, report: RefreshReport): void {
   for (const skip of report.skipped) {
     logger().warn(
       { collection, file: skip.path, reason: skip.reason },
@@ -252,8 +373,13 @@ export async function warnOfWhatWasRead(
       `skipped ${escapeControlCharacters(skip.path)}: ${skip.reason}`,
     );
   }
-  const message = sample ? await unsetLanguageWarning(collection, botDir, sample) : undefined;
-  if (message) logger().warn({ collection, key: `knowledge.collections.${collection}.language` }, message);
+  const detected = report.detectedLanguage;
+  if (detected && detected.tag !== DEFAULT_LANGUAGE && (report.added || report.updated)) {
+    logger().info(
+      { collection, language: detected.tag, key: `knowledge.collections.${collection}.language` },
+      `collection ${collection}: ${detectedLanguageLine(collection, detected)}`,
+    );
+  }
 }
 
 /**
@@ -372,8 +498,8 @@ interface RefreshContext {
   report: RefreshReport;
   pool: IngestPool;
   language: string | undefined;
-  /** Documents read this run, for the detector: only when the collection sets no language. */
-  sample: LanguageSample | undefined;
+  /** Files already parsed (the language sample's), by absolute path. */
+  preparsed: ReadonlyMap<string, IngestResult> | undefined;
 }
 
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
@@ -409,15 +535,19 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
     skippedFiles.push(refused);
     return undefined;
   }
-  const result: IngestResult = await pool.ingest(
-    {
-      absPath,
-      id: path,
-      ...(before ? { knownHash: before.contentHash } : {}),
-      ...(language !== undefined ? { language } : {}),
-    },
-    signal ? { signal } : {},
-  );
+  // The language sample's parse is this run's when the file is new (no stored hash to compare).
+  const preparsed = before ? undefined : context.preparsed?.get(absPath);
+  const result: IngestResult =
+    preparsed ??
+    (await pool.ingest(
+      {
+        absPath,
+        id: path,
+        ...(before ? { knownHash: before.contentHash } : {}),
+        ...(language !== undefined ? { language } : {}),
+      },
+      signal ? { signal } : {},
+    ));
   if (!result.ok) {
     if (result.stopped) {
       report.pending++;
@@ -440,7 +570,6 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
   if (before) report.updated++;
   else report.added++;
   const { document } = result;
-  context.sample?.offer(path, document);
   return {
     id: path,
     title: document.title,

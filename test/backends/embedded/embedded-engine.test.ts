@@ -89,7 +89,7 @@ describe("KnowledgeEngine.search", () => {
     expect(weak.retryHints?.broaderQuery).toBe("leave");
     expect(weak.retryHints?.broaderQueryStrategy).toBe("drop_unmatched");
     expect(weak.retryHints?.unmatchedTerms).toEqual(["parental", "contractors", "abroad"]);
-    expect(weak.retryHints?.rescueQueries?.[0]).toEqual({ query: "leave", strategy: "drop_unmatched" });
+    expect(weak.retryHints?.rescueQueries?.[0]).toMatchObject({ query: "leave", strategy: "drop_unmatched" });
     expect(weak.retryHints?.narrowerQueryStrategy).toBe("feedback_terms");
     expect(weak.retryHints?.relatedTerms).toContain("sick");
     const strong = await engine.search({ query: "vacation days per calendar year accrued monthly" });

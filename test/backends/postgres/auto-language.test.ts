@@ -4,7 +4,7 @@
 // (src/backends/postgres/pg-schema.ts version 8), and a query is analysed in every language
 // holding enough of the documents (src/knowledge/analysis/collection-analysis.ts, the rule the
 // embedded engine uses) — so the SearchResponses equal the embedded engine's.
-import { rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -181,24 +181,94 @@ innen den femte, ellers kommer de først med i neste måneds utbetaling.
     });
 
     // Last: it adds a collection to the bot's database.
-    it("a collection that sets no language and reads as Norwegian: indexing says which key to set", async () => {
-      const unset = await PostgresBackend.open({
-        bot: "handbook",
-        urlEnv: "TEST_DATABASE_URL",
-        schema: SCHEMA,
-        collections: { norsk: { paths: ["docs/lonn.md"] } },
-        env: { TEST_DATABASE_URL: server.url },
-      });
+    it("a collection that sets no language and reads as Norwegian: analysed, recorded and searched as Norwegian", async () => {
+      const open = () =>
+        PostgresBackend.open({
+          bot: "handbook",
+          urlEnv: "TEST_DATABASE_URL",
+          schema: SCHEMA,
+          collections: { norsk: { paths: ["docs/lonn.md"] } },
+          env: { TEST_DATABASE_URL: server.url },
+        });
+      const unset = await open();
       try {
         const { result, log } = await logLines(() => unset.refresh(botDir));
-        expect(result[0]).toMatchObject({ added: 1 });
+        expect(result[0]).toMatchObject({
+          added: 1,
+          detectedLanguage: { tag: "nb", documents: 1, sampled: 1 },
+        });
         expect(log).toContain(
-          `collection norsk has no \\"language\\" in ${join(botDir, "config.json")}, so it is analysed as English, but 1 of 1 sampled documents read as Norwegian Bokmål: set knowledge.collections.norsk.language to \\"nb\\"`,
+          "language: nb (Norwegian Bokmål; detected from 1 of 1 documents; set knowledge.collections.norsk.language to fix it)",
         );
-        // Nothing read again, nothing said again.
-        expect((await logLines(() => unset.refresh(botDir))).log).not.toContain("has no");
+        // Recorded: the next run detects nothing and reads nothing.
+        const again = await logLines(() => unset.refresh(botDir));
+        expect(again.result[0]).toMatchObject({ added: 0, detectedLanguage: { tag: "nb" } });
+        expect(again.log).not.toContain("detected from");
       } finally {
         await unset.close();
+      }
+      // Another process serving the bot searches it as the embedded engine does, in Norwegian.
+      const reopened = await open();
+      try {
+        expect(reopened.detectedLanguage("norsk")).toEqual({ tag: "nb", documents: 1, sampled: 1 });
+        const { engine } = await openEmbeddedEngine(botDir, { norsk: { paths: ["docs/lonn.md"] } });
+        expect(engine.collectionIndex("norsk")?.analysis.setting).toBe("nb");
+        const query = "endringer i kontonumre";
+        expect(await reopened.search({ query })).toEqual(await engine.search({ query }));
+      } finally {
+        await reopened.close();
+      }
+    });
+
+    // Last too: it adds a collection of its own.
+    it("a collection that sets no language is detected again when its sample changes, and re-indexed only when its majority moved", async () => {
+      const folder = join(botDir, "moving");
+      await mkdir(folder, { recursive: true });
+      for (const [name, text] of Object.entries(NORWEGIAN)) await writeFile(join(folder, name), text);
+      const open = () =>
+        PostgresBackend.open({
+          bot: "handbook",
+          urlEnv: "TEST_DATABASE_URL",
+          schema: SCHEMA,
+          collections: { moving: { paths: ["moving/**/*.md"] } },
+          env: { TEST_DATABASE_URL: server.url },
+        });
+      const moving = await open();
+      try {
+        const [first] = await moving.refresh(botDir);
+        expect(first).toMatchObject({ added: 2, detectedLanguage: { tag: "nb", documents: 2, sampled: 2 } });
+        // One page rewritten in English: the sample changed, its majority did not (one of two
+        // reads as Norwegian: a third is enough), so that file alone is read, in Norwegian.
+        await writeFile(join(folder, "ferie.md"), ENGLISH["vpn.md"]);
+        const { result, log } = await logLines(() => moving.refresh(botDir));
+        expect(result[0]).toMatchObject({ added: 0, updated: 1, unchanged: 1 });
+        expect(result[0]!.detectedLanguage).toMatchObject({ tag: "nb", documents: 1, sampled: 2 });
+        expect(log).not.toContain("re-indexing every file");
+        // Three more English pages: most of the sample reads as English now, so every file is
+        // read again in English, and the record says so to every process.
+        for (const [name, text] of Object.entries(ENGLISH))
+          await writeFile(join(folder, `more-${name}`), text);
+        const moved = await logLines(() => moving.refresh(botDir));
+        expect(moved.result[0]).toMatchObject({
+          added: 5,
+          detectedLanguage: { tag: "en", documents: 4, sampled: 5 },
+        });
+        expect(moved.log).toContain("most sampled documents now read as en, not nb: re-indexing every file");
+        // Unchanged since: nothing read, nothing detected.
+        const again = await logLines(() => moving.refresh(botDir));
+        expect(again.result[0]).toMatchObject({ added: 0, updated: 0, unchanged: 5 });
+        expect(again.log).not.toContain("re-indexing");
+      } finally {
+        await moving.close();
+      }
+      const reopened = await open();
+      try {
+        expect(reopened.detectedLanguage("moving")).toMatchObject({ tag: "en" });
+        const { engine } = await openEmbeddedEngine(botDir, { moving: { paths: ["moving/**/*.md"] } });
+        for (const query of QUERIES)
+          expect(await reopened.search({ query }), query).toEqual(await engine.search({ query }));
+      } finally {
+        await reopened.close();
       }
     });
   },

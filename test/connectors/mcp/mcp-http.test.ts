@@ -14,16 +14,17 @@ import { knowledgeTools } from "../../../src/connectors/mcp/knowledge-mcp-server
 import { tokenStore } from "../../../src/connectors/mcp/mcp-tokens.js";
 import { type HttpMcpServer, startHttpMcp } from "../../../src/connectors/mcp/serve-http.js";
 import { type OpenedBackend, openBotBackend } from "../../../src/connectors/open-bot-backend.js";
+import { NO_BETTER_MATCH_NOTE_START } from "../../../src/knowledge-tool/corrective-note.js";
 import { setLogger } from "../../../src/telemetry/logger.js";
 import type { KnowledgeBackend, SearchResponse } from "../../../src/types.js";
 import { startCli } from "../../support/cli-process.js";
 import { makeHandbookBot } from "../../support/handbook-bot.js";
+import { HANDBOOK_WEAK_QUERY } from "../../support/handbook-queries.js";
 import { connectHttpMcp } from "../../support/http-mcp-client.js";
 import { silent } from "./mcp-harness.js";
 
-// Weak on the handbook (no page has "moving" or "house"); its re-query "day off" finds a page in
-// the high band, the only re-query the signal grader appends (src/corrective/step-merge.ts).
-const WEAK_QUERY = "moving house day off";
+// Weak on the handbook, which answers it: re-queried, nothing better found (support/handbook-queries.ts).
+const WEAK_QUERY = HANDBOOK_WEAK_QUERY;
 const ALL = "all-access-token-0123456789";
 const HANDBOOK_ONLY = "handbook-only-token-0123456789";
 const KITCHEN_ONLY = "kitchen-only-token-0123456789";
@@ -114,7 +115,7 @@ describe("second-look mcp --http with the official Streamable HTTP client", () =
     try {
       const { text, isError, structured } = await mcp.call("search_knowledge", { query: WEAK_QUERY });
       expect(isError).toBe(false);
-      expect(text).toContain("[corrective retrieval — re-query #1");
+      expect(text).toContain(NO_BETTER_MATCH_NOTE_START);
       const expected = await searchAsTheModelWould(
         bots[0]!,
         { query: WEAK_QUERY },
@@ -124,7 +125,7 @@ describe("second-look mcp --http with the official Streamable HTTP client", () =
       expect(structured).toMatchObject({
         query: WEAK_QUERY,
         collections: ["handbook"],
-        corrective: { changed: true },
+        corrective: { changed: true, addedHits: 0 },
       });
     } finally {
       await mcp.close();

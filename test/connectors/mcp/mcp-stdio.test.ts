@@ -9,14 +9,19 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBot } from "../../../src/bots/discovery.js";
 import { searchAsTheModelWould } from "../../../src/cli/search.js";
+import {
+  CORRECTIVE_NOTE_START,
+  NO_BETTER_MATCH_NOTE_START,
+  NOT_COVERED_NOTE_START,
+} from "../../../src/knowledge-tool/corrective-note.js";
 import { setLogger } from "../../../src/telemetry/logger.js";
 import { makeHandbookBot } from "../../support/handbook-bot.js";
+import { HANDBOOK_UNCOVERED_QUERY, HANDBOOK_WEAK_QUERY } from "../../support/handbook-queries.js";
 import { silent } from "./mcp-harness.js";
 import { type StdioMcp, spawnStdioMcp } from "./stdio-client.js";
 
-// Weak on the handbook (no page has "moving" or "house"); its re-query "day off" finds a page in
-// the high band, the only re-query the signal grader appends (src/corrective/orchestrator.ts).
-const WEAK_QUERY = "moving house day off";
+// Weak on the handbook, which answers it: re-queried, nothing better found (support/handbook-queries.ts).
+const WEAK_QUERY = HANDBOOK_WEAK_QUERY;
 const DESCRIPTION = "Employee handbook for Brightwater Labs: leave, pay, benefits, travel and IT policies.";
 
 let root: string;
@@ -95,9 +100,31 @@ describe("second-look mcp <bot> over stdio, with the official MCP client", () =>
     const text = (result.content as { text: string }[])[0]!.text;
     for (const hit of structured.hits) expect(text).toContain(`doc_id: \`${hit.doc_id}\``);
     expect(structured.corrective).toMatchObject({ changed: true });
-    expect(structured.corrective!.queriesTried.length).toBeGreaterThan(0);
-    for (const query of structured.corrective!.queriesTried) expect(text).toContain(query);
-    expect(structured.corrective!.addedHits).toBeGreaterThan(0);
+    // The pass re-queried; none of its re-queries beat the original, so it appended nothing and
+    // said so in one line after the original results.
+    expect(structured.corrective!.queriesTried.length).toBeGreaterThan(1);
+    expect(structured.corrective!.addedHits).toBe(0);
+    expect(text.split("\n").at(-1)!.startsWith(NO_BETTER_MATCH_NOTE_START)).toBe(true);
+    expect(text).not.toContain(CORRECTIVE_NOTE_START);
+  });
+
+  it("a query the documents do not cover is told so in structuredContent and text: no re-query, nothing appended", async () => {
+    const result = await mcp.client.callTool({
+      name: "search_knowledge",
+      arguments: { query: HANDBOOK_UNCOVERED_QUERY },
+    });
+    const structured = result.structuredContent as {
+      hits: { doc_id: string }[];
+      corrective: { changed: boolean; queriesTried: string[]; addedHits: number } | null;
+    };
+    const text = (result.content as { text: string }[])[0]!.text;
+    expect(structured.corrective).toMatchObject({ changed: true, queriesTried: [], addedHits: 0 });
+    const lastLine = text.split("\n").at(-1)!;
+    expect(lastLine.startsWith(NOT_COVERED_NOTE_START)).toBe(true);
+    expect(lastLine).toContain('no document contains "moving", "house"]');
+    expect(text).not.toContain(CORRECTIVE_NOTE_START);
+    // The original results stay as they were, every one of them.
+    for (const hit of structured.hits) expect(text).toContain(`doc_id: \`${hit.doc_id}\``);
   });
 
   it("an unknown argument key is an error naming the closest valid key", async () => {
@@ -113,7 +140,7 @@ describe("second-look mcp <bot> over stdio, with the official MCP client", () =>
   it("a weak query comes back corrected: the same text `second-look search` (the Copilot assembled bot) gives", async () => {
     const { text, isError } = await mcp.call("search_knowledge", { query: WEAK_QUERY });
     expect(isError).toBe(false);
-    expect(text).toContain("[corrective retrieval — re-query #1");
+    expect(text).toContain(NO_BETTER_MATCH_NOTE_START);
     const bot = await loadBot(botDir, { quiet: true });
     const expected = await searchAsTheModelWould(
       bot,

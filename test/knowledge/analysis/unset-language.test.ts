@@ -1,21 +1,24 @@
-// A collection without a `language` is analysed as English; when its documents read as another
-// language, indexing says so once, naming the file, the key and the value to set.
+// A collection without a `language` is analysed in the language its documents read as: detected
+// once from a sample, recorded with the index, said in one line with the key that changes it.
 
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { indexDirectory } from "../../../src/backends/embedded/open-embedded.js";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { indexDirectory, openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import { DETECTION_SAMPLE_CHARS, languageDetector } from "../../../src/knowledge/analysis/detect.js";
+import { analyzerFor } from "../../../src/knowledge/analysis/registry.js";
 import {
   chooseCollectionLanguage,
+  detectCollectionLanguage,
+  detectedLanguageLine,
   findUnsetLanguage,
   LanguageSample,
   UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
-  type UnsetLanguageFinding,
-  unsetLanguageMessage,
 } from "../../../src/knowledge/analysis/unset-language.js";
 import { IndexStore } from "../../../src/knowledge/index/index-store.js";
+import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
+import { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
 import { logLines } from "../../support/capture-logs.js";
 
@@ -69,22 +72,23 @@ describe("chooseCollectionLanguage (what init writes)", () => {
   });
 });
 
-describe("unsetLanguageMessage", () => {
-  const messageFor = (found: Omit<UnsetLanguageFinding, "sampled">) =>
-    unsetLanguageMessage("docs", "/bots/hr/config.json", { ...found, sampled: 40 });
-
-  it("names the file, the key and the value to set", () => {
-    const message = messageFor({ tag: "nb", name: "Norwegian Bokmål", documents: 38, english: 1 });
-    expect(message).toBe(
-      'collection docs has no "language" in /bots/hr/config.json, so it is analysed as English, but 38 of 40 sampled documents read as Norwegian Bokmål: set knowledge.collections.docs.language to "nb"; the collection is re-indexed once',
-    );
+describe("detectCollectionLanguage", () => {
+  it("is the non-English language a third of the sample reads as, else English, with what decided it", async () => {
+    const detect = await languageDetector();
+    expect(detectCollectionLanguage(NORWEGIAN, detect)).toEqual({ tag: "nb", documents: 5, sampled: 5 });
+    expect(detectCollectionLanguage(ENGLISH, detect)).toEqual({ tag: "en", documents: 5, sampled: 5 });
+    // A partly translated collection: the translation's language from a third of the sample.
+    expect(detectCollectionLanguage([...GERMAN, ...ENGLISH], detect)).toEqual({
+      tag: "de",
+      documents: 3,
+      sampled: 8,
+    });
+    expect(detectCollectionLanguage([...GERMAN.slice(0, 2), ...ENGLISH], detect).tag).toBe("en");
   });
 
-  it("offers auto too when a fifth or more of the sample is English", () => {
-    const message = messageFor({ tag: "de", name: "German", documents: 24, english: 16 });
-    expect(message).toContain("24 of 40 sampled documents read as German and 16 as English");
-    expect(message).toContain(
-      'set knowledge.collections.docs.language to "de", or to "auto" if people also ask in English (each document is then analysed in its own language)',
+  it("says what it is analysed in, what decided it, and the key that changes it", () => {
+    expect(detectedLanguageLine("docs", { tag: "de", documents: 38, sampled: 40 })).toBe(
+      "language: de (German; detected from 38 of 40 documents; set knowledge.collections.docs.language to fix it)",
     );
   });
 });
@@ -132,37 +136,123 @@ beforeEach(async () => {
 afterEach(async () => rm(bot, { recursive: true, force: true }));
 
 describe("indexing a collection that sets no language", () => {
-  const warning =
-    /has no \\"language\\" in [^"]*config\.json, so it is analysed as English, but 5 of 5 sampled documents read as Norwegian Bokmål: set knowledge\.collections\.docs\.language to \\"nb\\"/;
+  const line =
+    "language: nb (Norwegian Bokmål; detected from 5 of 5 documents; set knowledge.collections.docs.language to fix it)";
 
-  it("warns once, when its files are read, if they read as another language", async () => {
+  it("analyses it in the language its documents read as, records that with the index, and says so once", async () => {
     const store = new IndexStore(indexDirectory(bot));
     const source = { name: "docs", paths: ["no/**/*.md"] };
     const first = await logLines(() => refreshCollection(bot, source, store));
     expect(first.result.report.added).toBe(5);
-    expect(first.log).toMatch(warning);
-    expect(first.log).toContain(`"key":"knowledge.collections.docs.language"`);
-    expect(first.log).toContain(JSON.stringify(join(bot, "config.json")).slice(1, -1));
-    // Nothing read on the next run: nothing said.
+    expect(first.result.report.detectedLanguage).toEqual({ tag: "nb", documents: 5, sampled: 5 });
+    expect(first.log).toContain(line);
+    expect(await store.detection("docs")).toMatchObject({ tag: "nb", analyzer: analyzerFor("nb").id });
+    // Searches analyse queries in it too.
+    const { engine } = await openEmbeddedEngine(bot, { docs: { paths: ["no/**/*.md"] } });
+    expect(engine.collectionIndex("docs")?.analysis.setting).toBe("nb");
+    // Detected once: the next run reads nothing, detects nothing, writes nothing.
     const again = await logLines(() => refreshCollection(bot, source, store));
-    expect(again.result.report.unchanged).toBe(5);
-    expect(again.log).not.toMatch(/has no \\"language\\"/);
+    expect(again.result.report).toMatchObject({ unchanged: 5, written: false });
+    expect(again.result.report.detectedLanguage).toEqual({ tag: "nb", documents: 5, sampled: 5 });
+    expect(again.log).not.toContain("detected from");
   });
 
-  it("says nothing when the language is set, or when the documents are English", async () => {
-    const set = await logLines(() =>
-      refreshCollection(
+  it("an English collection is indexed as one set to English, each file parsed once", async () => {
+    const pool = new IngestPool(ingestLimits({ workers: 1 }));
+    try {
+      const ingest = vi.spyOn(pool, "ingest");
+      const unset = await refreshCollection(
         bot,
-        { name: "docs", paths: ["no/**/*.md"], language: "nb" },
-        new IndexStore(indexDirectory(bot)),
-      ),
+        { name: "english", paths: ["en/**/*.md"] },
+        new IndexStore(join(bot, "unset")),
+        { pool },
+      );
+      expect(ingest).toHaveBeenCalledTimes(5);
+      expect(unset.report.detectedLanguage).toEqual({ tag: "en", documents: 5, sampled: 5 });
+      const set = await refreshCollection(
+        bot,
+        { name: "english", paths: ["en/**/*.md"], language: "en" },
+        new IndexStore(join(bot, "set")),
+        { pool },
+      );
+      expect(unset.documents).toEqual(set.documents);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("an index an older version built (no record) lends the sample its text: decided without parsing a file", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    // What an older version left: the collection indexed as English, no detection recorded.
+    await refreshCollection(bot, { name: "docs", paths: ["en/**/*.md"], language: "en" }, store);
+    expect(await store.detection("docs")).toBeUndefined();
+    const pool = new IngestPool(ingestLimits({ workers: 1 }));
+    try {
+      const ingest = vi.spyOn(pool, "ingest");
+      const { report } = await refreshCollection(bot, { name: "docs", paths: ["en/**/*.md"] }, store, {
+        pool,
+      });
+      expect(ingest).not.toHaveBeenCalled();
+      expect(report).toMatchObject({
+        unchanged: 5,
+        written: true,
+        detectedLanguage: { tag: "en", sampled: 5 },
+      });
+      expect(await store.detection("docs")).toMatchObject({ tag: "en", sampled: 5 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("a stop before the sample is read leaves the language undecided and the index answering as it stood", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    const source = { name: "docs", paths: ["*/**/*.md"] };
+    await refreshCollection(bot, { ...source, language: "en" }, store);
+    // New pages in the sample: they must be parsed before the language can be decided.
+    for (const [i, text] of NORWEGIAN.entries())
+      await writeFile(join(bot, "no", `ny-${i}.md`), `# Ny side ${i}\n\n${text}\n`);
+    const stopped = new AbortController();
+    stopped.abort();
+    const early = await refreshCollection(bot, source, store, { signal: stopped.signal });
+    expect(early.report.pending).toBeGreaterThan(0);
+    expect(early.report.detectedLanguage).toBeUndefined();
+    expect(early.documents).toHaveLength(10);
+    expect(await store.detection("docs")).toBeUndefined();
+    // The next run that is not stopped decides, and indexes in what it decided.
+    const full = await refreshCollection(bot, source, store);
+    expect(full.report).toMatchObject({
+      pending: 0,
+      added: 15,
+      detectedLanguage: { tag: "nb", documents: 10, sampled: 15 },
+    });
+    expect(await store.detection("docs")).toMatchObject({ tag: "nb", analyzer: analyzerFor("nb").id });
+  });
+
+  it("a page of a heading and a few words decides nothing: too little text for a verdict", async () => {
+    await writeFile(join(bot, "en", "a.md"), "# A\n\nAlpha text.\n");
+    const { report } = await refreshCollection(
+      bot,
+      { name: "tiny", paths: ["en/a.md"] },
+      new IndexStore(indexDirectory(bot)),
     );
-    expect(set.result.report.added).toBe(5);
-    expect(set.log).not.toMatch(/has no \\"language\\"/);
-    const english = await logLines(() =>
-      refreshCollection(bot, { name: "english", paths: ["en/**/*.md"] }, new IndexStore(indexDirectory(bot))),
-    );
-    expect(english.result.report.added).toBe(5);
-    expect(english.log).not.toMatch(/has no \\"language\\"/);
+    expect(report.detectedLanguage).toEqual({ tag: "en", documents: 0, sampled: 0 });
+  });
+
+  it("is detected again when its sample changes, and re-indexed only when the sample's majority moved", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    const source = { name: "docs", paths: ["no/**/*.md"] };
+    await refreshCollection(bot, source, store);
+    // A page rewritten in English: the sample changed, its majority did not: no re-index.
+    await writeFile(join(bot, "no", "side-0.md"), `# Page\n\n${ENGLISH[0]}\n`);
+    const few = await refreshCollection(bot, source, store);
+    expect(few.report).toMatchObject({ updated: 1, unchanged: 4 });
+    expect(few.report.detectedLanguage).toEqual({ tag: "nb", documents: 4, sampled: 5 });
+    // A whole sample's worth of new English pages: the majority moved, so every file is read again in it.
+    for (let i = 0; i < UNSET_LANGUAGE_SAMPLE_DOCUMENTS * 2; i++)
+      await writeFile(join(bot, "no", `new-${i}.md`), `# Page ${i}\n\n${ENGLISH[i % ENGLISH.length]}\n`);
+    const moved = await refreshCollection(bot, source, store);
+    expect(moved.report.detectedLanguage?.tag).toBe("en");
+    expect(moved.report.added).toBe(5 + UNSET_LANGUAGE_SAMPLE_DOCUMENTS * 2);
+    expect(await store.detection("docs")).toMatchObject({ tag: "en", analyzer: analyzerFor("en").id });
   });
 });

@@ -4,7 +4,7 @@
 // the whole process. The per-file bound is CPU time, with five times as much wall time as the last
 // resort (knowledge/documents/parse-bound.ts), so on a busy machine the wall time grows with the
 // load while the work stays bounded: that is what is asserted.
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -117,5 +117,20 @@ describe("a bot with hostile documents", () => {
     expect(JSON.parse(run.stdout).response.results[0].id).toBe("docs/time-off/parental-leave.md");
     expect(run.stderr).toMatch(/index refresh stopped after 10 s with \d+ changed files not yet read/);
     expect(run.ms).toBeLessThan(40_000);
+  }, 90_000);
+
+  it("search answers while a slow file of the language sample is still being parsed, the language undecided", async () => {
+    // An index an older version built: no language recorded, so the sample (every file of this
+    // small collection, slow ones too) must be read before the language is decided.
+    const manifest = join(bot, ".second-look", "index", "docs.manifest.json");
+    const { detected, ...rest } = JSON.parse(await readFile(manifest, "utf8"));
+    expect(detected).toMatchObject({ tag: "en" });
+    await writeFile(manifest, JSON.stringify(rest));
+    const run = await runCliProcess(["search", bot, "how many weeks of parental leave", "--json"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).response.results[0].id).toBe("docs/time-off/parental-leave.md");
+    expect(run.stderr).toMatch(/index refresh stopped after 10 s with \d+ changed files not yet read/);
+    expect(run.ms).toBeLessThan(40_000);
+    expect(JSON.parse(await readFile(manifest, "utf8")).detected).toBeUndefined();
   }, 90_000);
 });
