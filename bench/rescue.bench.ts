@@ -16,8 +16,8 @@ import { loadBotFromDir } from "../src/bots/discovery.js";
 import { openBotBackend } from "../src/connectors/open-bot-backend.js";
 import type { BotEvalReport, SettingReport } from "../src/evaluation/evaluate-bot.js";
 import { readJudgedQuestions } from "../src/evaluation/judged-questions.js";
-import { isWeak } from "../src/weakness.js";
 import type { SearchResponse } from "../src/types.js";
+import { isWeak } from "../src/weakness.js";
 import { HANDBOOK } from "./debian-handbook/set.js";
 import {
   benchDataDir,

@@ -7,8 +7,8 @@
 // turns, capped at maxHops, no forced final turn (unlike treewalk).
 import type { ChatMessage, LlmClient } from "../../llm/llm-client.js";
 import { clipText } from "../../text-clip.js";
-import type { ContextBudget, SelectOptions, StrategyResult } from "../strategy.js";
-import { buildView, type DocumentTree, type SectionView } from "../tree/document-tree.js";
+import type { StrategyResult } from "../strategy.js";
+import { buildView, type SectionView } from "../tree/document-tree.js";
 import { outlineLines, outlineText } from "../tree/outline-lines.js";
 import { type AgentAction, parseAgentAction } from "./agent-action.js";
 import { ModelStrategy, type TreeSelection } from "./model-strategy.js";

@@ -1,5 +1,5 @@
 // single-pass (docs/reference/vectorless-strategies.md §5.1): one selection call over the whole outline.
-import type { ContextBudget, SelectOptions, StrategyResult } from "../strategy.js";
+import type { StrategyResult } from "../strategy.js";
 import { buildView, type DocumentTree } from "../tree/document-tree.js";
 import { outlineText } from "../tree/outline-lines.js";
 import { filterKnownIds, knownIds, runSelection } from "../tree/selection.js";

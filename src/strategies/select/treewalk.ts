@@ -14,13 +14,7 @@ import { positiveOrUndefined } from "../../limits.js";
 import type { ChatMessage, LlmClient } from "../../llm/llm-client.js";
 import { clipText } from "../../text-clip.js";
 import { clampRange, DEFAULT_MAX_CITATIONS, overlaps, selectCitedRanges } from "../answer/cited-ranges.js";
-import {
-  type ContextBudget,
-  emptyResult,
-  type PagesRead,
-  type SelectOptions,
-  type StrategyResult,
-} from "../strategy.js";
+import type { ContextBudget, PagesRead, SelectOptions, StrategyResult } from "../strategy.js";
 import { buildView, type DocumentTree, type SectionView, type TreeSection } from "../tree/document-tree.js";
 import { ModelStrategy, type TreeSelection } from "./model-strategy.js";
 import { ModelTurns } from "./model-turns.js";
