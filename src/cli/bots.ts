@@ -1,4 +1,5 @@
 import { basename, resolve } from "node:path";
+import { indexDirectory } from "../backends/embedded/open-embedded.js";
 import { findBots, resolveBot } from "../bots/bot-resolver.js";
 import { type BotFailure, botCollections, type DiscoveryResult } from "../bots/discovery.js";
 import { collectionLanguages } from "../connectors/collection-languages.js";
@@ -7,7 +8,6 @@ import { errorMessage } from "../errors.js";
 import { DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
 import { type DetectedLanguage, detectedLanguageLine } from "../knowledge/analysis/unset-language.js";
 import { IndexStore } from "../knowledge/index/index-store.js";
-import { indexDirectory } from "../knowledge/open-embedded.js";
 import { collectionWithLanguage } from "../knowledge-tool/collection-languages.js";
 import type { CollectionLanguage } from "../types.js";
 

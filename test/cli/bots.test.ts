@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { indexDirectory } from "../../src/backends/embedded/open-embedded.js";
 import { runBots } from "../../src/cli/bots.js";
 import { IndexStore } from "../../src/knowledge/index/index-store.js";
 import { refreshCollection } from "../../src/knowledge/index/refresh.js";
-import { indexDirectory } from "../../src/knowledge/open-embedded.js";
 
 const MIXED = fileURLToPath(new URL("../fixtures/bots/mixed/", import.meta.url)).replace(/\/$/, "");
 

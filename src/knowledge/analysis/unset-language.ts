@@ -6,7 +6,7 @@
 // collection is analysed exactly as it always was (so no English bot re-indexes on upgrade).
 
 import { createHash } from "node:crypto";
-import { languageEvidence } from "../../knowledge-tool/weakness.js";
+import { languageEvidence } from "../../weakness.js";
 import { DETECTION_SAMPLE_CHARS, type LanguageDetector } from "./detect.js";
 import { AUTO_LANGUAGE, DEFAULT_LANGUAGE, languageOf } from "./registry.js";
 
