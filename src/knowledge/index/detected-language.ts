@@ -97,7 +97,7 @@ export type SampleDetection =
  * the rest are parsed (in English, as an unset collection always was) under the run's `signal`:
  * a stop leaves the language undecided rather than the run waiting on a slow file. When the
  * sample reads as English, its parses are the run's own (what they were parsed in), so an English
- * collection parses no file twice.
+ * collection parses no file twice; its refusals are the run's in any language.
  */
 export async function detectFromSample(
   botDir: string,
@@ -107,12 +107,17 @@ export async function detectFromSample(
 ): Promise<SampleDetection> {
   const { signal, standing } = options;
   const preparsed = new Map<string, IngestResult>();
+  const refused = new Map<string, IngestResult>();
   const read = await Promise.all(
     sampleOfFiles(botDir, files).map(async ({ absPath, id }): Promise<SampleText | "stopped" | undefined> => {
       const known = standing ? await standingText(absPath, id, standing) : undefined;
       if (known !== undefined) return known === "refused" ? undefined : known;
       const result = await pool.ingest({ absPath, id }, signal ? { signal } : {});
-      if (!result.ok) return result.stopped ? "stopped" : undefined;
+      if (!result.ok) {
+        if (result.stopped) return "stopped";
+        refused.set(absPath, result);
+        return undefined;
+      }
       preparsed.set(absPath, result);
       return result.unchanged ? undefined : result.document;
     }),
@@ -120,7 +125,10 @@ export async function detectFromSample(
   const unread = read.filter((r) => r === "stopped").length;
   if (unread > 0) return { unread };
   const detected = await languageOfSample(read.filter((r): r is SampleText => r !== undefined));
-  return detected.tag === DEFAULT_LANGUAGE ? { detected, preparsed } : { detected };
+  // A refusal holds in any language (the bounds are the same), so the run never parses a refused file again.
+  if (detected.tag !== DEFAULT_LANGUAGE) return { detected, preparsed: refused };
+  for (const [path, result] of refused) preparsed.set(path, result);
+  return { detected, preparsed };
 }
 
 /** A sample file as the standing index has it: its document, "refused", or undefined (read it). */
