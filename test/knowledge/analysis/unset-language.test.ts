@@ -21,6 +21,7 @@ import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
 import { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
 import { logLines } from "../../support/capture-logs.js";
+import { hostileText } from "../../support/hostile-files.js";
 
 const NORWEGIAN = [
   "Alle ansatte har rett på fem uker ferie i året. Søknaden om ferie sendes til nærmeste leder før påske.",
@@ -176,6 +177,29 @@ describe("indexing a collection that sets no language", () => {
         { pool },
       );
       expect(unset.documents).toEqual(set.documents);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("a file the sample's parse refused is refused once, not parsed again by the run in the language found", async () => {
+    await writeFile(join(bot, "no", "side-unclosed.html"), hostileText.unclosedHtml(2_000));
+    const pool = new IngestPool(ingestLimits({ workers: 1 }));
+    try {
+      const ingest = vi.spyOn(pool, "ingest");
+      const { report } = await refreshCollection(
+        bot,
+        { name: "docs", paths: ["no/**/*"] },
+        new IndexStore(join(bot, "index")),
+        { pool },
+      );
+      expect(report.detectedLanguage).toMatchObject({ tag: "nb", documents: 5 });
+      expect(report.skipped.map((s) => s.path)).toEqual(["no/side-unclosed.html"]);
+      expect(report.skipped[0]?.reason).toMatch(/never closed/);
+      const unclosedParses = ingest.mock.calls.filter(([file]) => file.id === "no/side-unclosed.html");
+      expect(unclosedParses).toHaveLength(1);
+      // The Norwegian pages are parsed twice: in English for the sample, then in Norwegian.
+      expect(ingest).toHaveBeenCalledTimes(11);
     } finally {
       await pool.close();
     }
