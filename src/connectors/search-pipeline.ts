@@ -71,10 +71,9 @@ export async function searchCall(
   scope: unknown,
   options?: { signal?: AbortSignal },
 ): Promise<SearchCall> {
-  const { value: response, span } = await withOpenToolSpan(
-    SEARCH_KNOWLEDGE_TOOL,
-    searchToolArgs(request),
-    () => pipeline.backend.search(request, options),
+  const spanArgs = searchToolArgs(request);
+  const { value: response, span } = await withOpenToolSpan(SEARCH_KNOWLEDGE_TOOL, spanArgs, () =>
+    pipeline.backend.search(request, options),
   );
   // The pass's spans are this span's children: it stays open until the pass ends, or ends now
   // when none will run.

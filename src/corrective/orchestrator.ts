@@ -24,7 +24,7 @@ import {
   sayNotFound,
   startPass,
 } from "./corrective-pass.js";
-import { type ShownResult, structuredResult, textResult } from "./shown-result.js";
+import { readShownResult } from "./shown-result.js";
 import { chooseRequery } from "./step-choose-requery.js";
 import { gradeStep } from "./step-grade.js";
 import { mergeStep } from "./step-merge.js";
@@ -46,17 +46,13 @@ export {
 } from "./step-merge.js";
 
 export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): Promise<CorrectiveOutcome> {
-  const started = startPass(passSettings(input), shownResultOf(input), input.originalText, input.languages);
+  const settings = passSettings(input);
+  // The one place the two kinds of result part: structure when the search ran in-process.
+  const shown = readShownResult(input.originalResponse, input.originalText, input.brief === true);
+  const started = startPass(settings, shown, input.originalText, input.languages);
   if (started.settings.signal?.aborted) return finishPass(started);
   const { pass, notFound } = await correctiveRounds(started);
   return finishPass(notFound ? sayNotFound(pass, notFound.reason, notFound.terms) : pass);
-}
-
-/** The one place the two kinds of result part: structure when the search ran in-process. */
-function shownResultOf(input: CorrectiveRetrievalInput): ShownResult {
-  return input.originalResponse
-    ? structuredResult(input.originalResponse, input.originalText, input.brief === true)
-    : textResult(input.originalText, input.brief === true);
 }
 
 /**

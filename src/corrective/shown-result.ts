@@ -39,6 +39,15 @@ export interface ShownResult extends Reread {
   reread(body: string, added: readonly Hit[]): Reread;
 }
 
+/** What `body` shows: read from `response` when the search ran in-process, else from the text. */
+export function readShownResult(
+  response: SearchResponse | undefined,
+  body: string,
+  brief: boolean,
+): ShownResult {
+  return response ? structuredResult(response, body, brief) : textResult(body, brief);
+}
+
 /**
  * A search that ran in-process: graded from its hits, never from text. After a merge the merged
  * hits' own relevance decides (the original's hints spoke of its hits alone); the digest source

@@ -42,7 +42,7 @@ import { type Logger, logger } from "../../telemetry/logger.js";
 import { clipText } from "../../text-clip.js";
 import type { Doc, KnowledgeBackend } from "../../types.js";
 import { assembleBot } from "../assemble-bot.js";
-import { correctCall, modelText, type SearchCall, searchCall } from "../search-pipeline.js";
+import { correctCall, modelText, searchCall } from "../search-pipeline.js";
 import { type CallLimiter, callLimiter, ServerBusyError } from "./call-limiter.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
@@ -230,27 +230,23 @@ async function searchTool(
   // corrective re-query, which takes its collections from this request (the search call's args).
   if (!request.collections && scoped) request.collections = [...allowed];
   const searched = request.collections ?? ctx.all;
-  let call: SearchCall;
-  try {
-    // A backend that ignores the signal still cannot hold the call past its deadline.
-    const searching = searchCall(ctx.assembled.pipeline, request, allowed, { signal: deadline.signal });
-    const found = await settleBy(searching, deadline.signal, STOPPED);
-    if (found === STOPPED) throw deadline.signal.reason;
-    // The call carries on whole: arguments (the request, scoped as searched), the caller's
-    // allow-list, text and structured response together, never recovered from the text.
-    call = found;
-  } catch (error) {
+  // A backend that ignores the signal still cannot hold the call past its deadline. The call
+  // carries on whole: arguments (the request, scoped as searched), the caller's allow-list, text
+  // and structured response together, never recovered from the text.
+  const call = await settleBy(
+    searchCall(ctx.assembled.pipeline, request, allowed, { signal: deadline.signal }),
+    deadline.signal,
+    STOPPED,
+  ).catch((error: unknown) => ({ failed: error }));
+  if (call === STOPPED || "failed" in call) {
+    const error = call === STOPPED ? deadline.signal.reason : call.failed;
     const message = failureText(SEARCH_KNOWLEDGE_TOOL, error, deadline);
     ctx.log.warn({ tool: SEARCH_KNOWLEDGE_TOOL, err: message }, "mcp: search failed");
     return failure(message);
   }
-  const hits = call.response?.results ?? [];
-  // Read now, not at start-up: the kill-switch and env defaults apply to the next call.
+  // Read now, not at start-up: the kill-switch and env defaults apply to the next call. Without
+  // a pass the call's span ends at its result and the call comes back as it was.
   const corrector = ctx.correctorFor();
-  if (!corrector) {
-    call.toolSpan?.endAtResult();
-    return success(call.text, searchKnowledgeOutput(args.query, searched, hits, null));
-  }
   const corrected = await settleBy(
     correctCall(corrector, call, { toolName: SEARCH_KNOWLEDGE_TOOL, signal: deadline.signal }),
     deadline.signal,
@@ -260,14 +256,16 @@ async function searchTool(
     return call;
   });
   const { correction } = corrected;
-  ctx.log.debug(
-    {
-      tool: SEARCH_KNOWLEDGE_TOOL,
-      ms: Math.round(performance.now() - started),
-      changed: !!correction?.changed,
-    },
-    "mcp: search answered",
-  );
+  if (corrector) {
+    ctx.log.debug(
+      {
+        tool: SEARCH_KNOWLEDGE_TOOL,
+        ms: Math.round(performance.now() - started),
+        changed: !!correction?.changed,
+      },
+      "mcp: search answered",
+    );
+  }
   const pass = correction
     ? {
         changed: correction.changed,
@@ -275,10 +273,11 @@ async function searchTool(
         ...(correction.added ? { added: correction.added } : {}),
       }
     : null;
-  // The collections the reply's text draws on: the search's, and every one a re-query searched.
-  const drawnOn = [...new Set([...searched, ...(pass?.collectionsTried.flat() ?? [])])].filter((c) =>
-    allowed.includes(c),
-  );
+  // The collections the reply's text draws on: the search's, and every one a pass re-queried.
+  const drawnOn = corrector
+    ? [...new Set([...searched, ...(pass?.collectionsTried.flat() ?? [])])].filter((c) => allowed.includes(c))
+    : searched;
+  const hits = call.response?.results ?? [];
   return success(modelText(corrected), searchKnowledgeOutput(args.query, drawnOn, hits, pass));
 }
 
