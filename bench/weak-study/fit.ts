@@ -162,6 +162,11 @@ for (const c of collections) {
     `| ${c.name} | ${auc(c.base)} | ${auc(score(c, "rarity", shipped))} | ${pct(now.falseAlarms)} / ${pct(now.unanswerableFlagged)} |`,
   );
 }
+const now = collections.reduce(
+  (n, c) => n + offTarget(figures(c, "line", { weight: 0, reference: 0 })).count,
+  0,
+);
+out.push("", `now (the weak line, no term): figures off target ${now}`);
 for (const variant of ["line", "rarity", "pseudo"] as const) {
   const all = chooseConstants(variant, collections);
   let fitted = 0;
