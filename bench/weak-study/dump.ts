@@ -6,9 +6,9 @@
 import { appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
+import { queryTermsFor } from "../../src/backends/embedded/embedded-engine.js";
 import { readJudgedQuestions } from "../../src/evaluation/judged-questions.js";
-import type { KnowledgeEngine } from "../../src/knowledge/engine.js";
-import { queryTermsFor } from "../../src/knowledge/engine.js";
 import type { CollectionIndex } from "../../src/knowledge/index/collection-index.js";
 import { rankCollection } from "../../src/knowledge/index/ranker.js";
 import {

@@ -18,7 +18,7 @@
  */
 import { readFileSync } from "node:fs";
 import { rocAuc } from "../../src/evaluation/metrics.js";
-import { WEAK_BEST_SCORE } from "../../src/knowledge-tool/weakness.js";
+import { WEAK_BEST_SCORE } from "../../src/weakness.js";
 
 interface DumpedQuestion {
   answerable: boolean;

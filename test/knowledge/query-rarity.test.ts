@@ -2,7 +2,7 @@
 // collection moves every hit's relevance alike (so the weak line, never the order), and a bot's own
 // calibration is taken as fitted.
 import { describe, expect, it } from "vitest";
-import { KnowledgeEngine } from "../../src/knowledge/engine.js";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import { idf } from "../../src/knowledge/index/bm25.js";
 import type { QueryTermStats } from "../../src/knowledge/index/lexical-index.js";
 import type { IndexableDocument } from "../../src/knowledge/ranking-core/index.js";
