@@ -10,10 +10,7 @@
 // false alarms stay ≤ 20 % on both documentation bots (pydocs, lohelp-en). The calibrated score
 // of a found answer differs between them (median top-hit relevance of an answered question 0.62
 // on pydocs, 0.39 on lohelp-en, where users' words differ from the help's), so 0.45 flagged 63 %
-// of lohelp-en's answered questions. Under the shipped model a search's relevance also carries
-// the query's rarity (`QUERY_RARITY_SHIFT` in knowledge/relevance.ts), which lets this one line
-// serve collections and languages whose score scales differ. A Huginn server's weak footer still
-// marks its text weak.
+// of lohelp-en's answered questions. A Huginn server's weak footer still marks its text weak.
 // Also the rule for a query written in another language than the documents it searches, which
 // makes a search weak whatever it scored.
 import type { Band, SearchResponse } from "./types.js";

@@ -2,8 +2,8 @@
  * The query-rarity term with bounds, judged by what it does to the weak line's neighbours as
  * well as to the weak flag (not a suite of `npm run bench`):
  *
- *   OUT=/tmp/weak.jsonl npx tsx bench/weak-study/dump.ts                  # this checkout
- *   node --import tsx bench/auto-rule/collect.ts /tmp/auto-main             # a checkout without the term
+ *   OUT=/tmp/weak.jsonl npx tsx bench/weak-study/dump.ts
+ *   node --import tsx bench/auto-rule/collect.ts /tmp/auto-main
  *   DUMP=/tmp/weak.jsonl AUTO=/tmp/auto-main npx tsx bench/weak-study/bounds.ts
  *
  * A variant adds `clamp(weight · (reference − min(rarity, cap)), −∞, raise)` to each search's
@@ -13,24 +13,24 @@
  * the top 5 holds an answer); and `auto`'s asks per 100 searches and haiku's rescues it keeps on
  * every bot with recorded grader replies, its ask rule (corrective/auto-ask-rule.ts) applied to
  * the first search's relevance moved by the term (the feature tables are read without it).
- * Printed: the plain line; the shipped term scaled down, with the rarity capped (a word in no
+ * Printed: the plain line; the studied term (rarity.ts) scaled down, with the rarity capped (a word in no
  * section counted as one in a few) and with its raise bounded, each beside the grid's best
  * variant of that kind; the grid's best keeping `auto` (every bot's rescues kept, asks within 40
  * per 100 or where they were), and that choice leave-one-collection-out. The simulation reproduces
- * the replayed `npm run bench -- rescue` figures of both the plain line and the shipped term.
+ * the replayed `npm run bench -- rescue` figures of both the plain line and the studied term.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { autoAsksOnCoverage } from "../../src/corrective/auto-ask-rule.js";
 import { WEAK_BEST_SCORE } from "../../src/weakness.js";
 import type { FeatureRow } from "../auto-rule/features.js";
+import { STUDIED_TERM } from "./rarity.js";
 
 interface DumpedQuestion {
   answerable: boolean;
   answered: boolean;
   bestScore: number;
   rarity: number;
-  rarityShift: number;
   nKnown: number;
   nTerms: number;
 }
@@ -73,7 +73,7 @@ const collections: Collection[] = dumped
   .filter((r) => !(r.set === "docbots" && r.code === "lohelp-en"))
   .map((r) => ({
     name: `${r.set}/${r.code}`,
-    base: r.questions.map((q) => logit(q.bestScore) - q.rarityShift),
+    base: r.questions.map((q) => logit(q.bestScore)),
     rarity: r.questions.map((q) => q.rarity),
     answered: r.questions.map((q) => q.answered),
     unanswerable: r.questions.map((q) => !q.answerable),
@@ -168,7 +168,7 @@ function evaluate(v: Variant, on: readonly Collection[] = collections) {
 
 const plain = evaluate(NONE);
 const INFINITE = Number.POSITIVE_INFINITY;
-const SHIPPED: Variant = { weight: 2, reference: 0.975, cap: INFINITE, raise: INFINITE };
+const STUDIED: Variant = { ...STUDIED_TERM, cap: INFINITE, raise: INFINITE };
 /** auto keeps every bot's rescues and stays within 40 asks per 100 (or where it was). */
 const admissible = (e: ReturnType<typeof evaluate>) =>
   e.auto.every(
@@ -220,17 +220,18 @@ const row = (label: string, v: Variant | undefined) => {
   out.push(`| ${label} | ${show(v)} | ${e.off} | ${e.absent} | ${autoCells(e)} |`);
 };
 row("plain line", NONE);
-row("shipped term", SHIPPED);
-for (const scale of [0.25, 0.5, 0.75]) row(`shipped × ${scale}`, { ...SHIPPED, weight: 2 * scale });
+row("studied term", STUDIED);
+for (const scale of [0.25, 0.5, 0.75])
+  row(`studied × ${scale}`, { ...STUDIED, weight: STUDIED_TERM.weight * scale });
 for (const cap of [1, 1.05, 1.1]) {
-  row(`shipped, rarity cap ${cap}`, { ...SHIPPED, cap });
+  row(`studied, rarity cap ${cap}`, { ...STUDIED, cap });
   row(
     `best, rarity cap ${cap}`,
     choose(collections, (v) => v.cap === cap),
   );
 }
 for (const raise of [0, 0.25, 0.5]) {
-  row(`shipped, raise at most ${raise}`, { ...SHIPPED, raise });
+  row(`studied, raise at most ${raise}`, { ...STUDIED, raise });
   row(
     `best, raise at most ${raise}`,
     choose(collections, (v) => v.raise === raise),

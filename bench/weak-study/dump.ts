@@ -11,17 +11,13 @@ import { queryTermsFor } from "../../src/backends/embedded/embedded-engine.js";
 import { readJudgedQuestions } from "../../src/evaluation/judged-questions.js";
 import type { CollectionIndex } from "../../src/knowledge/index/collection-index.js";
 import { rankCollection } from "../../src/knowledge/index/ranker.js";
-import {
-  calibratedRelevance,
-  DEFAULT_CALIBRATION,
-  queryRarityShift,
-  relevanceShift,
-} from "../../src/knowledge/relevance.js";
-import { queryRarity, relevanceFeatures } from "../../src/knowledge/relevance-features.js";
+import { calibratedRelevance, DEFAULT_CALIBRATION, relevanceShift } from "../../src/knowledge/relevance.js";
+import { relevanceFeatures } from "../../src/knowledge/relevance-features.js";
 import { HANDBOOK } from "../debian-handbook/set.js";
 import { fromEngine, loadCollections } from "../docbots/collections.js";
 import { LOHELP } from "../lohelp/languages.js";
 import { openSetBot, questionsFile, setBotDir } from "../multilingual/set.js";
+import { queryRarity } from "./rarity.js";
 
 const OUT = process.env.OUT ?? "/tmp/weak.jsonl";
 const SETS = (process.env.SETS ?? "docbots,lohelp,debian-handbook").split(",");
@@ -165,8 +161,6 @@ function dumpCollection(set: string, code: string, engine: KnowledgeEngine, ques
       bestScore: response.bestScore,
       weakProduct: response.retryHints !== undefined || response.results.length === 0,
       ...row,
-      // The rarity term the engine added to bestScore's log-odds (fit.ts takes it out again).
-      rarityShift: queryRarityShift(engine.calibrationModel, row.rarity),
     };
   });
   const shift = relevanceShift(DEFAULT_CALIBRATION, index.analyzer.language);

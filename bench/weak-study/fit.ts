@@ -7,25 +7,25 @@
  *
  * Every visible collection counts once (lohelp-en of the documentation bots is lohelp's en-us and is
  * read once). A variant adds `weight · (reference − x)` to the log-odds of each search's bestScore
- * (the query-rarity term the engine added taken out first) and is judged by the weak line the product keeps
+ * and is judged by the weak line the product keeps
  * (WEAK_BEST_SCORE): the number of figures off target — false alarms (answered searches flagged)
  * above 35 %, unanswerable questions flagged below 70 % — then by how far off. Its two constants are
  * chosen on a grid over all collections, and leave-one-collection-out: each collection's figures
  * with the constants chosen on the others. Variants: `line` (no term: the plain line, moved),
- * `rarity` (x = the query's rarity, relevance-features.ts `queryRarity`), `pseudo` (x = the
+ * `rarity` (x = the query's rarity, rarity.ts `queryRarity`), `pseudo` (x = the
  * collection's own median best score, in log-odds, over pseudo-queries of half a section's salient
  * terms and half unrelated sections' — a per-collection statistic needing no judgments).
  */
 import { readFileSync } from "node:fs";
 import { rocAuc } from "../../src/evaluation/metrics.js";
 import { WEAK_BEST_SCORE } from "../../src/weakness.js";
+import { STUDIED_TERM } from "./rarity.js";
 
 interface DumpedQuestion {
   answerable: boolean;
   answered: boolean;
   bestScore: number;
   rarity: number;
-  rarityShift: number;
 }
 interface DumpedCollection {
   set: string;
@@ -35,7 +35,7 @@ interface DumpedCollection {
 }
 interface Collection {
   name: string;
-  /** Per question: bestScore's log-odds without the shipped rarity term, x, labels. */
+  /** Per question: bestScore's log-odds, x, labels. */
   base: number[];
   rarity: number[];
   pseudo: number;
@@ -62,7 +62,7 @@ const rows = readFileSync(process.env.DUMP ?? "/tmp/weak.jsonl", "utf8")
   .filter((r) => !(r.set === "docbots" && r.code === "lohelp-en"));
 const collections: Collection[] = rows.map((r) => ({
   name: `${r.set}/${r.code}`,
-  base: r.questions.map((q) => logit(q.bestScore) - q.rarityShift),
+  base: r.questions.map((q) => logit(q.bestScore)),
   rarity: r.questions.map((q) => q.rarity),
   pseudo: median(r.pseudo.filter((p) => p.kind === "m").map((p) => logit(p.rel[0] ?? 0))),
   answered: r.questions.map((q) => q.answered),
@@ -141,7 +141,7 @@ function chooseConstants(variant: Variant, on: readonly Collection[]): Constants
 }
 
 const pct = (x: number | null) => (x === null ? "–" : (x * 100).toFixed(1));
-const shipped: Constants = { weight: 2, reference: 0.975 };
+const studied: Constants = STUDIED_TERM;
 const out: string[] = [];
 out.push(
   "| collection | AUC bestScore (answered vs unanswerable) | AUC with the rarity term | now: FA / UF |",
@@ -159,7 +159,7 @@ for (const c of collections) {
   };
   const now = figures(c, "line", { weight: 0, reference: 0 });
   out.push(
-    `| ${c.name} | ${auc(c.base)} | ${auc(score(c, "rarity", shipped))} | ${pct(now.falseAlarms)} / ${pct(now.unanswerableFlagged)} |`,
+    `| ${c.name} | ${auc(c.base)} | ${auc(score(c, "rarity", studied))} | ${pct(now.falseAlarms)} / ${pct(now.unanswerableFlagged)} |`,
   );
 }
 const now = collections.reduce(

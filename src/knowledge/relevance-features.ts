@@ -1,4 +1,3 @@
-import { idf } from "./index/bm25.js";
 import type { QueryTermStats } from "./index/lexical-index.js";
 import type { CollectionRanking } from "./index/ranker.js";
 
@@ -46,17 +45,4 @@ export function relevanceFeatures(ranking: CollectionRanking): RelevanceFeatures
     rank,
     keyTermScore: key > 0 ? (ranked.normalizedScore * total) / key : 0,
   }));
-}
-
-/**
- * How rare the query's rarest word is in the collection: its idf over the idf of a word found in
- * a single section (a word in no section reads above 1, by how much the collection's size says).
- * Scale-free like the hit features, and a property of the query, not of a hit: a question naming
- * something the documents hold once or never is one they seldom answer, whatever its best hit
- * scored (bench/weak-study). 0 for a query with no terms.
- */
-export function queryRarity(stats: readonly QueryTermStats[], unitCount: number): number {
-  const single = idf(unitCount, 1);
-  if (!stats.length || !(single > 0)) return 0;
-  return Math.max(...stats.map((s) => s.idf)) / single;
 }

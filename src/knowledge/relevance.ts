@@ -60,30 +60,6 @@ export function relevanceShift(model: CalibrationModel, language: string | undef
 }
 
 /**
- * The shipped model's log-odds term for the query's rarity (`queryRarity` in relevance-features.ts): `weight ·
- * (reference − rarity)`. A search whose rarest word is still common in the collection is raised,
- * one naming a word the collection holds in one section or none is lowered, so the weak line sits
- * where each collection's unanswerable questions end rather than at one collection's score scale.
- * The score scale follows the collection and its questions more than the language (a per-analyzer
- * shift could not be kept for French, Japanese, English or Russian), and a statistic of the
- * collection's own scores (pseudo-queries drawn from its sections: their best scores' median,
- * quantiles or a standardisation between the answerable and the unrelated ones) left as many
- * languages failing as the plain line; the query's rarity, read from the same idf every backend
- * ranks with, did not. Fitted with `npx tsx bench/weak-study/fit.ts` over every visible collection
- * (pydocs, nodejs-api, the handbook bot, Cranfield, CISI, CACM, lohelp in 11 languages, the Debian
- * handbook in 9) by the number of collections whose false alarms exceed 35 % or whose unanswerable
- * questions are flagged less than 70 % at the weak line: 14 such figures with no term, 7 fitted on
- * all, 8 left out one collection at a time (every fold chose 2 and 0.975 but lohelp-en's).
- */
-export const QUERY_RARITY_SHIFT = { weight: 2, reference: 0.975 } as const;
-
-/** The log-odds term for a query of `rarity` under `model`: the shipped model's only. */
-export function queryRarityShift(model: CalibrationModel, rarity: number): number {
-  if (model !== DEFAULT_CALIBRATION) return 0;
-  return QUERY_RARITY_SHIFT.weight * (QUERY_RARITY_SHIFT.reference - rarity);
-}
-
-/**
  * P(relevant | features), rounded to 3 decimals as Huginn rounds its relevance; `shift` is added
  * to the log-odds (an analyzer's, {@link relevanceShift}).
  */

@@ -22,9 +22,8 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY_ENV = "SECOND_LOOK_GRADER_E2E_KEY";
 const KEY = "sk-ant-e2e-grader-secret-77";
 /** Weak on the handbook, every word in some page: the signal cannot say why, so auto asks. */
-// Weak at the weak threshold (0.25), its best hit medium; "social event budget" was, before the
-// query-rarity term raised a query of the handbook's common words above the line.
-const WEAK_QUERY = "social gathering budget";
+// Weak at the weak threshold (0.25).
+const WEAK_QUERY = "social event budget";
 /** "stock" and "vesting" are in no handbook page: the signal already knows why it is weak. */
 const UNCOVERED_QUERY = "stock options vesting schedule";
 /** The scripted grader's rewrite: it finds pages WEAK_QUERY's first search did not show. */

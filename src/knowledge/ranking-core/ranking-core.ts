@@ -14,11 +14,10 @@ import {
   type CalibrationModel,
   DEFAULT_CALIBRATION,
   isWeak,
-  queryRarityShift,
   relevanceAndBand,
   relevanceShift,
 } from "../relevance.js";
-import { queryRarity, relevanceFeatures } from "../relevance-features.js";
+import { relevanceFeatures } from "../relevance-features.js";
 import { snippetFor } from "../snippet.js";
 import { queryCoverage } from "./query-coverage.js";
 import { queryTermPlan } from "./query-terms.js";
@@ -91,10 +90,7 @@ export class RankingCore {
       const ranking = rankCollection(index, terms, { rerank, limit });
       reranked &&= ranking.reranked;
       const features = relevanceFeatures(ranking);
-      // The same shift for every hit of the collection: it moves the weak line, never the order.
-      const shift =
-        relevanceShift(this.calibration, analyzer.language) +
-        queryRarityShift(this.calibration, queryRarity(ranking.stats, index.lexical.unitCount));
+      const shift = relevanceShift(this.calibration, analyzer.language);
       let ceiling = 1;
       for (const [position, ranked] of ranking.documents.entries()) {
         const hit = toHit(index, ranked, { terms: queryTerms, analyzer }, brief);
