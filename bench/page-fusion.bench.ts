@@ -1,30 +1,32 @@
 /**
  * page-fusion: how the ranking weighs whole pages beside their sections, and how far feedback may
  * move the pages the query found (src/knowledge/index/ranker.ts, PageFusion), measured over a grid
- * on every judged collection with pages of several sections — pydocs, the handbook and the
- * LibreOffice help in eleven languages — and on Cranfield, CISI and CACM, whose one-section
- * documents the setting must leave as they are. Each collection is ranked by the ranker itself (rankCollection over the
- * collection's index, the query analysed as the engine analyses it); the shipped setting's ranks
- * are checked against the engine's own search first, so the grid measures what the product does.
+ * on every judged collection with pages of several sections — pydocs, nodejs-api, the Debian
+ * handbook in nine languages and the LibreOffice help in eleven — and on Cranfield, CISI and CACM,
+ * whose one-section documents the setting must leave as they are. Each collection is ranked by the
+ * ranker itself (rankCollection over the collection's index, the query analysed as the engine
+ * analyses it); the shipped setting's ranks are checked against the engine's own search first, so
+ * the grid measures what the product does.
  *
- * Leave-one-out: for each documentation bot (pydocs; lohelp as its eleven languages) and each
- * lohelp language, the setting that a choice made without it picks, and the left-out figure at
- * that setting beside the shipped one's. BENCH_LOHELP_DIR and BENCH_PYDOCS_BOT as for lohelp and
- * docbots.
+ * Leave-one-out: for each collection with pages of several sections (each language of the two
+ * multilingual sets a collection of its own), the setting that a choice made without it picks, and
+ * the left-out figure at that setting beside the shipped one's. BENCH_LOHELP_DIR,
+ * BENCH_HANDBOOK_DIR, BENCH_PYDOCS_BOT and BENCH_NODEJS_API_BOT as for lohelp, debian-handbook and
+ * docbots; LOHELP_LANGS and HANDBOOK_LANGS restrict the languages.
  */
-import { join } from "node:path";
 import { queryTermsFor } from "../src/backends/embedded/embedded-engine.js";
 import { readJudgedQuestions } from "../src/evaluation/judged-questions.js";
 import { DEFAULT_PAGE_FUSION, type PageFusion, rankCollection } from "../src/knowledge/index/ranker.js";
+import { HANDBOOK } from "./debian-handbook/set.js";
+import { fromEngine, type JudgedCollection, loadCollections, MissingData } from "./docbots/collections.js";
+import { LOHELP } from "./lohelp/languages.js";
 import {
-  dataDir,
-  fromEngine,
-  type JudgedCollection,
-  loadCollections,
-  MissingData,
-} from "./docbots/collections.js";
-import { lohelpBotDir, openLohelpBot } from "./lohelp/bot.js";
-import { selectedLanguages } from "./lohelp/languages.js";
+  type MultilingualSet,
+  openSetBot,
+  questionsFile,
+  selectLanguages,
+  setBotDir,
+} from "./multilingual/set.js";
 
 export const name = "page-fusion";
 export const timeoutMs = 60 * 60_000;
@@ -98,34 +100,38 @@ function engineMismatches(c: JudgedCollection): number {
   return differ;
 }
 
-async function lohelpCollections(): Promise<{ collections: JudgedCollection[]; skipped: string[] }> {
+/** Every language of a multilingual set (<P>_LANGS restricts them), `language` set to its tag. */
+async function setCollections(
+  set: MultilingualSet,
+): Promise<{ collections: JudgedCollection[]; skipped: string[] }> {
   const collections: JudgedCollection[] = [];
   const skipped: string[] = [];
-  for (const language of selectedLanguages()) {
+  for (const language of selectLanguages(set)) {
     try {
-      const dir = await lohelpBotDir(language, "tag");
-      const opened = await openLohelpBot(dir);
-      const judged = await readJudgedQuestions(join(dataDir, "lohelp", `queries.${language.code}.jsonl`));
-      collections.push(fromEngine(`lohelp-${language.code}`, opened.engine, judged));
+      const opened = await openSetBot(await setBotDir(set, language, "tag"));
+      const judged = await readJudgedQuestions(questionsFile(set, language.code));
+      collections.push(fromEngine(`${set.name}-${language.code}`, opened.engine, judged));
     } catch (error) {
       if (!(error instanceof MissingData)) throw error;
-      skipped.push(`lohelp-${language.code}: ${error.message}`);
+      skipped.push(`${set.name}-${language.code}: ${error.message}`);
     }
   }
   return { collections, skipped };
 }
 
 export async function run() {
-  const docbots = await loadCollections(["pydocs", "handbook", "cranfield", "cisi", "cacm"]);
-  const lohelp = await lohelpCollections();
-  const collections = [...docbots.collections, ...lohelp.collections];
+  const docbots = await loadCollections(["pydocs", "nodejs-api", "cranfield", "cisi", "cacm"]);
+  const handbook = await setCollections(HANDBOOK);
+  const lohelp = await setCollections(LOHELP);
+  const collections = [...docbots.collections, ...handbook.collections, ...lohelp.collections];
   const mismatches = Object.fromEntries(collections.map((c) => [c.name, engineMismatches(c)]));
   const grid = GRID.map((fusion) => {
     process.stderr.write(`page-fusion: ${label(fusion)}\n`);
     return { fusion, figures: Object.fromEntries(collections.map((c) => [c.name, figuresAt(c, fusion)])) };
   });
   const lohelpNames = lohelp.collections.map((c) => c.name);
-  const multiSection = ["pydocs", "handbook", ...lohelpNames].filter((n) =>
+  const handbookNames = handbook.collections.map((c) => c.name);
+  const multiSection = ["pydocs", "nodejs-api", ...handbookNames, ...lohelpNames].filter((n) =>
     collections.some((c) => c.name === n),
   );
   const shipped = grid.find((g) => same(g.fusion, DEFAULT_PAGE_FUSION));
@@ -136,7 +142,7 @@ export async function run() {
   // Issue 20's rule: every collection with pages of several sections weighs alike (the classic
   // collections' one-section documents rank the same at every setting). Issue 21's: on the
   // documentation bots, the default's hit@10 is no lower than its first pass's.
-  const DOCS_BOTS = ["pydocs", "lohelp-en-us"];
+  const DOCS_BOTS = ["pydocs", "nodejs-api", "lohelp-en-us"];
   const meanHit5 = (figures: Record<string, Figures>, names: readonly string[]) =>
     names.reduce((s, n) => s + figures[n]!.hit5, 0) / Math.max(1, names.length);
   const keepsHit10 = (figures: Record<string, Figures>, leaveOut?: string) =>
@@ -212,8 +218,8 @@ export async function run() {
       (l) =>
         `| ${l.leftOut} | ${l.chosen} | ${pct(l.leftOutHit5)} | ${pct(l.shippedHit5)} | ${pct(l.beforeHit5)} |`,
     ),
-    ...(docbots.skipped.length + lohelp.skipped.length
-      ? ["", `Skipped: ${[...docbots.skipped, ...lohelp.skipped].join("; ")}`]
+    ...(docbots.skipped.length + handbook.skipped.length + lohelp.skipped.length
+      ? ["", `Skipped: ${[...docbots.skipped, ...handbook.skipped, ...lohelp.skipped].join("; ")}`]
       : []),
   ].join("\n");
   return {
