@@ -7,7 +7,7 @@ import { readBotCalibration } from "./bot-calibration.js";
 import { describeMs } from "./documents/parse-bound.js";
 import { KnowledgeEngine } from "./engine.js";
 import { CollectionIndex } from "./index/collection-index.js";
-import { IndexStore, type StoredDocument } from "./index/index-store.js";
+import { IndexStore } from "./index/index-store.js";
 import { type IngestLimitsConfig, ingestLimits } from "./index/ingest-limits.js";
 import { IngestPool } from "./index/ingest-pool.js";
 import {
@@ -18,6 +18,7 @@ import {
   refreshCollection,
   unsavableCode,
 } from "./index/refresh.js";
+import type { StoredDocument } from "./index/stored-document.js";
 
 /** Names the folder under which every bot's index lives instead of inside the bot folder. */
 export const INDEX_DIR_VARIABLE = "SECOND_LOOK_INDEX_DIR";

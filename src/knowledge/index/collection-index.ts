@@ -2,7 +2,7 @@ import type { Analyzer } from "../analysis/analyzer.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { defaultAnalyzer } from "../analysis/registry.js";
 import { type Bm25Params, DEFAULT_BM25 } from "./bm25.js";
-import { type CollectionStatistics, LexicalIndex, type UnitTerms } from "./lexical-index.js";
+import { type CollectionStatistics, LexicalIndex, type TermIds, type UnitTerms } from "./lexical-index.js";
 
 /** A section as the engine indexes it: the unit of scoring. */
 export interface IndexableSection {
@@ -47,8 +47,18 @@ export interface PackedDocument extends Omit<IndexableDocument, "sections"> {
   sections: PackedSection[];
 }
 
-/** What an index is built from: documents with their sections' terms, as arrays or packed. */
-export type TermedDocument = AnalyzedDocument | PackedDocument;
+/** A section whose terms are packed or, as a stored index loads them, ids into a shared vocabulary. */
+export interface StoredSection extends IndexableSection {
+  titleTerms: string | TermIds;
+  bodyTerms: string | TermIds;
+}
+
+export interface StoredTermsDocument extends Omit<IndexableDocument, "sections"> {
+  sections: StoredSection[];
+}
+
+/** What an index is built from: documents with their sections' terms, as arrays, packed or ids. */
+export type TermedDocument = AnalyzedDocument | PackedDocument | StoredTermsDocument;
 
 export function packDocument(doc: AnalyzedDocument): PackedDocument {
   return {

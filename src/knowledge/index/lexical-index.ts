@@ -1,11 +1,20 @@
 import { type Bm25Params, DEFAULT_BM25, idf, saturate } from "./bm25.js";
 
 /**
- * A field's analysed terms in order: an array, or the terms joined by single spaces (the stored
- * form — one string per field costs a fraction of an array of short strings; terms never hold a
- * space, and "" is no terms).
+ * A field's terms as ids into a vocabulary that many fields share (the stored index's form: it
+ * loads as typed-array views of the file, with no string per term to make or look up).
  */
-export type TermSequence = readonly string[] | string;
+export interface TermIds {
+  readonly vocabulary: readonly string[];
+  readonly ids: Uint32Array;
+}
+
+/**
+ * A field's analysed terms in order: an array, the terms joined by single spaces (what a parser
+ * thread hands back — one string per field costs a fraction of an array of short strings; terms
+ * never hold a space, and "" is no terms), or ids into a shared vocabulary (a stored index).
+ */
+export type TermSequence = readonly string[] | string | TermIds;
 
 /** One searchable unit (a document section) as analysed terms, in order. */
 export interface UnitTerms {
@@ -107,12 +116,15 @@ export class LexicalIndex {
     // Pass 1: term ids, streams, document frequencies.
     const df: number[] = [];
     const seenInUnit: number[] = [];
+    // Per shared vocabulary, its ids as this index's (-1: not met yet), so each term string is
+    // looked up once per vocabulary, not once per occurrence.
+    const remaps = new Map<readonly string[], Int32Array>();
     for (let u = 0; u < units.length; u++) {
       const unit = units[u]!;
       const start = this.unitStart[u]!;
       const end = this.unitStart[u + 1]!;
-      this.intern(unit.title, start, df);
-      this.intern(unit.body, start + this.titleLengths[u]!, df);
+      this.intern(unit.title, start, df, remaps);
+      this.intern(unit.body, start + this.titleLengths[u]!, df, remaps);
       for (let i = start; i < end; i++) {
         const t = this.streams[i]!;
         if (seenInUnit[t] !== u) {
@@ -174,19 +186,47 @@ export class LexicalIndex {
     return copy;
   }
 
+  /** This index's id of `term`, added to the vocabulary when new. */
+  private idOf(term: string, df: number[]): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termIds.set(term, id);
+      this.terms.push(term);
+      df.push(0);
+    }
+    return id;
+  }
+
   /** Writes the ids of `terms` into `streams` from `at`, adding new terms to the vocabulary. */
-  private intern(terms: TermSequence, at: number, df: number[]): void {
+  private intern(
+    terms: TermSequence,
+    at: number,
+    df: number[],
+    remaps: Map<readonly string[], Int32Array>,
+  ): void {
     let position = at;
     const put = (term: string) => {
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.termIds.set(term, id);
-        this.terms.push(term);
-        df.push(0);
-      }
-      this.streams[position++] = id;
+      this.streams[position++] = this.idOf(term, df);
     };
+    if (isTermIds(terms)) {
+      const { vocabulary, ids } = terms;
+      let remap = remaps.get(vocabulary);
+      if (!remap) {
+        remap = new Int32Array(vocabulary.length).fill(NOT_FOUND);
+        remaps.set(vocabulary, remap);
+      }
+      for (let i = 0; i < ids.length; i++) {
+        const local = ids[i]!;
+        let id = remap[local]!;
+        if (id === NOT_FOUND) {
+          id = this.idOf(vocabulary[local]!, df);
+          remap[local] = id;
+        }
+        this.streams[position++] = id;
+      }
+      return;
+    }
     if (typeof terms !== "string") {
       for (const term of terms) put(term);
       return;
@@ -407,8 +447,14 @@ export class LexicalIndex {
   }
 }
 
+/** Whether a sequence is the id form (a stored index's). */
+export function isTermIds(terms: TermSequence): terms is TermIds {
+  return typeof terms === "object" && !Array.isArray(terms);
+}
+
 /** How many terms a sequence holds (a joined one: one more than its spaces). */
 function lengthOf(terms: TermSequence): number {
+  if (isTermIds(terms)) return terms.ids.length;
   if (typeof terms !== "string") return terms.length;
   if (terms === "") return 0;
   let count = 1;

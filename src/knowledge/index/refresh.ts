@@ -9,10 +9,11 @@ import { LanguageSample, unsetLanguageWarning } from "../analysis/unset-language
 import { documentIdFor } from "../documents/document-id.js";
 import { isLexicallyInside, resolvedPath } from "../documents/inside-folder.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
-import type { IndexStore, SkippedFile, StoredDocument, StoreLoad } from "./index-store.js";
+import { type IndexStore, type SkippedFile, STORE_VERSION, type StoreLoad } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
+import type { StoredDocument } from "./stored-document.js";
 
 /** Where a collection's files come from: globs relative to the bot folder. */
 export interface CollectionSource {
@@ -167,6 +168,8 @@ export async function refreshCollection(
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);
   const previouslySkipped = new Map(found.state === "loaded" ? found.skipped.map((s) => [s.path, s]) : []);
   const stored = found.state === "loaded";
+  // An index of an older store version is read as it is and rewritten in the current one below.
+  const upgrade = found.state === "loaded" && found.version < STORE_VERSION;
   const signal = stored ? options.signal : undefined;
   const report = emptyRefreshReport(source.name);
 
@@ -216,10 +219,24 @@ export async function refreshCollection(
   const skipsChanged =
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
-  if (report.added || report.updated || report.removed || report.touched || skipsChanged || !stored) {
+  if (
+    report.added ||
+    report.updated ||
+    report.removed ||
+    report.touched ||
+    skipsChanged ||
+    !stored ||
+    upgrade
+  ) {
     try {
       await store.save(source.name, kept, skippedFiles, analysis.id);
       report.written = true;
+      if (upgrade) {
+        logger().info(
+          { collection: source.name, directory: store.directory, from: found.version, to: STORE_VERSION },
+          `collection ${source.name}: stored index rewritten in store version ${STORE_VERSION} (was ${found.version}); nothing re-read`,
+        );
+      }
     } catch (error) {
       const code = unsavableCode(error);
       if (!options.keepWhenUnsaved || code === undefined) throw error;
