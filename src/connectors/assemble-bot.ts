@@ -25,6 +25,7 @@ import { errorMessage } from "../errors.js";
 import { languageDetector } from "../knowledge/analysis/detect.js";
 import { renderSearchResponse } from "../knowledge-tool/render.js";
 import { parseSearchArgs } from "../knowledge-tool/tool-arguments.js";
+import { hasLanguageEvidence } from "../knowledge-tool/weakness.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
 import type { LlmClient } from "../llm/llm-client.js";
 import { Planner } from "../strategies/plan/planner.js";
@@ -148,9 +149,13 @@ export function assembleBot(
       const parent = searchCall.toolSpan?.context;
       const grade: GradeFn | undefined =
         modelGrade && parent ? (input) => context.with(parent, () => modelGrade(input)) : modelGrade;
-      // The detector loads once per process, on the first search that needs it.
+      // The detector (n-grams of ~50 MB, a quarter of a second to load) loads once per process,
+      // on the first search whose query has letters enough to be in another language.
       const corrective: CorrectiveLanguages | undefined = anyLanguage
-        ? { collections: languages, guess: await languageDetector() }
+        ? {
+            collections: languages,
+            guess: hasLanguageEvidence(searchCall.args.query) ? await languageDetector() : () => undefined,
+          }
         : undefined;
       const corrected = await correctSearchCall(
         searchCall,
