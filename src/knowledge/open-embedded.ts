@@ -12,13 +12,13 @@ import { type IngestLimitsConfig, ingestLimits } from "./index/ingest-limits.js"
 import { IngestPool } from "./index/ingest-pool.js";
 import {
   type CollectionSource,
+  type RefreshedCollection,
   type RefreshOptions,
   type RefreshProgress,
   type RefreshReport,
   refreshCollection,
   unsavableCode,
 } from "./index/refresh.js";
-import type { StoredDocument } from "./index/stored-document.js";
 
 /** Names the folder under which every bot's index lives instead of inside the bot folder. */
 export const INDEX_DIR_VARIABLE = "SECOND_LOOK_INDEX_DIR";
@@ -37,13 +37,11 @@ export function indexDirectory(botDir: string, env: NodeJS.ProcessEnv = process.
   return join(base, `${basename(absolute) || "bot"}-${tag}`, "index");
 }
 
-/** A collection's in-memory index, analysed as its language setting says. */
-async function indexOf(
-  source: CollectionSource,
-  documents: readonly StoredDocument[],
-): Promise<CollectionIndex> {
-  return new CollectionIndex(source.name, documents, {
+/** A collection's in-memory index, analysed as its language setting says (from the stored image when it fits). */
+async function indexOf(source: CollectionSource, refreshed: RefreshedCollection): Promise<CollectionIndex> {
+  return new CollectionIndex(source.name, refreshed.documents, {
     analysis: await CollectionAnalysis.forSearch(source.language),
+    ...(refreshed.image ? { image: refreshed.image } : {}),
   });
 }
 
@@ -153,14 +151,15 @@ export async function openEmbeddedEngine(
     for (const source of sources) {
       const { name, paths } = source;
       // The refreshed documents are dropped once indexed: the index keeps them without their terms.
-      const { documents, report } = await refresh(source, refreshOptions);
+      const refreshed = await refresh(source, refreshOptions);
+      const { report } = refreshed;
       if (report.files === 0 && report.skipped.length === 0) {
         logger().warn(
           { collection: name, paths },
           `collection ${name}: no files match its paths ${JSON.stringify(paths)} in ${resolve(botDir)}; it is empty`,
         );
       }
-      indexes.push(await indexOf(source, documents));
+      indexes.push(await indexOf(source, refreshed));
       reports.push(report);
     }
   } finally {
@@ -198,10 +197,7 @@ export async function openEmbeddedEngine(
 function refreshInBackground(
   unfinished: readonly CollectionSource[],
   engine: KnowledgeEngine,
-  refresh: (
-    source: CollectionSource,
-    signal: AbortSignal,
-  ) => Promise<{ documents: StoredDocument[]; report: RefreshReport }>,
+  refresh: (source: CollectionSource, signal: AbortSignal) => Promise<RefreshedCollection>,
 ): BackgroundRefresh {
   const stopBackground = new AbortController();
   const done = (async () => {
@@ -209,8 +205,9 @@ function refreshInBackground(
     for (const source of unfinished) {
       if (stopBackground.signal.aborted) break;
       try {
-        const { documents, report } = await refresh(source, stopBackground.signal);
-        engine.replaceCollection(await indexOf(source, documents));
+        const refreshed = await refresh(source, stopBackground.signal);
+        const { report } = refreshed;
+        engine.replaceCollection(await indexOf(source, refreshed));
         finished.push(report);
         logger().info(
           { ...report, skipped: report.skipped.length },

@@ -3,7 +3,8 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promis
 import { join } from "node:path";
 import * as z from "zod";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
-import { decodeSegment, isBinarySegment, SegmentBuilder } from "./segment-codec.js";
+import type { LexicalImage } from "./lexical-index.js";
+import { type DecodedSegment, decodeSegment, isBinarySegment, SegmentBuilder } from "./segment-codec.js";
 import { isPackedStoredDocument, type StoredDocument } from "./stored-document.js";
 
 /**
@@ -54,8 +55,18 @@ type Manifest = z.output<typeof Manifest>;
 
 /** What a load found: the documents, nothing yet, or an index that cannot be trusted (and why). */
 export type StoreLoad =
-  /** `version`: the store version it was written in; an older one is rewritten by the next refresh. */
-  | { state: "loaded"; documents: StoredDocument[]; skipped: SkippedFile[]; version: number }
+  /**
+   * `version`: the store version it was written in; an older one is rewritten by the next
+   * refresh. `image`: the lexical index of exactly these documents, in this order, when the
+   * collection is stored in one segment (segment-codec.ts).
+   */
+  | {
+      state: "loaded";
+      documents: StoredDocument[];
+      skipped: SkippedFile[];
+      version: number;
+      image?: LexicalImage;
+    }
   | { state: "missing" }
   | { state: "damaged"; reason: string }
   /**
@@ -153,6 +164,7 @@ export class IndexStore {
       return { state: "stale", builtWith: `text extraction ${extraction}`, cause: "extraction" };
     }
     const documents: StoredDocument[] = [];
+    let image: LexicalImage | undefined;
     for (const segment of manifest.segments) {
       let bytes: Buffer;
       try {
@@ -172,9 +184,11 @@ export class IndexStore {
       if (createHash("sha256").update(bytes).digest("hex") !== segment.sha256) {
         return { state: "damaged", reason: `segment ${segment.file} fails its checksum` };
       }
-      const records = manifest.version === STORE_VERSION ? decodeSegment(bytes) : decodeJsonSegment(bytes);
-      if (!Array.isArray(records))
-        return { state: "damaged", reason: `segment ${segment.file} ${records.damaged}` };
+      const decoded = manifest.version === STORE_VERSION ? decodeSegment(bytes) : decodeJsonSegment(bytes);
+      if ("damaged" in decoded)
+        return { state: "damaged", reason: `segment ${segment.file} ${decoded.damaged}` };
+      const records = decoded.documents;
+      if (manifest.segments.length === 1 && decoded.image) image = decoded.image;
       if (records.length !== segment.documents) {
         return {
           state: "damaged",
@@ -189,7 +203,13 @@ export class IndexStore {
         reason: `${documents.length} documents found, manifest says ${manifest.documents}`,
       };
     }
-    return { state: "loaded", documents, skipped: manifest.skipped, version: manifest.version };
+    return {
+      state: "loaded",
+      documents,
+      skipped: manifest.skipped,
+      version: manifest.version,
+      ...(image ? { image } : {}),
+    };
   }
 
   async save(
@@ -206,9 +226,10 @@ export class IndexStore {
     const written: string[] = [];
     try {
       let builder = new SegmentBuilder();
-      const flush = async () => {
+      const flush = async (last = false) => {
         const file = `${prefix}.${generation}.${segments.length}.seg`;
-        const bytes = builder.finish();
+        // A collection in one segment keeps its lexical index there: its next open builds none.
+        const bytes = builder.finish({ postings: last && segments.length === 0 });
         written.push(join(this.directory, file));
         await writeDurably(join(this.directory, file), bytes);
         segments.push({
@@ -223,7 +244,7 @@ export class IndexStore {
         builder.add(document);
         if (builder.bytes >= this.segmentBytes) await flush();
       }
-      if (builder.documents > 0 || segments.length === 0) await flush();
+      if (builder.documents > 0 || segments.length === 0) await flush(true);
       const manifest: Manifest = {
         version: STORE_VERSION,
         analyzer,
@@ -317,7 +338,7 @@ function ownedByAnotherLiveProcess(rest: string): boolean {
 }
 
 /** The documents of a version-2 segment (a JSON array of documents with packed terms). */
-function decodeJsonSegment(bytes: Buffer): StoredDocument[] | { damaged: string } {
+function decodeJsonSegment(bytes: Buffer): DecodedSegment | { damaged: string } {
   if (isBinarySegment(bytes)) return { damaged: "is not a segment of the manifest's version" };
   let records: unknown;
   try {
@@ -327,5 +348,5 @@ function decodeJsonSegment(bytes: Buffer): StoredDocument[] | { damaged: string 
   }
   if (!Array.isArray(records)) return { damaged: "is not a list of documents" };
   if (!records.every(isPackedStoredDocument)) return { damaged: "holds a record of the wrong shape" };
-  return records;
+  return { documents: records };
 }

@@ -55,6 +55,23 @@ export interface CollectionStatistics {
 }
 
 /**
+ * The arrays an index without collection statistics is made of: what a stored segment keeps
+ * (segment-codec.ts), so a load builds no index. Term ids are positions in `terms`.
+ */
+export interface LexicalImage {
+  terms: readonly string[];
+  titleLengths: Uint32Array;
+  bodyLengths: Uint32Array;
+  /** Every unit's title term ids then body term ids, unit after unit. */
+  streams: Uint32Array;
+  /** Where each term's postings start (one more entry than terms). */
+  offsets: Uint32Array;
+  postingUnits: Uint32Array;
+  postingTitleTf: Uint16Array;
+  postingBodyTf: Uint16Array;
+}
+
+/**
  * An immutable BM25F index over units. Postings are flat typed arrays (unit id, title tf,
  * body tf) addressed by per-term offsets; each unit also keeps its term-id stream, which is the
  * positional forward index used by proximity features and pseudo-relevance feedback.
@@ -164,6 +181,59 @@ export class LexicalIndex {
     statistics?: CollectionStatistics,
   ): LexicalIndex {
     return new LexicalIndex(units, params, statistics);
+  }
+
+  /**
+   * The index an image describes (see `image`), without building anything but the term lookup.
+   * Its arrays are copied, so the bytes they were read from are not kept alive by the index.
+   */
+  static fromImage(image: LexicalImage, params: Bm25Params = DEFAULT_BM25): LexicalIndex {
+    const units = image.titleLengths.length;
+    const unitStart = new Float64Array(units + 1);
+    let titleTotal = 0;
+    let bodyTotal = 0;
+    for (let u = 0; u < units; u++) {
+      titleTotal += image.titleLengths[u]!;
+      bodyTotal += image.bodyLengths[u]!;
+      unitStart[u + 1] = unitStart[u]! + image.titleLengths[u]! + image.bodyLengths[u]!;
+    }
+    const termIds = new Map<string, number>();
+    for (let t = 0; t < image.terms.length; t++) termIds.set(image.terms[t]!, t);
+    const index: LexicalIndex = Object.create(LexicalIndex.prototype);
+    return Object.assign(index, {
+      params,
+      termIds,
+      terms: image.terms,
+      offsets: image.offsets.slice(),
+      postingUnits: image.postingUnits.slice(),
+      postingTitleTf: image.postingTitleTf.slice(),
+      postingBodyTf: image.postingBodyTf.slice(),
+      titleLengths: image.titleLengths.slice(),
+      bodyLengths: image.bodyLengths.slice(),
+      avgTitleLength: units ? titleTotal / units : 0,
+      avgBodyLength: units ? bodyTotal / units : 0,
+      streams: image.streams.slice(),
+      unitStart,
+      collectionDf: undefined,
+      statistics: undefined,
+      unitCount: units,
+      accumulator: new Float64Array(units),
+    });
+  }
+
+  /** The arrays this index is made of, for storing; undefined for one built with collection statistics. */
+  image(): LexicalImage | undefined {
+    if (this.statistics) return undefined;
+    return {
+      terms: this.terms,
+      titleLengths: this.titleLengths,
+      bodyLengths: this.bodyLengths,
+      streams: this.streams,
+      offsets: this.offsets,
+      postingUnits: this.postingUnits,
+      postingTitleTf: this.postingTitleTf,
+      postingBodyTf: this.postingBodyTf,
+    };
   }
 
   /**

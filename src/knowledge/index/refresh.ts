@@ -13,6 +13,7 @@ import { type IndexStore, type SkippedFile, STORE_VERSION, type StoreLoad } from
 import type { IngestResult } from "./ingest-file.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
+import type { LexicalImage } from "./lexical-index.js";
 import type { StoredDocument } from "./stored-document.js";
 
 /** Where a collection's files come from: globs relative to the bot folder. */
@@ -147,7 +148,7 @@ export async function refreshCollection(
   source: CollectionSource,
   store: IndexStore,
   options: RefreshOptions = {},
-): Promise<{ documents: StoredDocument[]; report: RefreshReport }> {
+): Promise<RefreshedCollection> {
   const started = performance.now();
   const analysis = CollectionAnalysis.of(source.language);
   const found = await store.inspect(source.name, analysis.id);
@@ -247,7 +248,23 @@ export async function refreshCollection(
     await store.removeStraysOf(source.name).catch(() => undefined);
   }
   report.ms = Math.round(performance.now() - started);
-  return { documents: kept, report };
+  const image = found.state === "loaded" ? found.image : undefined;
+  return image && sameUnits(kept, found.state === "loaded" ? found.documents : [])
+    ? { documents: kept, report, image }
+    : { documents: kept, report };
+}
+
+/** A collection's documents as refreshed, and the stored lexical index of them when it still fits. */
+export interface RefreshedCollection {
+  documents: StoredDocument[];
+  report: RefreshReport;
+  /** The stored index's image (index-store.ts), when the documents' sections are the stored ones, in order. */
+  image?: LexicalImage;
+}
+
+/** Whether the documents hold the very sections the stored ones do, in the same order (a touched file keeps its sections). */
+function sameUnits(documents: readonly StoredDocument[], stored: readonly StoredDocument[]): boolean {
+  return documents.length === stored.length && documents.every((d, i) => d.sections === stored[i]!.sections);
 }
 
 /**

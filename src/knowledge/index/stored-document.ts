@@ -12,14 +12,14 @@ export interface StoredDocument extends StoredTermsDocument {
   contentHash: string;
 }
 
-/** A stored document without its sections' terms: what a segment's header holds. */
+/** A stored document without its sections' terms and text: what a segment's header holds. */
 export type StoredDocumentHeader = Omit<StoredDocument, "sections"> & {
-  sections: Omit<StoredDocument["sections"][number], "titleTerms" | "bodyTerms">[];
+  sections: Omit<StoredDocument["sections"][number], "titleTerms" | "bodyTerms" | "content">[];
 };
 
 /**
- * The fields every later step relies on, of a document without its terms (the checksum already
- * rules out torn or edited bytes).
+ * The fields every later step relies on, of a document without its sections' terms and text (the
+ * checksum already rules out torn or edited bytes).
  */
 export function isStoredDocumentHeader(value: unknown): value is StoredDocumentHeader {
   if (typeof value !== "object" || value === null) return false;
@@ -36,20 +36,23 @@ export function isStoredDocumentHeader(value: unknown): value is StoredDocumentH
   ) {
     return false;
   }
-  return d.sections.every((s: unknown) => {
-    if (typeof s !== "object" || s === null) return false;
-    const section = s as Record<string, unknown>;
-    return Array.isArray(section.headingPath) && typeof section.content === "string";
-  });
+  return d.sections.every(
+    (s: unknown) =>
+      typeof s === "object" && s !== null && Array.isArray((s as Record<string, unknown>).headingPath),
+  );
 }
 
-/** A record of a version-2 (JSON) segment: a document header whose sections hold packed terms. */
+/** A record of a version-2 (JSON) segment: the whole document, its sections' text and packed terms. */
 export function isPackedStoredDocument(value: unknown): value is StoredDocument {
   return (
     isStoredDocumentHeader(value) &&
     value.sections.every((s) => {
       const section = s as Record<string, unknown>;
-      return typeof section.titleTerms === "string" && typeof section.bodyTerms === "string";
+      return (
+        typeof section.content === "string" &&
+        typeof section.titleTerms === "string" &&
+        typeof section.bodyTerms === "string"
+      );
     })
   );
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { TEXT_EXTRACTION_VERSION } from "../../../src/knowledge/documents/text-extraction.js";
+import { CollectionIndex } from "../../../src/knowledge/index/collection-index.js";
 import { IndexStore, STORE_VERSION } from "../../../src/knowledge/index/index-store.js";
 import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
 import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
@@ -65,6 +66,24 @@ describe("refreshCollection", () => {
     // The new time was recorded: the next run does not read the file again.
     const again = await refreshCollection(bot, source, store);
     expect(again.report).toMatchObject({ unchanged: 2, touched: 0, written: false });
+  });
+
+  it("hands back the stored lexical index while the sections are the stored ones, and none once a file changed", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    const first = await refreshCollection(bot, source, store);
+    // Written now, read from the next refresh on.
+    expect(first.image).toBeUndefined();
+    const unchanged = await refreshCollection(bot, source, store);
+    expect(unchanged.image).toBeDefined();
+    const fromImage = new CollectionIndex("handbook", unchanged.documents, { image: unchanged.image! });
+    const built = new CollectionIndex("handbook", unchanged.documents);
+    const query = built.lexical.queryStats(["vacat", "day"]);
+    expect(fromImage.lexical.search(query, 10)).toEqual(built.lexical.search(query, 10));
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(bot, "docs", "pto.md"), later, later);
+    expect((await refreshCollection(bot, source, store)).image).toBeDefined();
+    await writeFile(join(bot, "docs", "sick.md"), "# Sick leave\n\nCall your manager first.\n");
+    expect((await refreshCollection(bot, source, store)).image).toBeUndefined();
   });
 
   it("skips a binary or non-UTF-8 file with a reason naming it, and indexes the rest", async () => {
