@@ -75,6 +75,9 @@ await esbuild.build({
   platform: "node",
   target: "node20",
   external,
+  // stopword's CommonJS build holds all 62 languages' lists; its ES module build lets the bundle
+  // keep only the ones the analyzers import.
+  alias: { stopword: "stopword/src/stopword.js" },
   plugins: [ownLocation],
   // Shorter text to parse at start-up; names are kept, so stack traces still name functions.
   minifyWhitespace: true,
