@@ -42,6 +42,7 @@ import {
   type SearchRequest,
   type SearchResponse,
 } from "../types.js";
+import { hasLanguageEvidence } from "../weakness.js";
 import type { CorrectCall, CorrectFn, RenderCall, RenderResult } from "./bot-runtime.js";
 import { collectionLanguages } from "./collection-languages.js";
 import { RememberedCalls } from "./remembered-calls.js";
@@ -148,9 +149,13 @@ export function assembleBot(
       const parent = searchCall.toolSpan?.context;
       const grade: GradeFn | undefined =
         modelGrade && parent ? (input) => context.with(parent, () => modelGrade(input)) : modelGrade;
-      // The detector loads once per process, on the first search that needs it.
+      // The detector (n-grams of ~50 MB, a quarter of a second to load) loads once per process,
+      // on the first search whose query has letters enough to be in another language.
       const corrective: CorrectiveLanguages | undefined = anyLanguage
-        ? { collections: languages, guess: await languageDetector() }
+        ? {
+            collections: languages,
+            guess: hasLanguageEvidence(searchCall.args.query) ? await languageDetector() : () => undefined,
+          }
         : undefined;
       const corrected = await correctSearchCall(
         searchCall,
