@@ -15,14 +15,10 @@ export const BOT_RUNTIME_ERROR_CODES = [
 ] as const;
 export type BotRuntimeErrorCode = (typeof BOT_RUNTIME_ERROR_CODES)[number];
 
-export const CONNECTORS_ERROR_CODES = [
-  ...BOT_RUNTIME_ERROR_CODES,
-  "busy",
-  "mcp-listen",
-  "mcp-bot-names",
-  "mcp-tokens",
-  "missing-package",
-] as const;
+/** What stops the MCP server from starting or taking a call; a model provider's package missing. */
+const SERVER_CODES = ["busy", "mcp-listen", "mcp-bot-names", "mcp-tokens", "missing-package"] as const;
+
+export const CONNECTORS_ERROR_CODES = [...BOT_RUNTIME_ERROR_CODES, ...SERVER_CODES] as const;
 export type ConnectorsErrorCode = (typeof CONNECTORS_ERROR_CODES)[number];
 
 /** An error of the connectors layer; a subclass may carry more. */

@@ -26,7 +26,7 @@ import { KnowledgeError } from "../../knowledge/knowledge-error.js";
 import type { AnalyzedDocument } from "../../knowledge/ranking-core/index.js";
 import { logger } from "../../telemetry/logger.js";
 import { type BotFolder, claimCollection } from "./pg-bot-folder.js";
-import { checkSample, unsetCollectionLanguage } from "./pg-language.js";
+import { type CollectionRun, checkSample, unsetCollectionLanguage } from "./pg-language.js";
 import type { Tables } from "./pg-schema.js";
 import {
   type DocumentToWrite,
@@ -129,10 +129,10 @@ export async function refreshPostgresCollection(
       // A collection with no setting: the language recorded when it was first indexed, else the
       // majority of its sample, detected once (the embedded indexer's rule, index/detected-language.ts).
       const files = await listCollectionFiles(botDir, source);
-      const recorded = await unsetCollectionLanguage(client, t, bot, botDir, source, files, pool);
+      const recorded = await unsetCollectionLanguage(run, files);
       report.detectedLanguage = recorded.detected;
       const id = await indexFiles(run, settingFor(recorded.detected), report);
-      const checked = await checkSample(client, t, bot, botDir, source, files, id, recorded);
+      const checked = await checkSample(run, files, id, recorded);
       report.detectedLanguage = checked.detected;
       if (checked.moved) {
         logger().info(
@@ -142,7 +142,7 @@ export async function refreshPostgresCollection(
         report = emptyRefreshReport(source.name);
         report.detectedLanguage = checked.moved;
         const again = await indexFiles(run, settingFor(checked.moved), report);
-        await checkSample(client, t, bot, botDir, source, files, again, {
+        await checkSample(run, files, again, {
           detected: checked.moved,
           fresh: true,
         });
@@ -157,13 +157,7 @@ export async function refreshPostgresCollection(
 }
 
 /** What one refresh run works with, the same for every pass over the collection's files. */
-interface RefreshRun {
-  client: pg.PoolClient;
-  t: Tables;
-  bot: string;
-  botDir: string;
-  source: CollectionSource;
-  pool: IngestPool;
+interface RefreshRun extends CollectionRun {
   options: PostgresRefreshOptions;
 }
 

@@ -72,16 +72,22 @@ async function recordLanguage(
   );
 }
 
+/** The collection an index run is on: where it is stored, its bot, its source, and the parser pool. */
+export interface CollectionRun {
+  client: pg.PoolClient;
+  t: Tables;
+  bot: string;
+  botDir: string;
+  source: CollectionSource;
+  pool: IngestPool;
+}
+
 /** The recorded language, else the sample's majority, detected now and recorded (`fresh`). */
 export async function unsetCollectionLanguage(
-  client: pg.PoolClient,
-  t: Tables,
-  bot: string,
-  botDir: string,
-  source: CollectionSource,
+  run: CollectionRun,
   files: readonly string[],
-  pool: IngestPool,
 ): Promise<RecordedDetection & { fresh: boolean }> {
+  const { client, t, bot, botDir, source, pool } = run;
   const recorded = await recordedLanguage(client, t, bot, source.name);
   if (recorded) return { ...recorded, fresh: false };
   // An index run reads every file: nothing stops the sample's parses.
@@ -98,15 +104,12 @@ export async function unsetCollectionLanguage(
  * another language now (the collection is then re-indexed in it).
  */
 export async function checkSample(
-  client: pg.PoolClient,
-  t: Tables,
-  bot: string,
-  botDir: string,
-  source: CollectionSource,
+  run: CollectionRun,
   files: readonly string[],
   collectionId: number,
   recorded: RecordedDetection & { fresh: boolean },
 ): Promise<{ detected: DetectedLanguage; moved?: DetectedLanguage }> {
+  const { client, t, bot, botDir, source } = run;
   const members = sampleOfFiles(botDir, files);
   const ids = members.map((m) => m.id);
   const hashes = await client.query<{ path: string; content_hash: string }>(
