@@ -119,42 +119,7 @@ describe("refreshCollection", () => {
   it("an index of store version 2 (JSON segments) is read as it is and rewritten in the current version", async () => {
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, source, store);
-    const documents = (await store.load("handbook", ENGLISH))!;
-    // The same index as version 2 wrote it: one JSON array of documents with packed terms.
-    const packed = (terms: TermSequence) =>
-      isTermIds(terms) ? Array.from(terms.ids, (id) => terms.vocabulary[id]).join(" ") : terms;
-    const records = documents.map((d) => ({
-      ...d,
-      sections: d.sections.map((s) => ({
-        ...s,
-        titleTerms: packed(s.titleTerms),
-        bodyTerms: packed(s.bodyTerms),
-      })),
-    }));
-    const directory = indexDirectory(bot);
-    for (const file of await readdir(directory)) await rm(join(directory, file));
-    const bytes = Buffer.from(JSON.stringify(records), "utf8");
-    await writeFile(join(directory, "handbook.1-00000000.0.seg"), bytes);
-    const manifestFile = join(directory, "handbook.manifest.json");
-    await writeFile(
-      manifestFile,
-      JSON.stringify({
-        version: 2,
-        analyzer: ENGLISH,
-        extraction: TEXT_EXTRACTION_VERSION,
-        collection: "handbook",
-        documents: records.length,
-        segments: [
-          {
-            file: "handbook.1-00000000.0.seg",
-            bytes: bytes.length,
-            documents: records.length,
-            sha256: createHash("sha256").update(bytes).digest("hex"),
-          },
-        ],
-        skipped: [],
-      }),
-    );
+    const { records, manifestFile } = await rewriteAsVersion2(store);
     expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", version: 2 });
     const { result, log } = await logLines(() => refreshCollection(bot, source, store));
     expect(result.report).toMatchObject({ unchanged: 2, added: 0, updated: 0, written: true });
@@ -166,6 +131,25 @@ describe("refreshCollection", () => {
     );
     const again = await refreshCollection(bot, source, store);
     expect(again.report).toMatchObject({ unchanged: 2, written: false });
+  });
+
+  it("a version-2 index's record of its detected language is kept, not decided again, when rewritten in the current version", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store);
+    const decided = (await store.detection("handbook"))!;
+    expect(decided).toMatchObject({ tag: "en", analyzer: ENGLISH });
+    // Counts no detection of these two files arrives at: only a record read back can hold them.
+    const { analyzer: _, ...record } = { ...decided, documents: 7, sampled: 9 };
+    const { manifestFile } = await rewriteAsVersion2(store, record);
+    const { report } = await refreshCollection(bot, source, store);
+    expect(report).toMatchObject({
+      unchanged: 2,
+      written: true,
+      detectedLanguage: { tag: "en", documents: 7 },
+    });
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    expect(manifest).toMatchObject({ version: STORE_VERSION, detected: record });
+    expect(await store.detection("handbook")).toEqual({ ...record, analyzer: ENGLISH });
   });
 
   it("an index built from an older text extraction is re-read from every file, and says so", async () => {
@@ -232,3 +216,49 @@ describe("refreshCollection: a failure of the install is not remembered against 
     ]);
   });
 });
+
+/** A stored sequence's terms joined by spaces: version 2's packed form. */
+const packed = (terms: TermSequence) =>
+  isTermIds(terms) ? Array.from(terms.ids, (id) => terms.vocabulary[id]).join(" ") : terms;
+
+/**
+ * The stored index of `handbook` replaced by the same index as version 2 wrote it (one JSON array
+ * of documents with packed terms), with `detected` recorded in its manifest when given.
+ */
+async function rewriteAsVersion2(store: IndexStore, detected?: object) {
+  const documents = (await store.load("handbook", ENGLISH))!;
+  const records = documents.map((d) => ({
+    ...d,
+    sections: d.sections.map((s) => ({
+      ...s,
+      titleTerms: packed(s.titleTerms),
+      bodyTerms: packed(s.bodyTerms),
+    })),
+  }));
+  const directory = store.directory;
+  for (const file of await readdir(directory)) await rm(join(directory, file));
+  const bytes = Buffer.from(JSON.stringify(records), "utf8");
+  await writeFile(join(directory, "handbook.1-00000000.0.seg"), bytes);
+  const manifestFile = join(directory, "handbook.manifest.json");
+  await writeFile(
+    manifestFile,
+    JSON.stringify({
+      version: 2,
+      analyzer: ENGLISH,
+      ...(detected ? { detected } : {}),
+      extraction: TEXT_EXTRACTION_VERSION,
+      collection: "handbook",
+      documents: records.length,
+      segments: [
+        {
+          file: "handbook.1-00000000.0.seg",
+          bytes: bytes.length,
+          documents: records.length,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+        },
+      ],
+      skipped: [],
+    }),
+  );
+  return { records, manifestFile };
+}
