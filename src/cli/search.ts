@@ -5,6 +5,7 @@ import { resolveBot } from "../bots/bot-resolver.js";
 import type { BotDefinition } from "../bots/discovery.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { correctCall, searchCall } from "../connectors/search-pipeline.js";
 import { correctiveOffNote } from "../corrective/corrective-config.js";
 import { DEADLINES } from "../deadline.js";
 import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
@@ -83,40 +84,19 @@ async function searchOn(
   correct: boolean,
 ): Promise<SearchJson> {
   const assembled = assembleBot(bot, backend);
-  const response = await assembled.backend.search(request);
-  const call = assembled.renderCall(request, response);
+  // The caller may search whatever the bot's tools offer, as over stdio.
+  const call = await searchCall(assembled.pipeline, request, assembled.backend.collections());
   const original = call.text;
+  const response = call.response!;
   const result: SearchJson = { query: request.query, original, final: original, response, outcome: null };
-  const correctFn = correct ? assembled.correctFor() : undefined;
-  if (!correctFn) call.toolSpan?.endAtResult();
-  if (correctFn) {
-    const corrected = await correctFn({
-      toolName: "search_knowledge",
-      toolArgs: toolArgsOf(request),
-      resultText: original,
-      signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
-      // The caller may search whatever the bot's tools offer, as over stdio.
-      scope: assembled.backend.collections(),
-      searchCall: call,
-    });
-    if (corrected) {
-      result.final = corrected.text;
-      result.outcome = {
-        changed: corrected.changed,
-        text: corrected.text,
-        metadata: corrected.metadata,
-      };
-    }
+  const corrector = correct ? assembled.correctorFor() : undefined;
+  const { correction } = await correctCall(corrector, call, {
+    toolName: "search_knowledge",
+    signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
+  });
+  if (correction) {
+    result.final = correction.text;
+    result.outcome = { changed: correction.changed, text: correction.text, metadata: correction.metadata };
   }
   return result;
-}
-
-/** The request as the model's `search_knowledge` arguments (Huginn's parameter names). */
-function toolArgsOf(request: SearchRequest): Record<string, unknown> {
-  const args: Record<string, unknown> = { query: request.query };
-  if (request.collections?.length === 1) args.collection = request.collections[0];
-  else if (request.collections?.length) args.collection = request.collections;
-  if (request.limit !== undefined) args.limit = request.limit;
-  if (request.brief) args.brief = true;
-  return args;
 }

@@ -73,8 +73,15 @@ export type CorrectFn = (call: CorrectCall) => Promise<CorrectResult | null>;
 /** The protocol renderer (docs/design.md §4): a search response as the text the model reads. */
 export type RenderResult = (response: SearchResponse, brief: boolean) => string;
 
-/** A search that ran in-process, as the one value the corrective pass takes (its text rendered). */
-export type RenderCall = (request: SearchRequest, response: SearchResponse) => SearchCall;
+/**
+ * A search run in-process as the one value the rest of the pipeline takes (`searchCall` in
+ * search-pipeline.ts): its text rendered, `scope` the caller's allow-list travelling with it.
+ */
+export type RunSearch = (
+  request: SearchRequest,
+  scope: readonly string[],
+  options?: { signal?: AbortSignal },
+) => Promise<SearchCall>;
 
 /** Renders a `get_document` result. */
 export type RenderDocument = (doc: Doc) => string;

@@ -70,7 +70,7 @@ export async function openBotRuntime(
     bot: describeForRuntime(bot),
     backend: assembled.backend,
     renderResult: assembled.renderResult,
-    renderCall: assembled.renderCall,
+    search: assembled.search,
     collectionLanguages: assembled.languages,
     correctFor: assembled.correctFor,
     env,

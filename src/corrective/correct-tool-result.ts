@@ -80,7 +80,14 @@ export async function correctToolResult(
     const args = parseSearchArgs(call.toolArgs);
     if (!args) return null;
     const response = isSearchResponse(call.response) ? call.response : undefined;
-    return await correctSearchCall({ args, text, ...(response ? { response } : {}) }, callOptions(call), ctx);
+    // The scope is read here, once, like the arguments: anything but a list allows nothing.
+    const allowed: unknown = ctx.allowedCollections;
+    const scope = Array.isArray(allowed) ? allowed.filter((c) => typeof c === "string") : [];
+    return await correctSearchCall(
+      { args, scope, text, ...(response ? { response } : {}) },
+      callOptions(call),
+      ctx,
+    );
   } catch (error) {
     log.warn({ tool: safeName(call), err: error }, "corrective: pass failed; original result kept");
     return null;
@@ -103,7 +110,7 @@ export interface SearchCallOptions {
 export async function correctSearchCall(
   call: SearchCall,
   options: SearchCallOptions,
-  ctx: CorrectiveContext,
+  ctx: Omit<CorrectiveContext, "allowedCollections">,
 ): Promise<CorrectedToolResult | null> {
   const log = ctx?.log ?? logger();
   try {
@@ -113,7 +120,8 @@ export async function correctSearchCall(
     const { body, marker } = peelTraceMarker(call.text);
     if (body.trim() === "") return null;
     const { args } = call;
-    const allowed: unknown = ctx.allowedCollections;
+    // The call's own scope: the pass never searches, tells the grader or appends beyond it.
+    const allowed: unknown = call.scope;
 
     const outcome = await runCorrectiveRetrieval({
       question: typeof options.question === "string" ? options.question : (ctx.question ?? ""),

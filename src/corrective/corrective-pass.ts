@@ -1,7 +1,9 @@
-// The state one corrective pass carries from step to step (orchestrator.ts runs the steps): its
+// The value one corrective pass hands from step to step (orchestrator.ts runs the steps): its
 // settings, resolved once; what the result shows (shown-result.ts); the text so far; and what the
-// pass records for its metadata. Starting a pass and finishing it (the language note, the
-// metadata, the grade span) live here too, so each step reads and writes one value.
+// pass records for its metadata. Each step takes a pass and returns the next one — nothing
+// changes a pass in place — so a step's effect is what it returns. Starting a pass, recording a
+// grade, the "not found" line and finishing (the language note, the metadata, the grade span)
+// live here too.
 
 import { type Context, context } from "@opentelemetry/api";
 import { DEADLINES } from "../deadline.js";
@@ -17,6 +19,7 @@ import { type Logger, logger } from "../telemetry/logger.js";
 import type {
   CorrectiveMetadata,
   CorrectiveOutcome,
+  Grade,
   GraderMode,
   Hit,
   KnowledgeBackend,
@@ -111,50 +114,54 @@ export interface PassSettings
 }
 
 export interface CorrectivePass {
-  settings: PassSettings;
-  shown: ShownResult;
+  readonly settings: PassSettings;
+  readonly shown: ShownResult;
   /** The text so far: the original body, then with each note and addition appended. */
-  body: string;
-  changed: boolean;
-  reading: Reading;
-  digestSource: string;
+  readonly body: string;
+  readonly changed: boolean;
+  readonly reading: Reading;
+  readonly digestSource: string;
   /** The retry hints of the text as it now ends (its trailing footer's). */
-  hints: RetryHints;
-  hitsShown: number;
-  mismatch?: LanguageMismatch;
+  readonly hints: RetryHints;
+  readonly hitsShown: number;
+  /** `collection/id` of every hit the text shows, so a re-query adds only what is new. */
+  readonly known: ReadonlySet<string>;
+  readonly mismatch?: LanguageMismatch;
   /** The original search's best relevance, when it was read (the scale re-queries are compared on). */
-  originalBest?: number;
+  readonly originalBest?: number;
   /** The searched documents' language by name, for the model grader. */
-  documentLanguage?: string;
+  readonly documentLanguage?: string;
   /** The query words no document contains, as the original search's index reported them. */
-  unmatchedTerms: string[];
+  readonly unmatchedTerms: readonly string[];
   /** Those of them that are the question's subject (borderline.ts `keyAbsentTermsOf`). */
-  absentKeyTerms: string[];
+  readonly absentKeyTerms: readonly string[];
   /** queryIdentity() of the original and every re-query so far. */
-  tried: Set<string>;
-  /** How each re-query was derived ("query" when not named). */
-  origins: Map<string, string>;
-  /** The share of the original query's weight each index-derived re-query keeps, when known. */
-  keptShares: Map<string, number>;
-  currentCollections?: readonly string[];
+  readonly tried: ReadonlySet<string>;
+  readonly currentCollections?: readonly string[];
   /** The hits appended to the text so far, in the order shown. */
-  added: Hit[];
+  readonly added: readonly Hit[];
   /** Whether the grade in hand came from the model (its candidates then lead the round). */
-  gradedByModel: boolean;
+  readonly gradedByModel: boolean;
   /** Whether a model-graded round re-searched (the model then searched in the documents' words). */
-  requeriedByModel: boolean;
-  usedModel: boolean;
-  graderMs: number;
-  retries: number;
-  verdicts: Verdict[];
-  reasons: string[];
-  queriesTried: string[];
-  collectionsTried: string[][];
-  requeryMs: number[];
-  newHits: number[];
-  notCovered?: CorrectiveMetadata["notCovered"];
-  noBetterMatch?: CorrectiveMetadata["noBetterMatch"];
-  spanStartMs: number;
+  readonly requeriedByModel: boolean;
+  readonly usedModel: boolean;
+  readonly graderMs: number;
+  readonly retries: number;
+  readonly verdicts: readonly Verdict[];
+  readonly reasons: readonly string[];
+  readonly queriesTried: readonly string[];
+  readonly collectionsTried: readonly string[][];
+  readonly requeryMs: readonly number[];
+  readonly newHits: readonly number[];
+  readonly notCovered?: CorrectiveMetadata["notCovered"];
+  readonly noBetterMatch?: CorrectiveMetadata["noBetterMatch"];
+  readonly spanStartMs: number;
+}
+
+/** Why a pass stopped without finding better, owing the model one line (`sayNotFound`). */
+export interface NotFound {
+  reason: string;
+  terms: readonly string[];
 }
 
 export function passSettings(input: CorrectiveRetrievalInput): PassSettings {
@@ -205,14 +212,13 @@ export function startPass(
     digestSource: shown.digestSource,
     hints: reading.hints,
     hitsShown: shown.hitsShown,
+    known: shown.known,
     ...(mismatch ? { mismatch } : {}),
     ...(documentLanguage ? { documentLanguage } : {}),
     ...(originalBest !== undefined && Number.isFinite(originalBest) ? { originalBest } : {}),
     unmatchedTerms: unmatchedTermsOf(reading.hints),
     absentKeyTerms: keyAbsentTermsOf(reading.hints),
     tried,
-    origins: new Map(),
-    keptShares: new Map(),
     ...(settings.originalCollections ? { currentCollections: settings.originalCollections } : {}),
     added: [],
     gradedByModel: false,
@@ -239,46 +245,61 @@ export function startPass(
  * 5 often scores below the weak line (bench/results/lohelp.md: "told not covered" with an answer
  * in the top 5). Then the line says only that nothing better was found.
  */
-export function sayNotFound(pass: CorrectivePass, reason: string, terms: readonly string[]): void {
+export function sayNotFound(pass: CorrectivePass, reason: string, terms: readonly string[]): CorrectivePass {
   // Words of another language are no sign the documents lack the subject: unless the model
   // read the results, the language note at the end says what went wrong instead.
-  if (pass.mismatch && !pass.gradedByModel) return;
+  if (pass.mismatch && !pass.gradedByModel) return pass;
   if (pass.gradedByModel || terms.length > 0) {
-    pass.notCovered = { terms: [...terms], reason };
-    pass.body = appendNote(pass.body, renderNotCoveredNote({ reason, terms }));
-  } else {
-    pass.noBetterMatch = { reason };
-    pass.body = appendNote(pass.body, renderNoBetterMatchNote(reason));
+    return {
+      ...pass,
+      notCovered: { terms: [...terms], reason },
+      body: appendNote(pass.body, renderNotCoveredNote({ reason, terms })),
+      changed: true,
+    };
   }
-  pass.changed = true;
+  return {
+    ...pass,
+    noBetterMatch: { reason },
+    body: appendNote(pass.body, renderNoBetterMatchNote(reason)),
+    changed: true,
+  };
+}
+
+/** The pass with one more verdict (and its reason) in its metadata. */
+export function withGrade(pass: CorrectivePass, grade: Grade): CorrectivePass {
+  return { ...pass, verdicts: [...pass.verdicts, grade.verdict], reasons: [...pass.reasons, grade.reason] };
 }
 
 /** The language note (when due), the metadata and the grade span: the pass's outcome. */
 export function finishPass(pass: CorrectivePass): CorrectiveOutcome {
   const { mismatch } = pass;
-  if (mismatch && !pass.requeriedByModel && pass.notCovered === undefined && !pass.settings.signal?.aborted) {
-    pass.body = appendNote(
-      pass.body,
-      renderLanguageNote({
-        queryLanguage: mismatch.query.name,
-        collections: mismatch.collections.join(", "),
-        documentLanguage: mismatch.documentLanguage,
-      }),
-    );
-    pass.changed = true;
-  }
-  const { verdicts } = pass;
+  const languageNote =
+    mismatch !== undefined &&
+    !pass.requeriedByModel &&
+    pass.notCovered === undefined &&
+    !pass.settings.signal?.aborted;
+  const body = languageNote
+    ? appendNote(
+        pass.body,
+        renderLanguageNote({
+          queryLanguage: mismatch.query.name,
+          collections: mismatch.collections.join(", "),
+          documentLanguage: mismatch.documentLanguage,
+        }),
+      )
+    : pass.body;
+  const verdicts = [...pass.verdicts];
   const metadata: CorrectiveMetadata = {
     graderMode: pass.usedModel ? "haiku" : "signal",
     verdicts,
-    reasons: pass.reasons,
-    queriesTried: pass.queriesTried,
-    collectionsTried: pass.collectionsTried,
+    reasons: [...pass.reasons],
+    queriesTried: [...pass.queriesTried],
+    collectionsTried: [...pass.collectionsTried],
     retries: pass.retries,
     finalVerdict: verdicts[verdicts.length - 1] ?? "correct",
     graderMs: Math.round(pass.graderMs),
-    requeryMs: pass.requeryMs,
-    newHits: pass.newHits,
+    requeryMs: [...pass.requeryMs],
+    newHits: [...pass.newHits],
   };
   if (pass.notCovered) metadata.notCovered = pass.notCovered;
   if (pass.noBetterMatch) metadata.noBetterMatch = pass.noBetterMatch;
@@ -287,10 +308,10 @@ export function finishPass(pass: CorrectivePass): CorrectiveOutcome {
     emitGradeSpan(pass.settings.traceParent, metadata, { startMs: pass.spanStartMs, endMs: epochMs() });
   }
   return {
-    changed: pass.changed,
-    text: pass.body,
+    changed: pass.changed || languageNote,
+    text: body,
     metadata,
-    ...(pass.added.length > 0 ? { added: pass.added } : {}),
+    ...(pass.added.length > 0 ? { added: [...pass.added] } : {}),
   };
 }
 

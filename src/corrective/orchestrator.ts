@@ -7,24 +7,26 @@
 // search insufficient (11), makes no grader call after the last re-query (12), records one
 // verdict per re-query (13) and takes hints from the trailing footer only (14).
 //
-// Each step is a function of its own over one `CorrectivePass` (corrective-pass.ts): gradeStep
-// (step-grade.ts), chooseRequery (step-choose-requery.ts), searchStep (step-search.ts) and
-// mergeStep (step-merge.ts), which re-reads the merged result for the next gradeStep. What the
+// Each step is a function of its own that takes the pass (corrective-pass.ts) and returns the
+// next one with what it decided: gradeStep (step-grade.ts), chooseRequery
+// (step-choose-requery.ts), searchStep (step-search.ts) and mergeStep (step-merge.ts), which
+// re-reads the merged result for the next gradeStep. No step changes a pass in place. What the
 // result shows is read once, at the edge, by one of two readers (shown-result.ts): the
 // structured response of an in-process search, or the text of one we only see as text.
 
-import type { CorrectiveOutcome } from "../types.js";
+import type { CorrectiveOutcome, Grade } from "../types.js";
 import {
   type CorrectivePass,
   type CorrectiveRetrievalInput,
   finishPass,
+  type NotFound,
   passSettings,
   sayNotFound,
   startPass,
 } from "./corrective-pass.js";
-import { type ShownResult, structuredResult, textResult } from "./shown-result.js";
+import { readShownResult } from "./shown-result.js";
 import { chooseRequery } from "./step-choose-requery.js";
-import { gradeStep, recordGrade } from "./step-grade.js";
+import { gradeStep } from "./step-grade.js";
 import { mergeStep } from "./step-merge.js";
 import { searchStep } from "./step-search.js";
 
@@ -44,35 +46,36 @@ export {
 } from "./step-merge.js";
 
 export async function runCorrectiveRetrieval(input: CorrectiveRetrievalInput): Promise<CorrectiveOutcome> {
-  const pass = startPass(passSettings(input), shownResultOf(input), input.originalText, input.languages);
-  if (!pass.settings.signal?.aborted) await correctiveRounds(pass);
-  return finishPass(pass);
+  const settings = passSettings(input);
+  // The one place the two kinds of result part: structure when the search ran in-process.
+  const shown = readShownResult(input.originalResponse, input.originalText, input.brief === true);
+  const started = startPass(settings, shown, input.originalText, input.languages);
+  if (started.settings.signal?.aborted) return finishPass(started);
+  const { pass, notFound } = await correctiveRounds(started);
+  return finishPass(notFound ? sayNotFound(pass, notFound.reason, notFound.terms) : pass);
 }
 
-/** The one place the two kinds of result part: structure when the search ran in-process. */
-function shownResultOf(input: CorrectiveRetrievalInput): ShownResult {
-  return input.originalResponse
-    ? structuredResult(input.originalResponse, input.originalText, input.brief === true)
-    : textResult(input.originalText, input.brief === true);
-}
-
-/** grade → (choose re-query → search → merge → re-grade) while the grade asks for it and the budget lasts. */
-async function correctiveRounds(pass: CorrectivePass): Promise<void> {
-  const { budget, signal } = pass.settings;
-  let grade = await gradeStep(pass, false);
-  recordGrade(pass, grade);
-  while (grade.verdict !== "correct" && pass.retries < budget && !signal?.aborted) {
+/**
+ * grade → (choose re-query → search → merge → re-grade) while the grade asks for it and the
+ * budget lasts: the last pass, and the line it owes the model when it stopped without better.
+ */
+async function correctiveRounds(
+  start: CorrectivePass,
+): Promise<{ pass: CorrectivePass; notFound?: NotFound }> {
+  const { budget, signal } = start.settings;
+  let pass = start;
+  // The grade in hand; undefined when the text changed and must be graded (again).
+  let grade: Grade | undefined;
+  for (;;) {
+    if (grade === undefined) ({ pass, grade } = await gradeStep(pass, pass.retries >= budget));
+    if (grade.verdict === "correct" || pass.retries >= budget || signal?.aborted) return { pass };
     const plan = chooseRequery(pass, grade);
-    if ("stop" in plan) {
-      if (plan.notCovered) sayNotFound(pass, plan.notCovered.reason, plan.notCovered.terms);
-      return;
-    }
-    const found = await searchStep(pass, plan);
-    if (!found) return;
-    const merged = mergeStep(pass, plan, found, grade);
-    if (merged === "stop") return;
-    if (merged === "unchanged") continue;
-    grade = await gradeStep(pass, pass.retries >= budget);
-    recordGrade(pass, grade);
+    if ("stop" in plan) return plan.notCovered ? { pass, notFound: plan.notCovered } : { pass };
+    const searched = await searchStep(pass, plan);
+    if (!searched) return { pass };
+    const merged = mergeStep(searched.pass, plan, searched.found, grade);
+    pass = merged.pass;
+    if (merged.outcome === "stop") return merged.notFound ? { pass, notFound: merged.notFound } : { pass };
+    if (merged.outcome === "appended") grade = undefined;
   }
 }

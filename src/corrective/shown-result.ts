@@ -27,7 +27,7 @@ export interface Reread {
 
 export interface ShownResult extends Reread {
   /** `collection/id` of every hit the result shows, so a re-query adds only what is new. */
-  known: Set<string>;
+  known: ReadonlySet<string>;
   hitsShown: number;
   /** The mode appended hits are rendered in. */
   brief: boolean;
@@ -35,8 +35,17 @@ export interface ShownResult extends Reread {
   alreadyShown?: (hit: Hit) => boolean;
   /** Queries a server's own rescue already searched (asking again is waste). */
   searchedByServer: readonly string[];
-  /** The reading after `fresh` hits were appended and the text became `body`. */
-  reread(body: string, fresh: readonly Hit[]): Reread;
+  /** The reading once the text became `body`, `added` (every hit appended so far) appended. */
+  reread(body: string, added: readonly Hit[]): Reread;
+}
+
+/** What `body` shows: read from `response` when the search ran in-process, else from the text. */
+export function readShownResult(
+  response: SearchResponse | undefined,
+  body: string,
+  brief: boolean,
+): ShownResult {
+  return response ? structuredResult(response, body, brief) : textResult(body, brief);
 }
 
 /**
@@ -45,7 +54,6 @@ export interface ShownResult extends Reread {
  * stays the original text's view, as it always was for this path.
  */
 export function structuredResult(response: SearchResponse, body: string, brief: boolean): ShownResult {
-  const merged: Hit[] = [...response.results];
   const { retryHints: _originalHints, ...originalFields } = response;
   const digestSource = boundedView(body).view;
   return {
@@ -55,8 +63,8 @@ export function structuredResult(response: SearchResponse, body: string, brief: 
     searchedByServer: (response.rescue?.queriesTried ?? []).filter((q): q is string => typeof q === "string"),
     reading: readResponse(response, response.bestScore),
     digestSource,
-    reread: (_body, fresh) => {
-      merged.push(...fresh);
+    reread: (_body, added) => {
+      const merged = [...response.results, ...added];
       return {
         reading: readResponse({ ...originalFields, results: merged }, maxRelevance(merged)),
         digestSource,

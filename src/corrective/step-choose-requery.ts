@@ -1,10 +1,11 @@
 // Step "choose re-query" of the corrective pass: the round's candidates (a model grade's own,
 // else the signal's from the current hints) and where they may search (inside the allow-list),
-// or why the pass stops here — with the "not covered" line it owes the model, if any.
+// or why the pass stops here — with the "not covered" line it owes the model, if any. It changes
+// nothing: the plan carries the queries tried with this round's, for the search step to keep.
 
 import { clipText } from "../text-clip.js";
 import type { Grade } from "../types.js";
-import type { CorrectivePass } from "./corrective-pass.js";
+import type { CorrectivePass, NotFound } from "./corrective-pass.js";
 import { modelCandidates, type RequeryCandidate, signalCandidates } from "./requery-candidates.js";
 import { queryIdentity } from "./requery-choice.js";
 import { requeryScope } from "./requery-scope.js";
@@ -18,15 +19,17 @@ export interface RequeryPlan {
   collections: string[];
   /** The candidates are the model grader's (no next page, no rescue bar). */
   fromModel: boolean;
+  /** queryIdentity() of every query tried, this round's candidates included. */
+  tried: ReadonlySet<string>;
 }
 
 /** The pass stops; `notCovered` is the note to append first, when one is due. */
 export interface RequeryStop {
   stop: string;
-  notCovered?: { reason: string; terms: readonly string[] };
+  notCovered?: NotFound;
 }
 
-/** Picks the round's re-queries; the chosen ones count as tried from here on. */
+/** Picks the round's re-queries; the chosen ones count as tried from the plan on. */
 export function chooseRequery(pass: CorrectivePass, grade: Grade): RequeryPlan | RequeryStop {
   const { settings, unmatchedTerms, absentKeyTerms } = pass;
   const fromModel = pass.gradedByModel;
@@ -65,10 +68,6 @@ export function chooseRequery(pass: CorrectivePass, grade: Grade): RequeryPlan |
       "corrective: suggested collection is outside the call's allow-list; ignored",
     );
   }
-  for (const candidate of candidates) {
-    pass.tried.add(queryIdentity(candidate.query));
-    pass.origins.set(candidate.query, candidate.origin);
-    if (candidate.keptShare !== undefined) pass.keptShares.set(candidate.query, candidate.keptShare);
-  }
-  return { candidates, collections: scope.collections, fromModel };
+  const tried = new Set([...pass.tried, ...candidates.map((c) => queryIdentity(c.query))]);
+  return { candidates, collections: scope.collections, fromModel, tried };
 }

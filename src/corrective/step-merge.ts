@@ -9,12 +9,11 @@ import { docKey } from "../knowledge-tool/doc-id-line.js";
 import { clipText } from "../text-clip.js";
 import type { Grade, Hit, SearchResponse } from "../types.js";
 import { HIGH_BAND_MIN, isWeak } from "../weakness.js";
-import { type CorrectivePass, sayNotFound } from "./corrective-pass.js";
+import { type CorrectivePass, type NotFound, withGrade } from "./corrective-pass.js";
 import { type FusedHit, fuseRankings } from "./fusion.js";
 import { renderAddition, selectFreshHits } from "./merge.js";
 import { maxRelevance } from "./shown-result.js";
 import type { RequeryPlan } from "./step-choose-requery.js";
-import { recordGrade } from "./step-grade.js";
 import type { CandidateResult, RoundSearch } from "./step-search.js";
 
 /** Fused hits appended per round: the best of several rankings, not all of them. */
@@ -35,6 +34,13 @@ export const REASON_REQUERY_WEAK = "re-queries found no confident match either";
 
 /** What a round's merge did: the pass stops, goes on unchanged, or re-grades the merged text. */
 export type MergeOutcome = "stop" | "unchanged" | "appended";
+
+/** A round merged: what it did, the pass after it, and the line a stop owes the model, if any. */
+export interface Merged {
+  outcome: MergeOutcome;
+  pass: CorrectivePass;
+  notFound?: NotFound;
+}
 
 /** A round's answers as one ranking (the next page weighted), and the unseen hits of it to append. */
 export function fuseRound(
@@ -96,44 +102,37 @@ export function isUnconvincing(
   return !answered.some((r) => isBetterThanOriginal(r, originalBest));
 }
 
-export function mergeStep(
-  pass: CorrectivePass,
-  plan: RequeryPlan,
-  found: RoundSearch,
-  grade: Grade,
-): MergeOutcome {
+export function mergeStep(pass: CorrectivePass, plan: RequeryPlan, found: RoundSearch, grade: Grade): Merged {
   const scoped = withinScope(found, pass.settings.allowed);
   const { answered } = scoped;
-  const { fused, fresh } = fuseRound(scoped, pass.shown.known, pass.shown.alreadyShown);
+  const { fused, fresh } = fuseRound(scoped, pass.known, pass.shown.alreadyShown);
   const unconvincing = isUnconvincing(answered, plan.fromModel, pass.originalBest);
-  pass.newHits.push(unconvincing ? 0 : fresh.length);
-  found.round.succeeded({
-    queries: answered.map((r) => r.query),
-    newHits: pass.newHits[pass.newHits.length - 1]!,
-  });
+  const newHits = unconvincing ? 0 : fresh.length;
+  found.round.succeeded({ queries: answered.map((r) => r.query), newHits });
+  const counted: CorrectivePass = { ...pass, newHits: [...pass.newHits, newHits] };
 
   if (unconvincing) {
     // The model then reads the original result and one line saying what was not found.
     const reason = pass.unmatchedTerms.length > 0 ? REASON_RESCUE_NOT_CONFIDENT : REASON_REQUERY_WEAK;
-    recordGrade(pass, { verdict: grade.verdict, reason });
+    const stopped = withGrade(counted, { verdict: grade.verdict, reason });
     // A later round keeps what an earlier one appended; only a first one says "not covered".
-    if (pass.retries === 1) sayNotFound(pass, reason, pass.absentKeyTerms);
-    return "stop";
+    return pass.retries === 1
+      ? { outcome: "stop", pass: stopped, notFound: { reason, terms: pass.absentKeyTerms } }
+      : { outcome: "stop", pass: stopped };
   }
   if (fresh.length === 0) {
     if (fused.length === 0 && pass.retries === 1) {
       // Not one candidate matched anything: nothing in the documents to show.
-      recordGrade(pass, { verdict: grade.verdict, reason: REASON_RESCUE_EMPTY });
-      sayNotFound(pass, plan.fromModel ? grade.reason : REASON_RESCUE_EMPTY, pass.absentKeyTerms);
-      return "stop";
+      const stopped = withGrade(counted, { verdict: grade.verdict, reason: REASON_RESCUE_EMPTY });
+      const reason = plan.fromModel ? grade.reason : REASON_RESCUE_EMPTY;
+      return { outcome: "stop", pass: stopped, notFound: { reason, terms: pass.absentKeyTerms } };
     }
     // Nothing new to show: the text and its grade stand; another round may still help.
     const searched = answered.map((r) => `"${clipText(r.query, 200)}"`).join(", ");
-    recordGrade(pass, { verdict: grade.verdict, reason: `re-queries ${searched} added no new results` });
-    return "unchanged";
+    const reason = `re-queries ${searched} added no new results`;
+    return { outcome: "unchanged", pass: withGrade(counted, { verdict: grade.verdict, reason }) };
   }
-  appendFresh(pass, plan, answered, fresh, grade);
-  return "appended";
+  return { outcome: "appended", pass: appendFresh(counted, plan, answered, fresh, grade) };
 }
 
 /**
@@ -165,7 +164,7 @@ function appendFresh(
   answered: readonly CandidateResult[],
   fresh: Hit[],
   grade: Grade,
-): void {
+): CorrectivePass {
   const lead = answered[0]!;
   const note = renderRequeryNote({
     n: pass.retries,
@@ -187,19 +186,24 @@ function appendFresh(
     bestScore: confident ? Math.max(...answered.map((r) => r.response.bestScore)) : maxRelevance(fresh),
     reranked: answered.every((r) => r.response.reranked),
   };
-  pass.body = appendCorrection(
+  const body = appendCorrection(
     pass.body,
     note,
     renderAddition(fresh, fusedResponse, { brief: pass.shown.brief, startIndex: pass.hitsShown + 1 }),
   );
-  pass.changed = true;
-  pass.added.push(...fresh);
-  for (const hit of fresh) pass.shown.known.add(docKey(hit));
-  pass.hitsShown += fresh.length;
-  // The merged text now ends with the fused addition's footer (or none): its hints are the
-  // lead candidate's, when that search was weak and offered any.
-  pass.hints = isWeak(fusedResponse) && isWeak(lead.response) ? (lead.response.retryHints ?? {}) : {};
-  const reread = pass.shown.reread(pass.body, fresh);
-  pass.reading = reread.reading;
-  pass.digestSource = reread.digestSource;
+  const added = [...pass.added, ...fresh];
+  const reread = pass.shown.reread(body, added);
+  return {
+    ...pass,
+    body,
+    changed: true,
+    added,
+    known: new Set([...pass.known, ...fresh.map((hit) => docKey(hit))]),
+    hitsShown: pass.hitsShown + fresh.length,
+    // The merged text now ends with the fused addition's footer (or none): its hints are the
+    // lead candidate's, when that search was weak and offered any.
+    hints: isWeak(fusedResponse) && isWeak(lead.response) ? (lead.response.retryHints ?? {}) : {},
+    reading: reread.reading,
+    digestSource: reread.digestSource,
+  };
 }

@@ -1,6 +1,7 @@
 // Step "search" of the corrective pass: one round's candidates in parallel, each bounded, inside
 // the round's span, with the original query's next page beside them on a signal rescue; a
-// failed candidate is logged and left out. The round counts only when one of them answered.
+// failed candidate is logged and left out. The round counts only when one of them answered: then
+// it returns what was found and the pass that counted it.
 
 import { context } from "@opentelemetry/api";
 import { withDeadline } from "../deadline.js";
@@ -10,6 +11,7 @@ import { clipText } from "../text-clip.js";
 import type { SearchRequest, SearchResponse } from "../types.js";
 import { CorrectiveError } from "./corrective-error.js";
 import type { CorrectivePass } from "./corrective-pass.js";
+import type { RequeryCandidate } from "./requery-candidates.js";
 import type { RequeryPlan } from "./step-choose-requery.js";
 
 /** One candidate's search that answered. */
@@ -30,7 +32,13 @@ export interface RoundSearch {
   continuation?: CandidateResult;
 }
 
-export async function searchStep(pass: CorrectivePass, plan: RequeryPlan): Promise<RoundSearch | undefined> {
+/** A round that counted: what its searches found, and the pass that counted it. */
+export interface Searched {
+  pass: CorrectivePass;
+  found: RoundSearch;
+}
+
+export async function searchStep(pass: CorrectivePass, plan: RequeryPlan): Promise<Searched | undefined> {
   const { settings } = pass;
   const started = settings.now();
   // One span per re-query: the round's candidates (and the next page) are its searches.
@@ -44,9 +52,15 @@ export async function searchStep(pass: CorrectivePass, plan: RequeryPlan): Promi
   const nextPage =
     plan.fromModel || pass.retries > 0 || pass.hitsShown < clampHitLimit(settings.limit)
       ? undefined
-      : runCandidate(pass, round, settings.originalQuery, plan.collections, nextPageLimit(settings.limit));
+      : runCandidate(
+          pass,
+          round,
+          { query: settings.originalQuery, origin: "query" },
+          plan.collections,
+          nextPageLimit(settings.limit),
+        );
   const settled = await Promise.all(
-    plan.candidates.map((candidate) => runCandidate(pass, round, candidate.query, plan.collections)),
+    plan.candidates.map((candidate) => runCandidate(pass, round, candidate, plan.collections)),
   );
   const continuation = await nextPage;
   const answered = settled.filter((r): r is CandidateResult => r !== undefined);
@@ -59,24 +73,29 @@ export async function searchStep(pass: CorrectivePass, plan: RequeryPlan): Promi
     );
     return undefined;
   }
-  pass.retries++;
-  if (plan.fromModel) pass.requeriedByModel = true;
-  pass.queriesTried.push(...answered.map((r) => r.query));
-  pass.collectionsTried.push(plan.collections);
-  pass.requeryMs.push(Math.round(settings.now() - started));
-  pass.currentCollections = plan.collections;
-  return { round, answered, ...(continuation ? { continuation } : {}) };
+  const counted: CorrectivePass = {
+    ...pass,
+    tried: plan.tried,
+    retries: pass.retries + 1,
+    requeriedByModel: pass.requeriedByModel || plan.fromModel,
+    queriesTried: [...pass.queriesTried, ...answered.map((r) => r.query)],
+    collectionsTried: [...pass.collectionsTried, plan.collections],
+    requeryMs: [...pass.requeryMs, Math.round(settings.now() - started)],
+    currentCollections: plan.collections,
+  };
+  return { pass: counted, found: { round, answered, ...(continuation ? { continuation } : {}) } };
 }
 
 /** One candidate's search, bounded, inside its round's span; undefined when it failed (logged). */
 async function runCandidate(
   pass: CorrectivePass,
   round: RequerySpan,
-  query: string,
+  candidate: RequeryCandidate,
   collections: string[],
   limit = pass.settings.limit,
 ): Promise<CandidateResult | undefined> {
   const { settings } = pass;
+  const { query, origin, keptShare } = candidate;
   const request: SearchRequest = { query, collections, rerank: true };
   if (limit !== undefined) request.limit = limit;
   if (settings.brief !== undefined) request.brief = settings.brief;
@@ -88,8 +107,6 @@ async function runCandidate(
     if (response === null || typeof response !== "object" || !Array.isArray(response.results)) {
       throw new CorrectiveError("malformed-response", "backend returned no results array");
     }
-    const keptShare = pass.keptShares.get(query);
-    const origin = pass.origins.get(query) ?? "query";
     return keptShare === undefined ? { query, origin, response } : { query, origin, response, keptShare };
   } catch (error) {
     round.candidateFailed(query, error);

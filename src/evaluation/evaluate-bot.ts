@@ -4,6 +4,7 @@
 import type { BotDefinition } from "../bots/discovery.js";
 import { assembleBot } from "../connectors/assemble-bot.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
+import { correctCall, modelText, searchCall } from "../connectors/search-pipeline.js";
 import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../corrective/llm-grade.js";
 import { DEADLINES } from "../deadline.js";
@@ -139,34 +140,24 @@ export async function evaluateBot(
           grader.firstError ??= errorMessage(error);
         },
       });
-      const correct = assembled.correctFor();
+      const corrector = assembled.correctorFor();
       const resolution = assembled.lastResolution();
       const expectsModel = resolution?.enabled === true && resolution.grader !== "signal";
       const outcomes: QuestionOutcome[] = [];
       for (const [i, question] of questions.entries()) {
         const started = performance.now();
         const request = { query: question.text };
-        const response = await assembled.backend.search(request);
-        const call = assembled.renderCall(request, response);
+        // The caller may search whatever the bot's tools offer, as over stdio.
+        const call = await searchCall(assembled.pipeline, request, assembled.backend.collections());
+        const response = call.response!;
         const original = call.text;
-        let final = original;
-        let metadata: CorrectiveMetadata | undefined;
-        if (!correct) call.toolSpan?.endAtResult();
-        if (correct) {
-          const corrected = await correct({
-            toolName: "search_knowledge",
-            toolArgs: { query: question.text },
-            resultText: original,
-            question: question.text,
-            signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
-            scope: assembled.backend.collections(),
-            searchCall: call,
-          });
-          if (corrected) {
-            final = corrected.text;
-            metadata = corrected.metadata as CorrectiveMetadata;
-          }
-        }
+        const corrected = await correctCall(corrector, call, {
+          toolName: "search_knowledge",
+          question: question.text,
+          signal: AbortSignal.timeout(DEADLINES.offlineCorrectivePassMs),
+        });
+        const final = modelText(corrected);
+        const metadata: CorrectiveMetadata | undefined = corrected.correction?.metadata;
         const ms = performance.now() - started;
         const searchIds = response.results.map((h) => h.id);
         const finalIds = docIdsIn(final);

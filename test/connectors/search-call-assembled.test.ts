@@ -27,8 +27,7 @@ describe("a search call through the assembled bot", () => {
     const backend = weakThenFound();
     const assembled = assembleBot({ config }, backend, {});
     const request = { query: "vacation days" };
-    const found = await assembled.backend.search(request);
-    const call = { ...assembled.renderCall(request, found), text: "opaque text" };
+    const call = { ...(await assembled.search(request, ["wiki"])), text: "opaque text" };
     const corrected = await assembled.correctFor()!({
       toolName: "search_knowledge",
       // Never read: the call carries its arguments.
@@ -65,7 +64,7 @@ describe("a search call through the assembled bot", () => {
         renderResult: () => {
           throw new Error("the text-only renderer must not be used");
         },
-        renderCall: assembled.renderCall,
+        search: assembled.search,
         correct: async (call) => {
           seen.push(call);
           return null;
@@ -121,7 +120,7 @@ describe("a search call through the assembled bot", () => {
     const correct = assembled.correctFor()!;
     const callWith = async (scope: unknown) => {
       const request = { query: "vacation days" };
-      const call = assembled.renderCall(request, await assembled.backend.search(request));
+      const call = await assembled.search(request, ["wiki", "hr", "payroll"]);
       const before = backend.requests.length;
       await correct({
         toolName: "search_knowledge",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { finishPass, passSettings, sayNotFound } from "../../src/corrective/corrective-pass.js";
+import { finishPass, passSettings, sayNotFound, withGrade } from "../../src/corrective/corrective-pass.js";
 import { documentLanguageOf, languageMismatch } from "../../src/corrective/language-mismatch.js";
 import {
   NO_BETTER_MATCH_NOTE_START,
@@ -31,35 +31,43 @@ describe("passSettings", () => {
 
 describe("a pass's start and finish", () => {
   it("an uneventful pass finishes unchanged, with the verdicts it recorded", () => {
-    const pass = passOver(response("q", [hit("wiki", "1", "A", 0.9)]), { backend });
-    pass.verdicts.push("correct");
+    const pass = withGrade(passOver(response("q", [hit("wiki", "1", "A", 0.9)]), { backend }), {
+      verdict: "correct",
+      reason: "fine",
+    });
     const outcome = finishPass(pass);
     expect(outcome).toMatchObject({ changed: false, metadata: { finalVerdict: "correct", retries: 0 } });
     expect(outcome.text).toBe(pass.body);
   });
 
   it("says 'not covered' once, and not for a query in another language the model did not read", () => {
-    const pass = passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend });
-    sayNotFound(pass, "nothing found", ["zyx"]);
+    const pass = sayNotFound(
+      passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend }),
+      "nothing found",
+      ["zyx"],
+    );
     expect(pass.body).toContain(NOT_COVERED_NOTE_START);
     expect(finishPass(pass).metadata.notCovered).toEqual({ terms: ["zyx"], reason: "nothing found" });
 
     const languages = { collections: { wiki: english }, guess: () => german };
-    const foreign = passOver(response("wie viele Urlaubstage habe ich", [hit("wiki", "1", "A", 0.9)]), {
+    const started = passOver(response("wie viele Urlaubstage habe ich", [hit("wiki", "1", "A", 0.9)]), {
       backend,
       languages,
     });
-    expect(foreign.mismatch?.query.tag).toBe("de");
-    expect(foreign.reading.signalGrade.verdict).toBe("insufficient");
-    sayNotFound(foreign, "nothing found", []);
+    expect(started.mismatch?.query.tag).toBe("de");
+    expect(started.reading.signalGrade.verdict).toBe("insufficient");
+    const foreign = sayNotFound(started, "nothing found", []);
     expect(foreign.notCovered).toBeUndefined();
     expect(finishPass(foreign).metadata.languageMismatch).toEqual({ query: "de", documents: ["en"] });
   });
 
   it("says 'not covered' only on evidence: a word no document contains, or the model's judgement", () => {
     // A low score alone: the line says nothing better was found, not that the documents lack it.
-    const weak = passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend });
-    sayNotFound(weak, "re-queries found no confident match either", []);
+    const weak = sayNotFound(
+      passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend }),
+      "re-queries found no confident match either",
+      [],
+    );
     expect(weak.body).not.toContain(NOT_COVERED_NOTE_START);
     expect(weak.body.split("\n").at(-1)).toBe(
       `${NO_BETTER_MATCH_NOTE_START}re-queries found no confident match either; the results above are the closest the search found]`,
@@ -70,9 +78,11 @@ describe("a pass's start and finish", () => {
     expect(outcome.changed).toBe(true);
 
     // The model read the results and judged them silent: that is evidence.
-    const judged = passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend });
-    judged.gradedByModel = true;
-    sayNotFound(judged, "the pages are about something else", []);
+    const judged = sayNotFound(
+      { ...passOver(response("q", [hit("wiki", "1", "A", 0.2)]), { backend }), gradedByModel: true },
+      "the pages are about something else",
+      [],
+    );
     expect(judged.body.split("\n").at(-1)!.startsWith(NOT_COVERED_NOTE_START)).toBe(true);
     expect(finishPass(judged).metadata.noBetterMatch).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchArgsKey, searchArgsOf } from "../../src/corrective/search-call.js";
+import { searchArgsOf } from "../../src/corrective/search-call.js";
 import { parseSearchArgs, toSearchRequest } from "../../src/knowledge-tool/tool-arguments.js";
 
 describe("searchArgsOf", () => {
@@ -14,12 +14,9 @@ describe("searchArgsOf", () => {
     };
     const request = toSearchRequest(args);
     expect(searchArgsOf(request)).toEqual(parseSearchArgs(args));
-    expect(searchArgsKey(searchArgsOf(request))).toBe(searchArgsKey(parseSearchArgs(args)!));
   });
 
-  it("unset fields stay unset, and differing calls get differing keys", () => {
+  it("unset fields stay unset", () => {
     expect(searchArgsOf({ query: "q" })).toEqual({ query: "q" });
-    expect(searchArgsKey({ query: "q" })).not.toBe(searchArgsKey({ query: "q", limit: 3 }));
-    expect(searchArgsKey({ query: "q", collections: ["a"] })).not.toBe(searchArgsKey({ query: "q" }));
   });
 });

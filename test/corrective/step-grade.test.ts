@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { gradeStep, recordGrade } from "../../src/corrective/step-grade.js";
+import { withGrade } from "../../src/corrective/corrective-pass.js";
+import { gradeStep } from "../../src/corrective/step-grade.js";
 import { hit, response, scriptedGrader, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";
 
@@ -10,32 +11,34 @@ describe("gradeStep", () => {
   it("signal: the reading's own grade, no model asked", async () => {
     const grade = scriptedGrader({ verdict: "correct", reason: "ok" });
     const pass = passOver(weak, { backend, grade });
-    expect(await gradeStep(pass, false)).toMatchObject({ verdict: "insufficient" });
+    const graded = await gradeStep(pass, false);
+    expect(graded.grade).toMatchObject({ verdict: "insufficient" });
     expect(grade.inputs).toHaveLength(0);
-    expect(pass.usedModel).toBe(false);
+    expect(graded.pass.usedModel).toBe(false);
   });
 
   it("haiku: the model grades the body from its digest source, and the pass records it", async () => {
     const grade = scriptedGrader({ verdict: "ambiguous", reason: "unsure" });
     const pass = passOver(weak, { backend, grade, grader: "haiku", question: "how much leave?" });
-    expect(await gradeStep(pass, false)).toEqual({ verdict: "ambiguous", reason: "unsure" });
+    const graded = await gradeStep(pass, false);
+    expect(graded.grade).toEqual({ verdict: "ambiguous", reason: "unsure" });
     expect(grade.inputs).toEqual([
       { question: "how much leave?", text: pass.body, digestSource: pass.digestSource },
     ]);
-    expect(pass).toMatchObject({ usedModel: true, gradedByModel: true });
+    expect(graded.pass).toMatchObject({ usedModel: true, gradedByModel: true });
   });
 
   it("no model after the last re-query", async () => {
     const grade = scriptedGrader({ verdict: "ambiguous", reason: "unsure" });
     const pass = passOver(weak, { backend, grade, grader: "haiku" });
-    expect((await gradeStep(pass, true)).verdict).toBe("insufficient");
+    const graded = await gradeStep(pass, true);
+    expect(graded.grade.verdict).toBe("insufficient");
     expect(grade.inputs).toHaveLength(0);
-    expect(pass.gradedByModel).toBe(false);
+    expect(graded.pass.gradedByModel).toBe(false);
   });
 
-  it("recordGrade adds the verdict and reason", () => {
-    const pass = passOver(weak, { backend });
-    recordGrade(pass, { verdict: "correct", reason: "fine" });
+  it("withGrade adds the verdict and reason", () => {
+    const pass = withGrade(passOver(weak, { backend }), { verdict: "correct", reason: "fine" });
     expect(pass.verdicts).toEqual(["correct"]);
     expect(pass.reasons).toEqual(["fine"]);
   });

@@ -26,7 +26,12 @@ const round = (): RequerySpan & { succeededWith?: unknown } => {
   };
   return span as unknown as RequerySpan & { succeededWith?: unknown };
 };
-const plan = { candidates: [{ query: "a", origin: "broader" }], collections: ["wiki"], fromModel: false };
+const plan = {
+  candidates: [{ query: "a", origin: "broader" }],
+  collections: ["wiki"],
+  fromModel: false,
+  tried: new Set<string>(),
+};
 const insufficient = { verdict: "insufficient" as const, reason: "weak" };
 
 describe("fuseRound", () => {
@@ -56,36 +61,35 @@ describe("isUnconvincing", () => {
 
 describe("mergeStep", () => {
   it("appends the fresh hits under a note, counts them as shown and re-reads the result", () => {
-    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), { backend });
-    pass.retries = 1;
+    const start = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), { backend });
+    const pass = { ...start, retries: 1 };
     const before = pass.body;
     const span = round();
-    expect(
-      mergeStep(
-        pass,
-        plan,
-        { round: span, answered: [answer("a", hit("wiki", "2", "Fresh", 0.9))] },
-        insufficient,
-      ),
-    ).toBe("appended");
-    expect(pass.body).not.toBe(before);
-    expect(pass.body).toContain("Old");
-    expect(pass.body).toContain("[corrective retrieval — re-query #1");
-    expect(pass.body).toContain("Fresh");
-    expect(pass).toMatchObject({ changed: true, hitsShown: 2, newHits: [1] });
-    expect(pass.shown.known.has("wiki/2")).toBe(true);
-    expect(pass.reading.signalGrade.verdict).toBe("correct");
+    const merged = mergeStep(
+      pass,
+      plan,
+      { round: span, answered: [answer("a", hit("wiki", "2", "Fresh", 0.9))] },
+      insufficient,
+    );
+    expect(merged.outcome).toBe("appended");
+    expect(merged.pass.body).not.toBe(before);
+    expect(merged.pass.body).toContain("Old");
+    expect(merged.pass.body).toContain("[corrective retrieval — re-query #1");
+    expect(merged.pass.body).toContain("Fresh");
+    expect(merged.pass).toMatchObject({ changed: true, hitsShown: 2, newHits: [1] });
+    expect(merged.pass.known.has("wiki/2")).toBe(true);
+    expect(merged.pass.reading.signalGrade.verdict).toBe("correct");
     expect(span.succeededWith).toEqual({ queries: ["a"], newHits: 1 });
   });
 
   it("drops every hit outside the call's scope, whatever the backend answered", () => {
-    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), {
+    const start = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), {
       backend,
       allowedCollections: ["wiki"],
     });
-    pass.retries = 1;
+    const pass = { ...start, retries: 1 };
     const leaked = (n: number) => hit("hr", `secret-${n}`, `Secret ${n}`, 0.99);
-    const outcome = mergeStep(
+    const { outcome, pass: after } = mergeStep(
       pass,
       plan,
       {
@@ -96,56 +100,55 @@ describe("mergeStep", () => {
       insufficient,
     );
     expect(outcome).toBe("appended");
-    expect(pass.body).toContain("Fresh");
-    expect(pass.body).not.toContain("Secret");
-    expect(pass.body).not.toContain("hr");
-    expect(pass.added.map((h) => `${h.collection}/${h.id}`)).toEqual(["wiki/2"]);
+    expect(after.body).toContain("Fresh");
+    expect(after.body).not.toContain("Secret");
+    expect(after.body).not.toContain("hr");
+    expect(after.added.map((h) => `${h.collection}/${h.id}`)).toEqual(["wiki/2"]);
   });
 
   it("a round whose every hit is outside the scope appends nothing", () => {
-    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), {
+    const start = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), {
       backend,
       allowedCollections: ["wiki"],
     });
-    pass.retries = 1;
-    const outcome = mergeStep(
+    const pass = { ...start, retries: 1 };
+    const { outcome, pass: after } = mergeStep(
       pass,
       { ...plan, fromModel: true },
       { round: round(), answered: [answer("a", hit("Wiki", "9", "Secret", 0.99))] },
       insufficient,
     );
     expect(outcome).not.toBe("appended");
-    expect(pass.body).not.toContain("Secret");
-    expect(pass.body).not.toContain("`9`");
-    expect(pass.added).toEqual([]);
+    expect(after.body).not.toContain("Secret");
+    expect(after.body).not.toContain("`9`");
+    expect(after.added).toEqual([]);
   });
 
   it("an unconvincing round stops, appends nothing new and records why", () => {
-    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), { backend });
-    pass.retries = 1;
-    const outcome = mergeStep(
+    const start = passOver(response("q", [hit("wiki", "1", "Old", 0.2)]), { backend });
+    const pass = { ...start, retries: 1 };
+    const { outcome, pass: after } = mergeStep(
       pass,
       plan,
       { round: round(), answered: [answer("a", hit("wiki", "2", "T", 0.2))] },
       insufficient,
     );
     expect(outcome).toBe("stop");
-    expect(pass).toMatchObject({ newHits: [0], verdicts: ["insufficient"], reasons: [REASON_REQUERY_WEAK] });
+    expect(after).toMatchObject({ newHits: [0], verdicts: ["insufficient"], reasons: [REASON_REQUERY_WEAK] });
   });
 
   it("nothing new: the text stands and another round may run", () => {
-    const pass = passOver(response("q", [hit("wiki", "1", "Old", 0.9)]), { backend });
-    pass.retries = 1;
+    const start = passOver(response("q", [hit("wiki", "1", "Old", 0.9)]), { backend });
+    const pass = { ...start, retries: 1 };
     const before = pass.body;
-    expect(
-      mergeStep(
-        pass,
-        plan,
-        { round: round(), answered: [answer("a", hit("wiki", "1", "Old", 0.9))] },
-        insufficient,
-      ),
-    ).toBe("unchanged");
-    expect(pass.body).toBe(before);
-    expect(pass.reasons).toEqual(['re-queries "a" added no new results']);
+    const merged = mergeStep(
+      pass,
+      plan,
+      { round: round(), answered: [answer("a", hit("wiki", "1", "Old", 0.9))] },
+      insufficient,
+    );
+    expect(merged.outcome).toBe("unchanged");
+    expect(merged.pass.body).toBe(before);
+    expect(merged.pass.reasons).toEqual(['re-queries "a" added no new results']);
   });
 });

@@ -108,16 +108,16 @@ async function searchThroughBot(options: {
   const bot = assembleBot({ config }, weakBackend({ failRequeries: options.failRequeries }), {});
   const before = model.requests.length;
   const request: SearchRequest = { query: QUERY, collections: ["wiki"] };
-  const found = await bot.backend.search(request);
-  const text = bot.renderResult(found, false);
+  const call = await bot.search(request, ["wiki"]);
   const correct = bot.correctFor();
   expect(correct).toBeDefined();
   const corrected: CorrectResult | null | undefined = await correct?.({
     toolName: "search_knowledge",
     toolArgs: { query: QUERY, collection: "wiki" },
-    resultText: text,
+    resultText: call.text,
     signal: AbortSignal.timeout(20_000),
     scope: ["wiki"],
+    searchCall: call,
   });
   return {
     metadata: corrected?.metadata,

@@ -19,23 +19,23 @@ import {
   type BotRuntime,
   BotRuntimeError,
   type CorrectFn,
-  type RenderCall,
   type RenderDocument,
   type RenderResult,
+  type RunSearch,
 } from "../bot-runtime.js";
-import { RememberedCalls } from "../remembered-calls.js";
 import { toolCallKey } from "./call-key.js";
 import { createCorrectiveHook } from "./corrective-hook.js";
 import { runGuardedTurn, type TurnContext } from "./guarded-turn.js";
 import { createKnowledgeTools } from "./knowledge-tools.js";
+import { RememberedCalls } from "./remembered-calls.js";
 import { buildSessionConfig, redactSessionConfig } from "./session-config.js";
 
 export interface CopilotBotRuntimeOptions {
   bot: BotDescription;
   backend: KnowledgeBackend;
   renderResult: RenderResult;
-  /** Makes each search one value the corrective hook takes whole (else it reads the text). */
-  renderCall?: RenderCall;
+  /** Runs each search as one value the corrective hook takes whole (else it reads the text). */
+  search?: RunSearch;
   renderDocument?: RenderDocument;
   /** Each collection's document language, named in the search tool's description. */
   collectionLanguages?: Readonly<Record<string, CollectionLanguage>>;
@@ -99,8 +99,10 @@ function acquireLease(bot: BotDescription, env: NodeJS.ProcessEnv): Promise<Clie
 
 /**
  * A session's config: the bot's tools and, when a pass is on, the corrective hook. Our search
- * tool hands each call (arguments, structured response, span) to the session's waiting calls,
- * and the hook takes it from there by the call's key, so the pass never reads it off the text.
+ * tool hands each call (arguments, scope, structured response, span) to the session's waiting
+ * calls, and the hook takes it from there by the call's key, so the pass never reads it off the
+ * text: the SDK calls the handler and the hook separately and gives the hook no call id
+ * (remembered-calls.ts).
  */
 export function sessionConfigFor(
   options: CopilotBotRuntimeOptions,
@@ -112,9 +114,9 @@ export function sessionConfigFor(
   const tools = createKnowledgeTools({
     backend: options.backend,
     renderResult: options.renderResult,
-    ...(options.renderCall
+    ...(options.search
       ? {
-          renderCall: options.renderCall,
+          search: options.search,
           onSearchCall: (rawArgs, call) =>
             waiting.remember(toolCallKey(SEARCH_KNOWLEDGE_TOOL, rawArgs), call),
         }

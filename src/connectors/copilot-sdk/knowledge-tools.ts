@@ -22,7 +22,7 @@ import {
   toSearchRequest,
 } from "../../knowledge-tool/tool-arguments.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../../types.js";
-import type { RenderCall, RenderDocument, RenderResult } from "../bot-runtime.js";
+import type { RenderDocument, RenderResult, RunSearch } from "../bot-runtime.js";
 
 export { GET_DOCUMENT_TOOL, SEARCH_KNOWLEDGE_TOOL };
 
@@ -33,11 +33,11 @@ export interface KnowledgeToolsOptions {
   backend: KnowledgeBackend;
   renderResult: RenderResult;
   /**
-   * Makes a search one value (arguments, structured response, text, span) instead of a text:
-   * then `renderResult` is not used, and each call is handed to `onSearchCall` with the model's
-   * raw arguments, for the corrective hook to take whole.
+   * Runs a search as one value (arguments, scope, structured response, text, span) instead of
+   * `backend.search` and a text: then `renderResult` is not used, and each call is handed to
+   * `onSearchCall` with the model's raw arguments, for the corrective hook to take whole.
    */
-  renderCall?: RenderCall;
+  search?: RunSearch;
   onSearchCall?: (rawArgs: unknown, call: SearchCall) => void;
   renderDocument?: RenderDocument;
   /** The current question's signal: a stopped question stops its searches too. */
@@ -112,13 +112,17 @@ export function createKnowledgeTools(options: KnowledgeToolsOptions): Tool<unkno
       const { signal, stopped } = handlerSignal(invocation, options.turnSignal);
       if (stopped) return failure(STOPPED_TEXT);
       try {
-        const response = await context.with(options.turnTraceContext?.() ?? context.active(), () =>
-          backend.search(request, signal ? { signal } : undefined),
-        );
-        if (!options.renderCall) return renderResult(response, args.brief ?? false);
-        const call = options.renderCall(request, response);
-        options.onSearchCall?.(rawArgs, call);
-        return call.text;
+        const turn = options.turnTraceContext?.() ?? context.active();
+        const searchOptions = signal ? { signal } : undefined;
+        if (options.search) {
+          // The tool's own list is the call's scope: the hook's pass stays inside it.
+          const run = options.search;
+          const call = await context.with(turn, () => run(request, collections, searchOptions));
+          options.onSearchCall?.(rawArgs, call);
+          return call.text;
+        }
+        const response = await context.with(turn, () => backend.search(request, searchOptions));
+        return renderResult(response, args.brief ?? false);
       } catch (error) {
         return failure(`search_knowledge failed: ${errorText(error)}`);
       }

@@ -1,20 +1,20 @@
 // The corrective pass for one MCP tool call. An MCP server lives as long as its client, so the
 // corrective settings are resolved again on every call (CORRECTIVE_RETRIEVAL_DISABLED=1 and the
-// env defaults apply to the next call, without a restart), but the assembled bot's CorrectFn (which
+// env defaults apply to the next call, without a restart), but the assembled bot's Corrector (which
 // may hold a model grader's client) is rebuilt only when that resolution changes.
 
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
 import type { AssembledBot } from "../assemble-bot.js";
-import type { CorrectFn } from "../bot-runtime.js";
+import type { Corrector } from "../search-pipeline.js";
 
 export function correctorPerCall(
   bot: Pick<BotDefinition, "config">,
-  assembled: Pick<AssembledBot, "correctFor">,
+  assembled: Pick<AssembledBot, "correctorFor">,
   env: NodeJS.ProcessEnv,
-): () => CorrectFn | undefined {
+): () => Corrector | undefined {
   let settingsKey: string | undefined;
-  let current: CorrectFn | undefined;
+  let current: Corrector | undefined;
   return () => {
     const { source: _source, ...settings } = resolveCorrectiveConfig(bot.config.correctiveRetrieval, env);
     if (!settings.enabled) {
@@ -24,7 +24,7 @@ export function correctorPerCall(
     }
     const key = JSON.stringify(settings);
     if (key !== settingsKey || current === undefined) {
-      current = assembled.correctFor();
+      current = assembled.correctorFor();
       settingsKey = current ? key : undefined;
     }
     return current;

@@ -1,9 +1,10 @@
 // A bot's knowledge as an MCP server (docs/design.md §8): `search_knowledge`, `get_document` and
 // `list_collections`, with the corrective pass run inside the search tool, so MCP-only clients
 // (Claude Code, Claude Desktop, other agents) get the corrected text a Copilot session gets.
-// The search goes through the same assembled bot as the Copilot connector (assembleBot): the same
-// span, the same search call (arguments, structured response, text) for the pass, and the corrective
-// settings resolved per call (correctorPerCall), so the kill-switch needs no restart.
+// The search goes through the same search pipeline as the Copilot connector (search-pipeline.ts):
+// one `SearchCall` value from the search to the text the model reads — the same span, arguments,
+// scope, structured response and text for the pass — and the corrective settings resolved per
+// call (correctorPerCall), so the kill-switch needs no restart.
 //
 // Every call is independent and bounded (deadlineSignal); every failure becomes a tool error
 // result with a clear text (Huginn's adapter wording for Huginn failures), never an exception
@@ -16,7 +17,6 @@ import { UnknownCollectionError } from "../../backends/embedded/embedded-engine.
 import { HuginnError } from "../../backends/huginn/huginn-backend.js";
 import type { BotDefinition } from "../../bots/discovery.js";
 import { resolveCorrectiveConfig } from "../../corrective/corrective-config.js";
-import type { SearchCall } from "../../corrective/search-call.js";
 import { DEADLINES, deadlineSignal, settleBy } from "../../deadline.js";
 import { errorMessage } from "../../errors.js";
 import { type DocWithMetadata, fetchNamedDocument, renderDocument } from "../../knowledge-tool/document.js";
@@ -40,8 +40,9 @@ import {
 import { positiveOrUndefined } from "../../limits.js";
 import { type Logger, logger } from "../../telemetry/logger.js";
 import { clipText } from "../../text-clip.js";
-import type { Doc, Hit, KnowledgeBackend } from "../../types.js";
+import type { Doc, KnowledgeBackend } from "../../types.js";
 import { assembleBot } from "../assemble-bot.js";
+import { correctCall, modelText, searchCall } from "../search-pipeline.js";
 import { type CallLimiter, callLimiter, ServerBusyError } from "./call-limiter.js";
 import { collectionSummaries } from "./collection-summaries.js";
 import { correctorPerCall } from "./corrector-per-call.js";
@@ -105,7 +106,7 @@ interface ToolsContext {
   bot: KnowledgeMcpServerOptions["bot"];
   backend: KnowledgeBackend;
   assembled: ReturnType<typeof assembleBot>;
-  correctFor: ReturnType<typeof correctorPerCall>;
+  correctorFor: ReturnType<typeof correctorPerCall>;
   /** Every collection the bot may search. */
   all: readonly string[];
   log: Logger;
@@ -118,7 +119,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
   const log = options.log ?? logger();
   const callTimeoutMs = positiveOrUndefined(options.callTimeoutMs) ?? DEFAULT_CALL_TIMEOUT_MS;
   const assembled = assembleBot(bot, backend, env);
-  const correctFor = correctorPerCall(bot, assembled, env);
+  const correctorFor = correctorPerCall(bot, assembled, env);
   const all = assembled.backend.collections();
   const limiter = options.limiter ?? callLimiter();
   const instructions = serverInstructions(bot.config.description);
@@ -127,7 +128,7 @@ export function knowledgeTools(options: KnowledgeMcpServerOptions): KnowledgeToo
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   // Backends that take a signal (Huginn) stop their request with the call; others ignore it.
   const getDocument = assembled.backend.getDocument as DocumentFetcher | undefined;
-  const ctx: ToolsContext = { bot, backend, assembled, correctFor, all, log };
+  const ctx: ToolsContext = { bot, backend, assembled, correctorFor, all, log };
 
   /** Waits for a slot (bounded by the call's deadline), then runs the call's own steps. */
   const limited = async (
@@ -229,65 +230,55 @@ async function searchTool(
   // corrective re-query, which takes its collections from this request (the search call's args).
   if (!request.collections && scoped) request.collections = [...allowed];
   const searched = request.collections ?? ctx.all;
-  let call: SearchCall;
-  let hits: Hit[];
-  try {
-    // A backend that ignores the signal still cannot hold the call past its deadline.
-    const searching = ctx.assembled.backend.search(request, { signal: deadline.signal });
-    const response = await settleBy(searching, deadline.signal, STOPPED);
-    if (response === STOPPED) throw deadline.signal.reason;
-    // The pass takes the call whole: arguments (the request, scoped as searched), text and
-    // structured response together, never recovered from the text.
-    call = ctx.assembled.renderCall(request, response);
-    hits = response.results;
-  } catch (error) {
+  // A backend that ignores the signal still cannot hold the call past its deadline. The call
+  // carries on whole: arguments (the request, scoped as searched), the caller's allow-list, text
+  // and structured response together, never recovered from the text.
+  const call = await settleBy(
+    searchCall(ctx.assembled.pipeline, request, allowed, { signal: deadline.signal }),
+    deadline.signal,
+    STOPPED,
+  ).catch((error: unknown) => ({ failed: error }));
+  if (call === STOPPED || "failed" in call) {
+    const error = call === STOPPED ? deadline.signal.reason : call.failed;
     const message = failureText(SEARCH_KNOWLEDGE_TOOL, error, deadline);
     ctx.log.warn({ tool: SEARCH_KNOWLEDGE_TOOL, err: message }, "mcp: search failed");
     return failure(message);
   }
-  // Read now, not at start-up: the kill-switch and env defaults apply to the next call.
-  const correct = ctx.correctFor();
-  if (!correct) {
-    call.toolSpan?.endAtResult();
-    return success(call.text, searchKnowledgeOutput(args.query, searched, hits, null));
-  }
+  // Read now, not at start-up: the kill-switch and env defaults apply to the next call. Without
+  // a pass the call's span ends at its result and the call comes back as it was.
+  const corrector = ctx.correctorFor();
   const corrected = await settleBy(
-    correct({
-      toolName: SEARCH_KNOWLEDGE_TOOL,
-      toolArgs: args,
-      resultText: call.text,
-      signal: deadline.signal,
-      // The caller's allow-list (the token's scope; the bot's list over stdio and for a token of
-      // the whole bot): the pass, its grader prompt and every re-query stay inside it.
-      scope: allowed,
-      searchCall: call,
-    }),
+    correctCall(corrector, call, { toolName: SEARCH_KNOWLEDGE_TOOL, signal: deadline.signal }),
     deadline.signal,
-    null,
+    call,
   ).catch((error: unknown) => {
     ctx.log.warn({ err: error }, "mcp: corrective pass failed; original result kept");
-    return null;
+    return call;
   });
-  ctx.log.debug(
-    {
-      tool: SEARCH_KNOWLEDGE_TOOL,
-      ms: Math.round(performance.now() - started),
-      changed: !!corrected?.changed,
-    },
-    "mcp: search answered",
-  );
-  const pass = corrected
+  const { correction } = corrected;
+  if (corrector) {
+    ctx.log.debug(
+      {
+        tool: SEARCH_KNOWLEDGE_TOOL,
+        ms: Math.round(performance.now() - started),
+        changed: !!correction?.changed,
+      },
+      "mcp: search answered",
+    );
+  }
+  const pass = correction
     ? {
-        changed: corrected.changed,
-        ...corrected.metadata,
-        ...(corrected.added ? { added: corrected.added } : {}),
+        changed: correction.changed,
+        ...correction.metadata,
+        ...(correction.added ? { added: correction.added } : {}),
       }
     : null;
-  // The collections the reply's text draws on: the search's, and every one a re-query searched.
-  const drawnOn = [...new Set([...searched, ...(pass?.collectionsTried.flat() ?? [])])].filter((c) =>
-    allowed.includes(c),
-  );
-  return success(corrected?.text ?? call.text, searchKnowledgeOutput(args.query, drawnOn, hits, pass));
+  // The collections the reply's text draws on: the search's, and every one a pass re-queried.
+  const drawnOn = corrector
+    ? [...new Set([...searched, ...(pass?.collectionsTried.flat() ?? [])])].filter((c) => allowed.includes(c))
+    : searched;
+  const hits = call.response?.results ?? [];
+  return success(modelText(corrected), searchKnowledgeOutput(args.query, drawnOn, hits, pass));
 }
 
 async function getDocumentTool(

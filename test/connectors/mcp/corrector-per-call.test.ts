@@ -2,8 +2,8 @@
 // call) but rebuilt only when the resolved settings change.
 import { describe, expect, it } from "vitest";
 import { BotConfigSchema } from "../../../src/bots/config-schema.js";
-import type { CorrectFn } from "../../../src/connectors/bot-runtime.js";
 import { correctorPerCall } from "../../../src/connectors/mcp/corrector-per-call.js";
+import type { Corrector } from "../../../src/connectors/search-pipeline.js";
 
 const bot = {
   config: BotConfigSchema.parse({
@@ -13,13 +13,13 @@ const bot = {
 };
 
 function countingAssembledBot() {
-  const built: CorrectFn[] = [];
+  const built: Corrector[] = [];
   return {
     built,
-    correctFor: () => {
-      const fn: CorrectFn = async () => null;
-      built.push(fn);
-      return fn;
+    correctorFor: () => {
+      const corrector = { settings: {} } as Corrector;
+      built.push(corrector);
+      return corrector;
     },
   };
 }

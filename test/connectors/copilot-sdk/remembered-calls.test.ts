@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { RememberedCalls } from "../../src/connectors/remembered-calls.js";
-import type { SearchCall } from "../../src/corrective/search-call.js";
-import type { OpenToolSpan } from "../../src/telemetry/tool-span.js";
+import { RememberedCalls } from "../../../src/connectors/copilot-sdk/remembered-calls.js";
+import type { SearchCall } from "../../../src/corrective/search-call.js";
+import type { OpenToolSpan } from "../../../src/telemetry/tool-span.js";
 
 const span = () =>
   ({ endAtResult: vi.fn(), end: vi.fn() }) as unknown as OpenToolSpan & {
@@ -9,6 +9,7 @@ const span = () =>
   };
 const call = (text: string, toolSpan?: OpenToolSpan): SearchCall => ({
   args: { query: "q" },
+  scope: ["wiki"],
   text,
   ...(toolSpan ? { toolSpan } : {}),
 });

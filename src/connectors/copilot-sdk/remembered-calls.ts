@@ -1,11 +1,16 @@
-// In-process search calls waiting for their corrective pass, by the call's identity: a key built
-// from its arguments (the tool handler and the hook that later sees its result both carry them),
-// oldest first within a key. A pass runs right after its tool, so few are kept; one pushed out,
-// or replaced by the same search rendered to the same text, has no pass coming and its tool span
-// ends. The text only confirms the match (the runtime may have changed it since); it is never
-// the key, so a 16 MiB result is compared once, not hashed into a map.
+// The one place a search call waits to be taken back, and why: the Copilot SDK runs our tool's
+// handler and the session's onPostToolUse hook as two separate callbacks, and hands the hook only
+// the tool's name, its arguments and the result text — no call id, no value the handler returned
+// besides that text. So the handler leaves its `SearchCall` (arguments, scope, structured
+// response, open span) with its session, keyed by the call's identity (the tool name and the
+// canonical arguments, call-key.ts), oldest first within a key, and the hook takes it back. A
+// pass runs right after its tool, so few are kept; one pushed out, or replaced by the same search
+// rendered to the same text, has no pass coming and its tool span ends. The text only confirms
+// the match (the runtime may have changed it since); it is never the key, so a 16 MiB result is
+// compared once, not hashed into a map. The MCP tool, `search` and `eval` hold their call and
+// need none of this.
 
-import type { SearchCall } from "../corrective/search-call.js";
+import type { SearchCall } from "../../corrective/search-call.js";
 
 /** Rendered calls remembered for their pass; a pass runs right after its tool, so few are needed. */
 export const REMEMBERED_CALLS = 256;
