@@ -86,6 +86,14 @@ const OWN_SCRIPT: Readonly<Record<string, RegExp>> = {
 
 const WIDE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
+/**
+ * Whether a query has letters enough to be told in another language (MIN_LANGUAGE_LETTERS): one
+ * that has not is never a mismatch, whatever a detector says, so its detector need not be loaded.
+ */
+export function hasLanguageEvidence(query: string): boolean {
+  return languageEvidence(query) >= MIN_LANGUAGE_LETTERS;
+}
+
 /** A query's letters, a Han, Kana or Hangul character counting as three. */
 export function languageEvidence(query: string): number {
   let letters = 0;
@@ -111,7 +119,7 @@ export function isLanguageMismatch(
   margin: number = LANGUAGE_MISMATCH_MARGIN,
 ): boolean {
   if (!guess?.reliable || documentLanguages.length === 0) return false;
-  if (languageEvidence(query) < MIN_LANGUAGE_LETTERS) return false;
+  if (!hasLanguageEvidence(query)) return false;
   const top = guess.scores[guess.tag] ?? 0;
   const sample = query.slice(0, 2_000);
   return documentLanguages.every(

@@ -1,4 +1,5 @@
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type * as CliProgress from "cli-progress";
 import type { RefreshProgressEvent } from "../knowledge/index/refresh.js";
 
 /** Shorter work finishes before a bar is worth drawing. */
@@ -36,7 +37,7 @@ export function progressReporter(
 ): ProgressReporter {
   if (!enabled) return SILENT;
   if (!stream.isTTY) return progressLines((line) => stream.write(`${line}\n`), words);
-  let bar: cliProgress.SingleBar | undefined;
+  let bar: CliProgress.SingleBar | undefined;
   let current = "";
   return {
     update({ collection, done, total }) {
@@ -44,6 +45,7 @@ export function progressReporter(
       if (collection !== current) {
         bar?.stop();
         current = collection;
+        const cliProgress = loadCliProgress();
         bar = new cliProgress.SingleBar(
           {
             stream,
@@ -61,6 +63,11 @@ export function progressReporter(
       bar = undefined;
     },
   };
+}
+
+/** The bar's package on the first bar drawn: most runs draw none (machine output, a pipe, nothing to index). */
+function loadCliProgress(): typeof CliProgress {
+  return createRequire(import.meta.url)("cli-progress") as typeof CliProgress;
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   SEARCH_KNOWLEDGE_TOOL,
   type SearchRequest,
 } from "../types.js";
+import { hasLanguageEvidence } from "../weakness.js";
 import type { CorrectCall, CorrectFn } from "./bot-runtime.js";
 
 export { modelText, type SearchCall } from "../corrective/search-call.js";
@@ -109,9 +110,13 @@ export async function correctCall(
   const grade: GradeFn | undefined =
     model && parent ? (input) => context.with(parent, () => model(input)) : model;
   try {
-    // The detector loads once per process, on the first search that needs it.
+    // The detector (n-grams of ~50 MB, a quarter of a second to load) loads once per process,
+    // on the first search whose query has letters enough to be in another language.
     const languages: CorrectiveLanguages | undefined = corrector.languages
-      ? { collections: corrector.languages, guess: await languageDetector() }
+      ? {
+          collections: corrector.languages,
+          guess: hasLanguageEvidence(call.args.query) ? await languageDetector() : () => undefined,
+        }
       : undefined;
     const corrected = await correctSearchCall(
       call,

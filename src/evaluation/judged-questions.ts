@@ -3,7 +3,7 @@
 //   {"id", "text", "kind": "answerable"|"unanswerable", "relevant": [paths], "style"?, "vocab"?}
 // `relevant` names the answering documents by path; a bot's doc id matches when it is that path
 // or ends with "/" + that path, so `library/pathlib.html` finds `docs/library/pathlib.html`.
-import { z } from "zod";
+import * as z from "zod";
 import { EvaluationError } from "./evaluation-error.js";
 import { readLines } from "./line-reader.js";
 

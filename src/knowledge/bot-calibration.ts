@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { KnowledgeError } from "./knowledge-error.js";
 import type { CalibrationModel } from "./relevance.js";
 import { FEATURE_NAMES } from "./relevance-features.js";

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { type Level, type Logger, pino } from "pino";
+import type * as Pino from "pino";
+import type { Level, Logger } from "pino";
 import type PinoPretty from "pino-pretty";
 
 export type { Logger };
@@ -52,6 +53,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? levelFromEnv(env, problems);
   const format = logFormat(options, env, problems);
   const base = { level, base: undefined, redact: { paths: REDACT_PATHS, censor: "[redacted]" } };
+  const { pino } = loadPino();
   const log =
     format === "pretty"
       ? pino(
@@ -72,6 +74,15 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       : pino(base, options.destination ?? pino.destination({ fd: 2, sync: true }));
   for (const problem of problems) log.warn(problem);
   return log;
+}
+
+/**
+ * pino when the first logger is made, not when this module is imported: a command that logs
+ * nothing (a search that finds its index as it was) never loads it. Synchronous, as a logger is
+ * created synchronously; pino is a CommonJS package.
+ */
+function loadPino(): typeof Pino {
+  return createRequire(import.meta.url)("pino") as typeof Pino;
 }
 
 /**

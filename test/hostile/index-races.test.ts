@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CollectionAnalysis } from "../../src/knowledge/analysis/collection-analysis.js";
-import { IndexStore, type StoredDocument } from "../../src/knowledge/index/index-store.js";
+import { IndexStore } from "../../src/knowledge/index/index-store.js";
 import { refreshCollection } from "../../src/knowledge/index/refresh.js";
+import type { StoredDocument } from "../../src/knowledge/index/stored-document.js";
 
 /** The analysis id of a collection that names no language. */
 const ENGLISH = CollectionAnalysis.of(undefined).id;

@@ -5,11 +5,12 @@ import { DEFAULT_LANGUAGE } from "../../knowledge/analysis/registry.js";
 import { readBotCalibration } from "../../knowledge/bot-calibration.js";
 import { describeMs } from "../../knowledge/documents/parse-bound.js";
 import { CollectionIndex } from "../../knowledge/index/collection-index.js";
-import { IndexStore, type StoredDocument } from "../../knowledge/index/index-store.js";
+import { IndexStore } from "../../knowledge/index/index-store.js";
 import { type IngestLimitsConfig, ingestLimits } from "../../knowledge/index/ingest-limits.js";
 import { IngestPool } from "../../knowledge/index/ingest-pool.js";
 import {
   type CollectionSource,
+  type RefreshedCollection,
   type RefreshOptions,
   type RefreshProgress,
   type RefreshReport,
@@ -37,17 +38,14 @@ export function indexDirectory(botDir: string, env: NodeJS.ProcessEnv = process.
   return join(base, `${basename(absolute) || "bot"}-${tag}`, "index");
 }
 
-/** A collection's in-memory index, analysed as its language setting says. */
-async function indexOf(
-  source: CollectionSource,
-  documents: readonly StoredDocument[],
-  report: RefreshReport,
-): Promise<CollectionIndex> {
+/** A collection's in-memory index, analysed as its language setting says (from the stored image when it fits). */
+async function indexOf(source: CollectionSource, refreshed: RefreshedCollection): Promise<CollectionIndex> {
   // A collection with no setting is searched in the language its documents were analysed in.
-  const detected = report.detectedLanguage;
+  const detected = refreshed.report.detectedLanguage;
   const language = source.language ?? (detected?.tag === DEFAULT_LANGUAGE ? undefined : detected?.tag);
-  return new CollectionIndex(source.name, documents, {
+  return new CollectionIndex(source.name, refreshed.documents, {
     analysis: await CollectionAnalysis.forSearch(language),
+    ...(refreshed.image ? { image: refreshed.image } : {}),
   });
 }
 
@@ -156,14 +154,15 @@ export async function openEmbeddedEngine(
     for (const source of sources) {
       const { name, paths } = source;
       // The refreshed documents are dropped once indexed: the index keeps them without their terms.
-      const { documents, report } = await refresh(source, refreshOptions);
+      const refreshed = await refresh(source, refreshOptions);
+      const { report } = refreshed;
       if (report.files === 0 && report.skipped.length === 0) {
         logger().warn(
           { collection: name, paths },
           `collection ${name}: no files match its paths ${JSON.stringify(paths)} in ${resolve(botDir)}; it is empty`,
         );
       }
-      indexes.push(await indexOf(source, documents, report));
+      indexes.push(await indexOf(source, refreshed));
       reports.push(report);
     }
   } finally {
@@ -201,10 +200,7 @@ export async function openEmbeddedEngine(
 function refreshInBackground(
   unfinished: readonly CollectionSource[],
   engine: KnowledgeEngine,
-  refresh: (
-    source: CollectionSource,
-    signal: AbortSignal,
-  ) => Promise<{ documents: StoredDocument[]; report: RefreshReport }>,
+  refresh: (source: CollectionSource, signal: AbortSignal) => Promise<RefreshedCollection>,
 ): BackgroundRefresh {
   const stopBackground = new AbortController();
   const done = (async () => {
@@ -212,8 +208,9 @@ function refreshInBackground(
     for (const source of unfinished) {
       if (stopBackground.signal.aborted) break;
       try {
-        const { documents, report } = await refresh(source, stopBackground.signal);
-        engine.replaceCollection(await indexOf(source, documents, report));
+        const refreshed = await refresh(source, stopBackground.signal);
+        const { report } = refreshed;
+        engine.replaceCollection(await indexOf(source, refreshed));
         finished.push(report);
         logger().info(
           { ...report, skipped: report.skipped.length },

@@ -5,7 +5,7 @@
 
 import { defineTool, type Tool, type ToolInvocation, type ToolResultObject } from "@github/copilot-sdk";
 import { type Context, context } from "@opentelemetry/api";
-import type { z } from "zod";
+import type * as z from "zod";
 import type { SearchCall } from "../../corrective/search-call.js";
 import { errorMessage } from "../../errors.js";
 import {

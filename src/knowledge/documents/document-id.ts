@@ -1,5 +1,5 @@
 import { relative, sep } from "node:path";
-import { isLexicallyInside } from "./inside-folder.js";
+import { isInsideRelative } from "./inside-folder.js";
 
 /**
  * A document's id: its path relative to the collection root with forward slashes, so ids
@@ -7,6 +7,6 @@ import { isLexicallyInside } from "./inside-folder.js";
  * not inside the root (an id must never climb out of its collection).
  */
 export function documentIdFor(collectionRoot: string, absPath: string): string | undefined {
-  if (!isLexicallyInside(absPath, collectionRoot)) return undefined;
-  return relative(collectionRoot, absPath).split(sep).join("/");
+  const rel = relative(collectionRoot, absPath);
+  return isInsideRelative(rel) ? rel.split(sep).join("/") : undefined;
 }

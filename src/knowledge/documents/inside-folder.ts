@@ -40,6 +40,10 @@ export async function isInsideFolder(path: string, folder: string): Promise<bool
 
 /** Whether `path` lies strictly inside `folder` as written (both absolute or both relative). */
 export function isLexicallyInside(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
+  return isInsideRelative(relative(folder, path));
+}
+
+/** Whether a path relative to a folder (`path.relative(folder, …)`) names something strictly inside it. */
+export function isInsideRelative(rel: string): boolean {
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }

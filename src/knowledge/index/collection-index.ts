@@ -2,7 +2,15 @@ import type { Analyzer } from "../analysis/analyzer.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { defaultAnalyzer } from "../analysis/registry.js";
 import { type Bm25Params, DEFAULT_BM25 } from "./bm25.js";
-import { type CollectionStatistics, LexicalIndex, type UnitTerms } from "./lexical-index.js";
+import {
+  type CollectionStatistics,
+  isTermIds,
+  type LexicalImage,
+  LexicalIndex,
+  type TermIds,
+  type TermSequence,
+  type UnitTerms,
+} from "./lexical-index.js";
 
 /** A section as the engine indexes it: the unit of scoring. */
 export interface IndexableSection {
@@ -47,8 +55,18 @@ export interface PackedDocument extends Omit<IndexableDocument, "sections"> {
   sections: PackedSection[];
 }
 
-/** What an index is built from: documents with their sections' terms, as arrays or packed. */
-export type TermedDocument = AnalyzedDocument | PackedDocument;
+/** A section whose terms are packed or, as a stored index loads them, ids into a shared vocabulary. */
+export interface StoredSection extends IndexableSection {
+  titleTerms: string | TermIds;
+  bodyTerms: string | TermIds;
+}
+
+export interface StoredTermsDocument extends Omit<IndexableDocument, "sections"> {
+  sections: StoredSection[];
+}
+
+/** What an index is built from: documents with their sections' terms, as arrays, packed or ids. */
+export type TermedDocument = AnalyzedDocument | PackedDocument | StoredTermsDocument;
 
 export function packDocument(doc: AnalyzedDocument): PackedDocument {
   return {
@@ -98,6 +116,11 @@ export interface CollectionIndexOptions {
    * documents, whose terms were then found by that analyzer too (bench/prefix-stems.bench.ts).
    */
   queryAnalyzer?: Analyzer;
+  /**
+   * The stored lexical index of exactly these documents (index-store.ts): used instead of
+   * building one when its units' lengths are the documents' sections'; ignored with `statistics`.
+   */
+  image?: LexicalImage;
 }
 
 /**
@@ -157,7 +180,11 @@ export class CollectionIndex {
       });
     });
     this.documentUnitStart[documents.length] = units.length;
-    this.lexical = LexicalIndex.build(units, params, statistics);
+    const image = options.image;
+    this.lexical =
+      image && !statistics && imageFits(image, units)
+        ? LexicalIndex.fromImage(image, params)
+        : LexicalIndex.build(units, params, statistics);
     const documentCount = statistics?.documentCount ?? documents.length;
     this.unitsPerDocument = documentCount > 0 ? Math.max(1, this.lexical.unitCount / documentCount) : 1;
     this.documents = documents.map(withoutTerms);
@@ -190,6 +217,16 @@ export class CollectionIndex {
   documentIndex(id: string): number | undefined {
     return this.byId.get(id);
   }
+}
+
+/** Whether an image's units are these, by their fields' lengths (its streams are their terms, as stored together). */
+function imageFits(image: LexicalImage, units: readonly UnitTerms[]): boolean {
+  if (image.titleLengths.length !== units.length) return false;
+  // Only ids are what a stored image was made of; another form never fits one.
+  const length = (terms: TermSequence) => (isTermIds(terms) ? terms.ids.length : Number.NaN);
+  return units.every(
+    (unit, u) => length(unit.title) === image.titleLengths[u] && length(unit.body) === image.bodyLengths[u],
+  );
 }
 
 /** How many of the documents each language holds (a document that names none: the setting's). */

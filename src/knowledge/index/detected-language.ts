@@ -17,9 +17,10 @@ import {
   sampleMembers,
 } from "../analysis/unset-language.js";
 import { documentIdFor } from "../documents/document-id.js";
-import type { IndexStore, SkippedFile, StoredDocument } from "./index-store.js";
+import type { IndexStore, SkippedFile } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import type { IngestPool } from "./ingest-pool.js";
+import type { StoredDocument } from "./stored-document.js";
 
 /** The tag an unset collection is analysed with: English as the setting's absence, as always. */
 export const settingFor = (detected: DetectedLanguage): string | undefined =>

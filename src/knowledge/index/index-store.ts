@@ -3,30 +3,26 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promis
 import { join } from "node:path";
 import * as z from "zod";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
-import type { PackedDocument } from "./collection-index.js";
+import type { LexicalImage } from "./lexical-index.js";
+import { type DecodedSegment, decodeSegment, isBinarySegment, SegmentBuilder } from "./segment-codec.js";
+import { isPackedStoredDocument, type StoredDocument } from "./stored-document.js";
 
-/** Bumped whenever the stored shape changes; a mismatch means "rebuild", never "misread". */
-export const STORE_VERSION = 2;
 /**
- * A segment file is written once this much JSON has gathered: far below V8's longest string
- * (~512 MB), so no collection size ever needs one string too long to exist, and small enough that
- * loading one costs a bounded amount of memory beside the documents it yields.
+ * Bumped whenever the stored shape changes. Version 3 stores terms as ids (segment-codec.ts);
+ * version 2's JSON segments are still read, and rewritten as version 3 by the next refresh
+ * (`StoreLoad.version`). Any other version means "rebuild", never "misread".
+ */
+export const STORE_VERSION = 3;
+/** The oldest version still read. */
+const OLDEST_READ_VERSION = 2;
+/**
+ * A segment file is written once about this many bytes have gathered: far below V8's longest
+ * string (~512 MB) for its header, so no collection size ever needs one string too long to exist,
+ * and small enough that loading one costs a bounded amount of memory beside the documents it yields.
  */
 export const SEGMENT_TARGET_BYTES = 32 * 1024 * 1024;
 /** Loads started again when a concurrent save replaced the manifest mid-read (see inspect). */
 const LOAD_ATTEMPTS = 5;
-
-/**
- * A document as stored: the analysed document with its terms packed (one string per field, the
- * form JSON holds compactly and loads without splitting) plus what a refresh compares.
- */
-export interface StoredDocument extends PackedDocument {
-  /** Path relative to the bot folder (forward slashes); also the document id. */
-  path: string;
-  size: number;
-  mtimeMs: number;
-  contentHash: string;
-}
 
 const SegmentEntry = z.strictObject({
   file: z.string().regex(/^[A-Za-z0-9%._-]+\.seg$/),
@@ -56,7 +52,7 @@ const DetectedLanguageSchema = z.strictObject({
 export type StoredDetection = z.output<typeof DetectedLanguageSchema>;
 
 const Manifest = z.strictObject({
-  version: z.literal(STORE_VERSION),
+  version: z.literal([OLDEST_READ_VERSION, STORE_VERSION]),
   analyzer: z.string(),
   /** For a collection with no `language`: the language detected and analysed in, and from what. */
   detected: DetectedLanguageSchema.optional(),
@@ -71,7 +67,18 @@ type Manifest = z.output<typeof Manifest>;
 
 /** What a load found: the documents, nothing yet, or an index that cannot be trusted (and why). */
 export type StoreLoad =
-  | { state: "loaded"; documents: StoredDocument[]; skipped: SkippedFile[] }
+  /**
+   * `version`: the store version it was written in; an older one is rewritten by the next
+   * refresh. `image`: the lexical index of exactly these documents, in this order, when the
+   * collection is stored in one segment (segment-codec.ts).
+   */
+  | {
+      state: "loaded";
+      documents: StoredDocument[];
+      skipped: SkippedFile[];
+      version: number;
+      image?: LexicalImage;
+    }
   | { state: "missing" }
   | { state: "damaged"; reason: string }
   /**
@@ -83,7 +90,7 @@ export type StoreLoad =
 /**
  * A collection's index on disk under `<bot>/.second-look/index/`: a small manifest
  * (`<collection>.manifest.json`: version, analyzer, and each segment's size, document count
- * and sha256) and segment files of at most about SEGMENT_TARGET_BYTES of JSON each.
+ * and sha256) and segment files (segment-codec.ts) of at most about SEGMENT_TARGET_BYTES each.
  *
  * Writing: segments first, under a name no earlier save used, then the manifest through a
  * temporary file renamed into place — the one atomic step — then the previous save's segments
@@ -169,6 +176,7 @@ export class IndexStore {
       return { state: "stale", builtWith: `text extraction ${extraction}`, cause: "extraction" };
     }
     const documents: StoredDocument[] = [];
+    let image: LexicalImage | undefined;
     for (const segment of manifest.segments) {
       let bytes: Buffer;
       try {
@@ -188,27 +196,18 @@ export class IndexStore {
       if (createHash("sha256").update(bytes).digest("hex") !== segment.sha256) {
         return { state: "damaged", reason: `segment ${segment.file} fails its checksum` };
       }
-      let records: unknown;
-      try {
-        records = JSON.parse(bytes.toString("utf8"));
-      } catch (error) {
-        return {
-          state: "damaged",
-          reason: `segment ${segment.file} is not JSON (${(error as Error).message})`,
-        };
-      }
-      if (!Array.isArray(records) || records.length !== segment.documents) {
+      const decoded = manifest.version === STORE_VERSION ? decodeSegment(bytes) : decodeJsonSegment(bytes);
+      if ("damaged" in decoded)
+        return { state: "damaged", reason: `segment ${segment.file} ${decoded.damaged}` };
+      const records = decoded.documents;
+      if (manifest.segments.length === 1 && decoded.image) image = decoded.image;
+      if (records.length !== segment.documents) {
         return {
           state: "damaged",
           reason: `segment ${segment.file} does not hold ${segment.documents} documents`,
         };
       }
-      for (const record of records) {
-        if (!isStoredRecord(record)) {
-          return { state: "damaged", reason: `segment ${segment.file} holds a record of the wrong shape` };
-        }
-        documents.push(record);
-      }
+      for (const record of records) documents.push(record);
     }
     if (documents.length !== manifest.documents) {
       return {
@@ -216,7 +215,13 @@ export class IndexStore {
         reason: `${documents.length} documents found, manifest says ${manifest.documents}`,
       };
     }
-    return { state: "loaded", documents, skipped: manifest.skipped };
+    return {
+      state: "loaded",
+      documents,
+      skipped: manifest.skipped,
+      version: manifest.version,
+      ...(image ? { image } : {}),
+    };
   }
 
   /**
@@ -250,29 +255,26 @@ export class IndexStore {
     const segments: Manifest["segments"] = [];
     const written: string[] = [];
     try {
-      let parts: string[] = [];
-      let length = 0;
-      const flush = async () => {
+      let builder = new SegmentBuilder();
+      const flush = async (last = false) => {
         const file = `${prefix}.${generation}.${segments.length}.seg`;
-        const bytes = Buffer.from(`[${parts.join(",")}]`, "utf8");
+        // A collection in one segment keeps its lexical index there: its next open builds none.
+        const bytes = builder.finish({ postings: last && segments.length === 0 });
         written.push(join(this.directory, file));
         await writeDurably(join(this.directory, file), bytes);
         segments.push({
           file,
           bytes: bytes.length,
-          documents: parts.length,
+          documents: builder.documents,
           sha256: createHash("sha256").update(bytes).digest("hex"),
         });
-        parts = [];
-        length = 0;
+        builder = new SegmentBuilder();
       };
       for (const document of documents) {
-        const json = JSON.stringify(document);
-        parts.push(json);
-        length += json.length + 1;
-        if (length >= this.segmentBytes) await flush();
+        builder.add(document);
+        if (builder.bytes >= this.segmentBytes) await flush();
       }
-      if (parts.length > 0 || segments.length === 0) await flush();
+      if (builder.documents > 0 || segments.length === 0) await flush(true);
       const manifest: Manifest = {
         version: STORE_VERSION,
         analyzer,
@@ -366,30 +368,16 @@ function ownedByAnotherLiveProcess(rest: string): boolean {
   }
 }
 
-/** The fields every later step relies on; the checksum already rules out torn or edited bytes. */
-function isStoredRecord(value: unknown): value is StoredDocument {
-  if (typeof value !== "object" || value === null) return false;
-  const d = value as Record<string, unknown>;
-  if (
-    typeof d.id !== "string" ||
-    typeof d.path !== "string" ||
-    typeof d.title !== "string" ||
-    typeof d.size !== "number" ||
-    typeof d.mtimeMs !== "number" ||
-    typeof d.contentHash !== "string" ||
-    (d.language !== undefined && typeof d.language !== "string") ||
-    !Array.isArray(d.sections)
-  ) {
-    return false;
+/** The documents of a version-2 segment (a JSON array of documents with packed terms). */
+function decodeJsonSegment(bytes: Buffer): DecodedSegment | { damaged: string } {
+  if (isBinarySegment(bytes)) return { damaged: "is not a segment of the manifest's version" };
+  let records: unknown;
+  try {
+    records = JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    return { damaged: `is not JSON (${(error as Error).message})` };
   }
-  return d.sections.every((s: unknown) => {
-    if (typeof s !== "object" || s === null) return false;
-    const section = s as Record<string, unknown>;
-    return (
-      Array.isArray(section.headingPath) &&
-      typeof section.content === "string" &&
-      typeof section.titleTerms === "string" &&
-      typeof section.bodyTerms === "string"
-    );
-  });
+  if (!Array.isArray(records)) return { damaged: "is not a list of documents" };
+  if (!records.every(isPackedStoredDocument)) return { damaged: "holds a record of the wrong shape" };
+  return { documents: records };
 }

@@ -1,11 +1,20 @@
 import { type Bm25Params, DEFAULT_BM25, idf, saturate } from "./bm25.js";
 
 /**
- * A field's analysed terms in order: an array, or the terms joined by single spaces (the stored
- * form — one string per field costs a fraction of an array of short strings; terms never hold a
- * space, and "" is no terms).
+ * A field's terms as ids into a vocabulary that many fields share (the stored index's form: it
+ * loads as typed-array views of the file, with no string per term to make or look up).
  */
-export type TermSequence = readonly string[] | string;
+export interface TermIds {
+  readonly vocabulary: readonly string[];
+  readonly ids: Uint32Array;
+}
+
+/**
+ * A field's analysed terms in order: an array, the terms joined by single spaces (what a parser
+ * thread hands back — one string per field costs a fraction of an array of short strings; terms
+ * never hold a space, and "" is no terms), or ids into a shared vocabulary (a stored index).
+ */
+export type TermSequence = readonly string[] | string | TermIds;
 
 /** One searchable unit (a document section) as analysed terms, in order. */
 export interface UnitTerms {
@@ -43,6 +52,23 @@ export interface CollectionStatistics {
   documentFrequency: (term: string) => number;
   /** Documents in the whole collection (pages, each of one or more units). */
   documentCount?: number;
+}
+
+/**
+ * The arrays an index without collection statistics is made of: what a stored segment keeps
+ * (segment-codec.ts), so a load builds no index. Term ids are positions in `terms`.
+ */
+export interface LexicalImage {
+  terms: readonly string[];
+  titleLengths: Uint32Array;
+  bodyLengths: Uint32Array;
+  /** Every unit's title term ids then body term ids, unit after unit. */
+  streams: Uint32Array;
+  /** Where each term's postings start (one more entry than terms). */
+  offsets: Uint32Array;
+  postingUnits: Uint32Array;
+  postingTitleTf: Uint16Array;
+  postingBodyTf: Uint16Array;
 }
 
 /**
@@ -107,12 +133,15 @@ export class LexicalIndex {
     // Pass 1: term ids, streams, document frequencies.
     const df: number[] = [];
     const seenInUnit: number[] = [];
+    // Per shared vocabulary, its ids as this index's (-1: not met yet), so each term string is
+    // looked up once per vocabulary, not once per occurrence.
+    const remaps = new Map<readonly string[], Int32Array>();
     for (let u = 0; u < units.length; u++) {
       const unit = units[u]!;
       const start = this.unitStart[u]!;
       const end = this.unitStart[u + 1]!;
-      this.intern(unit.title, start, df);
-      this.intern(unit.body, start + this.titleLengths[u]!, df);
+      this.intern(unit.title, start, df, remaps);
+      this.intern(unit.body, start + this.titleLengths[u]!, df, remaps);
       for (let i = start; i < end; i++) {
         const t = this.streams[i]!;
         if (seenInUnit[t] !== u) {
@@ -155,6 +184,59 @@ export class LexicalIndex {
   }
 
   /**
+   * The index an image describes (see `image`), without building anything but the term lookup.
+   * Its arrays are copied, so the bytes they were read from are not kept alive by the index.
+   */
+  static fromImage(image: LexicalImage, params: Bm25Params = DEFAULT_BM25): LexicalIndex {
+    const units = image.titleLengths.length;
+    const unitStart = new Float64Array(units + 1);
+    let titleTotal = 0;
+    let bodyTotal = 0;
+    for (let u = 0; u < units; u++) {
+      titleTotal += image.titleLengths[u]!;
+      bodyTotal += image.bodyLengths[u]!;
+      unitStart[u + 1] = unitStart[u]! + image.titleLengths[u]! + image.bodyLengths[u]!;
+    }
+    const termIds = new Map<string, number>();
+    for (let t = 0; t < image.terms.length; t++) termIds.set(image.terms[t]!, t);
+    const index: LexicalIndex = Object.create(LexicalIndex.prototype);
+    return Object.assign(index, {
+      params,
+      termIds,
+      terms: image.terms,
+      offsets: image.offsets.slice(),
+      postingUnits: image.postingUnits.slice(),
+      postingTitleTf: image.postingTitleTf.slice(),
+      postingBodyTf: image.postingBodyTf.slice(),
+      titleLengths: image.titleLengths.slice(),
+      bodyLengths: image.bodyLengths.slice(),
+      avgTitleLength: units ? titleTotal / units : 0,
+      avgBodyLength: units ? bodyTotal / units : 0,
+      streams: image.streams.slice(),
+      unitStart,
+      collectionDf: undefined,
+      statistics: undefined,
+      unitCount: units,
+      accumulator: new Float64Array(units),
+    });
+  }
+
+  /** The arrays this index is made of, for storing; undefined for one built with collection statistics. */
+  image(): LexicalImage | undefined {
+    if (this.statistics) return undefined;
+    return {
+      terms: this.terms,
+      titleLengths: this.titleLengths,
+      bodyLengths: this.bodyLengths,
+      streams: this.streams,
+      offsets: this.offsets,
+      postingUnits: this.postingUnits,
+      postingTitleTf: this.postingTitleTf,
+      postingBodyTf: this.postingBodyTf,
+    };
+  }
+
+  /**
    * This index with its collection-wide document frequencies read again from its statistics
    * (whose `documentFrequency` now knows more terms), sharing every other array: what a
    * database backend needs after fetching the frequencies of terms it first saw in the
@@ -174,19 +256,47 @@ export class LexicalIndex {
     return copy;
   }
 
+  /** This index's id of `term`, added to the vocabulary when new. */
+  private idOf(term: string, df: number[]): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termIds.set(term, id);
+      this.terms.push(term);
+      df.push(0);
+    }
+    return id;
+  }
+
   /** Writes the ids of `terms` into `streams` from `at`, adding new terms to the vocabulary. */
-  private intern(terms: TermSequence, at: number, df: number[]): void {
+  private intern(
+    terms: TermSequence,
+    at: number,
+    df: number[],
+    remaps: Map<readonly string[], Int32Array>,
+  ): void {
     let position = at;
     const put = (term: string) => {
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.termIds.set(term, id);
-        this.terms.push(term);
-        df.push(0);
-      }
-      this.streams[position++] = id;
+      this.streams[position++] = this.idOf(term, df);
     };
+    if (isTermIds(terms)) {
+      const { vocabulary, ids } = terms;
+      let remap = remaps.get(vocabulary);
+      if (!remap) {
+        remap = new Int32Array(vocabulary.length).fill(NOT_FOUND);
+        remaps.set(vocabulary, remap);
+      }
+      for (let i = 0; i < ids.length; i++) {
+        const local = ids[i]!;
+        let id = remap[local]!;
+        if (id === NOT_FOUND) {
+          id = this.idOf(vocabulary[local]!, df);
+          remap[local] = id;
+        }
+        this.streams[position++] = id;
+      }
+      return;
+    }
     if (typeof terms !== "string") {
       for (const term of terms) put(term);
       return;
@@ -407,8 +517,14 @@ export class LexicalIndex {
   }
 }
 
+/** Whether a sequence is the id form (a stored index's). */
+export function isTermIds(terms: TermSequence): terms is TermIds {
+  return typeof terms === "object" && !Array.isArray(terms);
+}
+
 /** How many terms a sequence holds (a joined one: one more than its spaces). */
 function lengthOf(terms: TermSequence): number {
+  if (isTermIds(terms)) return terms.ids.length;
   if (typeof terms !== "string") return terms.length;
   if (terms === "") return 0;
   let count = 1;

@@ -18,10 +18,12 @@ import {
   settingFor,
   storedDetection,
 } from "./detected-language.js";
-import type { IndexStore, SkippedFile, StoredDocument, StoreLoad } from "./index-store.js";
+import { type IndexStore, type SkippedFile, STORE_VERSION, type StoreLoad } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
+import type { LexicalImage } from "./lexical-index.js";
+import type { StoredDocument } from "./stored-document.js";
 
 /** Where a collection's files come from: globs relative to the bot folder. */
 export interface CollectionSource {
@@ -160,7 +162,7 @@ export async function refreshCollection(
   source: CollectionSource,
   store: IndexStore,
   options: RefreshOptions = {},
-): Promise<{ documents: StoredDocument[]; report: RefreshReport }> {
+): Promise<RefreshedCollection> {
   if (source.language !== undefined) return refreshAs(botDir, source, store, options, undefined);
   const started = performance.now();
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
@@ -212,9 +214,9 @@ export async function refreshCollection(
       record: true,
     });
   }
-  const { documents, report } = refreshed;
+  const { documents, report, image } = refreshed;
   report.ms = Math.round(performance.now() - started);
-  return { documents, report };
+  return { documents, report, ...(image ? { image } : {}) };
 }
 
 /** How a run of a collection with no `language` analyses it, and what it records. */
@@ -236,7 +238,7 @@ async function refreshAs(
   store: IndexStore,
   options: RefreshOptions,
   unset: UnsetRun | undefined,
-): Promise<{ documents: StoredDocument[]; report: RefreshReport; moved?: DetectedLanguage }> {
+): Promise<RefreshedCollection & { moved?: DetectedLanguage }> {
   const started = performance.now();
   const language = unset ? settingFor(unset.detected) : source.language;
   const analysis = CollectionAnalysis.of(language);
@@ -258,6 +260,8 @@ async function refreshAs(
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);
   const previouslySkipped = new Map(found.state === "loaded" ? found.skipped.map((s) => [s.path, s]) : []);
   const stored = found.state === "loaded";
+  // An index of an older store version is read as it is and rewritten in the current one below.
+  const upgrade = found.state === "loaded" && found.version < STORE_VERSION;
   const signal = stored ? options.signal : undefined;
   const report = emptyRefreshReport(source.name);
 
@@ -315,7 +319,7 @@ async function refreshAs(
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
   const changed = report.added || report.updated || report.removed || report.touched || skipsChanged;
-  if (changed || !stored || unset?.record || checked?.changed) {
+  if (changed || !stored || upgrade || unset?.record || checked?.changed) {
     try {
       const record = unset && {
         ...(checked?.detected ?? unset.detected),
@@ -325,6 +329,12 @@ async function refreshAs(
       };
       await store.save(source.name, kept, skippedFiles, analysis.id, record);
       report.written = true;
+      if (upgrade) {
+        logger().info(
+          { collection: source.name, directory: store.directory, from: found.version, to: STORE_VERSION },
+          `collection ${source.name}: stored index rewritten in store version ${STORE_VERSION} (was ${found.version}); nothing re-read`,
+        );
+      }
     } catch (error) {
       const code = unsavableCode(error);
       if (!options.keepWhenUnsaved || code === undefined) throw error;
@@ -335,7 +345,23 @@ async function refreshAs(
     await store.removeStraysOf(source.name).catch(() => undefined);
   }
   report.ms = Math.round(performance.now() - started);
-  return { documents: kept, report };
+  const image = found.state === "loaded" ? found.image : undefined;
+  return image && sameUnits(kept, found.state === "loaded" ? found.documents : [])
+    ? { documents: kept, report, image }
+    : { documents: kept, report };
+}
+
+/** A collection's documents as refreshed, and the stored lexical index of them when it still fits. */
+export interface RefreshedCollection {
+  documents: StoredDocument[];
+  report: RefreshReport;
+  /** The stored index's image (index-store.ts), when the documents' sections are the stored ones, in order. */
+  image?: LexicalImage;
+}
+
+/** Whether the documents hold the very sections the stored ones do, in the same order (a touched file keeps its sections). */
+function sameUnits(documents: readonly StoredDocument[], stored: readonly StoredDocument[]): boolean {
+  return documents.length === stored.length && documents.every((d, i) => d.sections === stored[i]!.sections);
 }
 
 /**

@@ -1,14 +1,18 @@
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { indexDirectory, openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { TEXT_EXTRACTION_VERSION } from "../../../src/knowledge/documents/text-extraction.js";
-import { IndexStore } from "../../../src/knowledge/index/index-store.js";
+import { CollectionIndex } from "../../../src/knowledge/index/collection-index.js";
+import { IndexStore, STORE_VERSION } from "../../../src/knowledge/index/index-store.js";
 import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
 import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
+import { isTermIds, type TermSequence } from "../../../src/knowledge/index/lexical-index.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
+import { logLines } from "../../support/capture-logs.js";
 
 /** The analysis id of a collection that names no language. */
 const ENGLISH = CollectionAnalysis.of(undefined).id;
@@ -64,6 +68,24 @@ describe("refreshCollection", () => {
     expect(again.report).toMatchObject({ unchanged: 2, touched: 0, written: false });
   });
 
+  it("hands back the stored lexical index while the sections are the stored ones, and none once a file changed", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    const first = await refreshCollection(bot, source, store);
+    // Written now, read from the next refresh on.
+    expect(first.image).toBeUndefined();
+    const unchanged = await refreshCollection(bot, source, store);
+    expect(unchanged.image).toBeDefined();
+    const fromImage = new CollectionIndex("handbook", unchanged.documents, { image: unchanged.image! });
+    const built = new CollectionIndex("handbook", unchanged.documents);
+    const query = built.lexical.queryStats(["vacat", "day"]);
+    expect(fromImage.lexical.search(query, 10)).toEqual(built.lexical.search(query, 10));
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(bot, "docs", "pto.md"), later, later);
+    expect((await refreshCollection(bot, source, store)).image).toBeDefined();
+    await writeFile(join(bot, "docs", "sick.md"), "# Sick leave\n\nCall your manager first.\n");
+    expect((await refreshCollection(bot, source, store)).image).toBeUndefined();
+  });
+
   it("skips a binary or non-UTF-8 file with a reason naming it, and indexes the rest", async () => {
     await writeFile(join(bot, "docs", "broken.md"), Buffer.from([0x23, 0x20, 0xe6, 0xf8, 0xe5, 0x0a]));
     await writeFile(join(bot, "docs", "blob.md"), Buffer.from([0x00, 0x01, 0x02]));
@@ -91,7 +113,43 @@ describe("refreshCollection", () => {
     const { report } = await refreshCollection(bot, source, store);
     expect(report).toMatchObject({ added: 2, written: true });
     const file = JSON.parse(await readFile(join(indexDirectory(bot), "handbook.manifest.json"), "utf8"));
-    expect(file.version).toBe(2);
+    expect(file.version).toBe(STORE_VERSION);
+  });
+
+  it("an index of store version 2 (JSON segments) is read as it is and rewritten in the current version", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store);
+    const { records, manifestFile } = await rewriteAsVersion2(store);
+    expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", version: 2 });
+    const { result, log } = await logLines(() => refreshCollection(bot, source, store));
+    expect(result.report).toMatchObject({ unchanged: 2, added: 0, updated: 0, written: true });
+    expect(log).toMatch(/collection handbook: stored index rewritten in store version 3 \(was 2\)/);
+    expect(JSON.parse(await readFile(manifestFile, "utf8")).version).toBe(STORE_VERSION);
+    const reloaded = (await store.load("handbook", ENGLISH))!;
+    expect(reloaded.map((d) => d.sections.map((s) => [packed(s.titleTerms), packed(s.bodyTerms)]))).toEqual(
+      records.map((d) => d.sections.map((s) => [s.titleTerms, s.bodyTerms])),
+    );
+    const again = await refreshCollection(bot, source, store);
+    expect(again.report).toMatchObject({ unchanged: 2, written: false });
+  });
+
+  it("a version-2 index's record of its detected language is kept, not decided again, when rewritten in the current version", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store);
+    const decided = (await store.detection("handbook"))!;
+    expect(decided).toMatchObject({ tag: "en", analyzer: ENGLISH });
+    // Counts no detection of these two files arrives at: only a record read back can hold them.
+    const { analyzer: _, ...record } = { ...decided, documents: 7, sampled: 9 };
+    const { manifestFile } = await rewriteAsVersion2(store, record);
+    const { report } = await refreshCollection(bot, source, store);
+    expect(report).toMatchObject({
+      unchanged: 2,
+      written: true,
+      detectedLanguage: { tag: "en", documents: 7 },
+    });
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    expect(manifest).toMatchObject({ version: STORE_VERSION, detected: record });
+    expect(await store.detection("handbook")).toEqual({ ...record, analyzer: ENGLISH });
   });
 
   it("an index built from an older text extraction is re-read from every file, and says so", async () => {
@@ -158,3 +216,49 @@ describe("refreshCollection: a failure of the install is not remembered against 
     ]);
   });
 });
+
+/** A stored sequence's terms joined by spaces: version 2's packed form. */
+const packed = (terms: TermSequence) =>
+  isTermIds(terms) ? Array.from(terms.ids, (id) => terms.vocabulary[id]).join(" ") : terms;
+
+/**
+ * The stored index of `handbook` replaced by the same index as version 2 wrote it (one JSON array
+ * of documents with packed terms), with `detected` recorded in its manifest when given.
+ */
+async function rewriteAsVersion2(store: IndexStore, detected?: object) {
+  const documents = (await store.load("handbook", ENGLISH))!;
+  const records = documents.map((d) => ({
+    ...d,
+    sections: d.sections.map((s) => ({
+      ...s,
+      titleTerms: packed(s.titleTerms),
+      bodyTerms: packed(s.bodyTerms),
+    })),
+  }));
+  const directory = store.directory;
+  for (const file of await readdir(directory)) await rm(join(directory, file));
+  const bytes = Buffer.from(JSON.stringify(records), "utf8");
+  await writeFile(join(directory, "handbook.1-00000000.0.seg"), bytes);
+  const manifestFile = join(directory, "handbook.manifest.json");
+  await writeFile(
+    manifestFile,
+    JSON.stringify({
+      version: 2,
+      analyzer: ENGLISH,
+      ...(detected ? { detected } : {}),
+      extraction: TEXT_EXTRACTION_VERSION,
+      collection: "handbook",
+      documents: records.length,
+      segments: [
+        {
+          file: "handbook.1-00000000.0.seg",
+          bytes: bytes.length,
+          documents: records.length,
+          sha256: createHash("sha256").update(bytes).digest("hex"),
+        },
+      ],
+      skipped: [],
+    }),
+  );
+  return { records, manifestFile };
+}

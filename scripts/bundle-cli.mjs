@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Bundles the compiled CLI (dist/cli/main.js) with esbuild into dist/cli-bundle/, which
+// bin/second-look.js runs. A cold `second-look search` otherwise spends most of its start in
+// Node's module loader: resolving, reading and compiling some 400 files one by one (zod alone is
+// 95). One entry plus a few chunks loads in a fraction of that. Subcommands stay lazy: each
+// `import("./<command>.js")` becomes a chunk of its own, loaded only when that command runs.
+//
+// What stays outside the bundle, loaded from node_modules as before:
+// - the peer dependencies (package.json `peerDependencies`): a user may not have them installed;
+// - eld (1.6 MB of n-grams loaded on the first language detection), undici and the OTel SDK
+//   packages (loaded for model calls and tracing only): copying them would only grow the package;
+// - packages our code loads with createRequire (pino-pretty, snowball-stemmers): esbuild does
+//   not follow those calls.
+// The library entries (dist/index.js and the rest) are not bundled; nor is the parser thread
+// (dist/knowledge/index/ingest-worker.js), which the pool starts by its file.
+//
+// Our modules locate files next to themselves (package.json, config.schema.json, the parser
+// thread, vendor/pdfjs-dist) through `import.meta.url`; in a chunk that URL is the chunk's, so
+// each module's `import.meta.url` is rewritten to the URL of its own file in dist/, which ships
+// beside the bundle. `npm run build` and `prepare` run this after TypeScript.
+import { readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const outdir = join(dist, "cli-bundle");
+
+let esbuild;
+try {
+  esbuild = createRequire(join(root, "package.json"))("esbuild");
+} catch {
+  process.stderr.write(
+    "second-look: esbuild (a dev dependency) is not installed, so dist/cli-bundle was not built;\n" +
+      "  the command runs from dist/cli/ unbundled (slower to start).\n",
+  );
+  process.exit(0);
+}
+
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const external = [
+  ...Object.keys(manifest.peerDependencies ?? {}),
+  "eld",
+  "undici",
+  "@opentelemetry/sdk-trace-base",
+  "@opentelemetry/resources",
+].flatMap((name) => [name, `${name}/*`]);
+
+/** Each of our modules' `import.meta.url` as the URL of its own file in dist/. */
+const ownLocation = {
+  name: "own-location",
+  setup(build) {
+    build.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(dist + sep)) return undefined;
+      const text = readFileSync(args.path, "utf8");
+      if (!text.includes("import.meta.url")) return undefined;
+      const own = relative(outdir, args.path).split(sep).join("/");
+      return {
+        contents: text.replaceAll("import.meta.url", `new URL(${JSON.stringify(own)}, import.meta.url).href`),
+        loader: "js",
+      };
+    });
+  },
+};
+
+// Chunks are named by content hash: a fresh folder, so no chunk of an earlier build is shipped.
+rmSync(outdir, { recursive: true, force: true });
+await esbuild.build({
+  entryPoints: { main: join(dist, "cli", "main.js") },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external,
+  // stopword's CommonJS build holds all 62 languages' lists; its ES module build lets the bundle
+  // keep only the ones the analyzers import.
+  alias: { stopword: "stopword/src/stopword.js" },
+  plugins: [ownLocation],
+  // Shorter text to parse at start-up; names are kept, so stack traces still name functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  legalComments: "none",
+  logLevel: "warning",
+  // The CommonJS packages inside (pino, commander, …) require Node's built-ins.
+  banner: {
+    js: 'import { createRequire as __secondLookRequire } from "node:module"; const require = __secondLookRequire(import.meta.url);',
+  },
+});
