@@ -13,6 +13,7 @@ import type { CollectionIndex } from "../../src/knowledge/index/collection-index
 import { rankCollection } from "../../src/knowledge/index/ranker.js";
 import { calibratedRelevance, DEFAULT_CALIBRATION, relevanceShift } from "../../src/knowledge/relevance.js";
 import { relevanceFeatures } from "../../src/knowledge/relevance-features.js";
+import { seededRandom } from "../../test/support/seeded-random.js";
 import { HANDBOOK } from "../debian-handbook/set.js";
 import { fromEngine, loadCollections } from "../docbots/collections.js";
 import { LOHELP } from "../lohelp/languages.js";
@@ -23,16 +24,6 @@ const OUT = process.env.OUT ?? "/tmp/weak.jsonl";
 const SETS = (process.env.SETS ?? "docbots,lohelp,debian-handbook").split(",");
 const PSEUDO = Number(process.env.PSEUDO ?? 200);
 const root = process.env.QUICK_DIR ?? join(tmpdir(), "second-look-quick");
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Q {
   text: string;
@@ -98,7 +89,7 @@ function salient(index: CollectionIndex, unit: number, count: number, pick: () =
 
 function pseudo(index: CollectionIndex, shift: number) {
   const lexical = index.lexical;
-  const pick = rng(7);
+  const pick = seededRandom(7);
   const units: number[] = [];
   for (let u = 0; u < lexical.unitCount; u++) if (lexical.bodyStream(u).length >= 20) units.push(u);
   const rows: unknown[] = [];
