@@ -167,7 +167,11 @@ export async function refreshCollection(
   const started = performance.now();
   const pool = options.pool ?? IngestPool.shared(options.limits ?? ingestLimits());
   const withPool = { ...options, pool };
-  const files = await listCollectionFiles(botDir, source);
+  // Listed once for the detection and every pass of this run; each pass's report names what the
+  // listing could not read.
+  const listing = emptyRefreshReport(source.name);
+  const files = await listCollectionFiles(botDir, source, listing);
+  const listed: CollectionListing = { files, skipped: listing.skipped };
   let run: UnsetRun;
   const recorded = await storedDetection(store, source.name);
   if (recorded) run = { ...recorded, files, record: false };
@@ -189,7 +193,7 @@ export async function refreshCollection(
       ...(standing ? { standing } : {}),
     });
     if (decided.detected === undefined) {
-      const refreshed = await refreshAs(botDir, source, store, withPool, undefined);
+      const refreshed = await refreshAs(botDir, source, store, withPool, undefined, listed);
       // Unfinished, whatever the stopped run had left: the sample is still to read (by a
       // background refresh, or the next run).
       refreshed.report.pending = Math.max(refreshed.report.pending, decided.unread);
@@ -202,17 +206,20 @@ export async function refreshCollection(
       ...(decided.preparsed ? { preparsed: decided.preparsed } : {}),
     };
   }
-  let refreshed = await refreshAs(botDir, source, store, withPool, run);
+  let refreshed = await refreshAs(botDir, source, store, withPool, run, listed);
   if (refreshed.moved) {
     logger().info(
       { collection: source.name, from: run.detected.tag, to: refreshed.moved.tag },
       `collection ${source.name}: most sampled documents now read as ${refreshed.moved.tag}, not ${run.detected.tag}: re-indexing every file`,
     );
-    refreshed = await refreshAs(botDir, source, store, withPool, {
-      detected: refreshed.moved,
-      files,
-      record: true,
-    });
+    refreshed = await refreshAs(
+      botDir,
+      source,
+      store,
+      withPool,
+      { detected: refreshed.moved, files, record: true },
+      listed,
+    );
   }
   const { documents, report, image } = refreshed;
   report.ms = Math.round(performance.now() - started);
@@ -231,13 +238,23 @@ interface UnsetRun {
   sample?: string;
 }
 
-/** One collection's refresh in one language (`unset`: a collection with no setting, as detected). */
+/** A collection's files as one listing found them, with the folders it could not read. */
+interface CollectionListing {
+  files: string[];
+  skipped: RefreshReport["skipped"];
+}
+
+/**
+ * One collection's refresh in one language (`unset`: a collection with no setting, as detected),
+ * of the files `listed` (listed now when not given).
+ */
 async function refreshAs(
   botDir: string,
   source: CollectionSource,
   store: IndexStore,
   options: RefreshOptions,
   unset: UnsetRun | undefined,
+  listed?: CollectionListing,
 ): Promise<RefreshedCollection & { moved?: DetectedLanguage }> {
   const started = performance.now();
   const language = unset ? settingFor(unset.detected) : source.language;
@@ -265,9 +282,8 @@ async function refreshAs(
   const signal = stored ? options.signal : undefined;
   const report = emptyRefreshReport(source.name);
 
-  // Listed with this run's report (a detection run listed them before it had one), so every run
-  // names the folders it could not read.
-  const files = await listCollectionFiles(botDir, source, report);
+  const files = listed ? listed.files : await listCollectionFiles(botDir, source, report);
+  if (listed) report.skipped.push(...listed.skipped);
   report.files = files.length;
   if (unset) report.detectedLanguage = unset.detected;
 
