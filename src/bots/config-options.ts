@@ -1,6 +1,7 @@
 // One line of documentation per config.json option, for the README table and `--help` texts.
 // A test checks that this list and the schema name exactly the same keys.
 import { DEADLINES } from "../deadline.js";
+import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
 
 export interface ConfigOption {
   /** Key path; `<name>` stands for a collection name you choose. */
@@ -199,6 +200,13 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     type: "integer 1–16",
     default: "cores, at most 4",
     description: "Parser threads working in parallel.",
+  },
+  {
+    key: "knowledge.ingest.refreshBeforeAnswerMs",
+    type: "integer 0–600000",
+    default: String(REFRESH_BUDGET_FOR_ANSWERS_MS),
+    description:
+      "How long `search`, `ask` and `mcp` spend bringing the embedded index up to date before they answer from the index as it stands; files not yet read are read by the next refresh (`mcp` finishes in the background), and the log says how many.",
   },
   {
     key: "correctiveRetrieval",

@@ -7,7 +7,7 @@ import { assembleBot } from "../connectors/assemble-bot.js";
 import type { AskResult } from "../connectors/bot-runtime.js";
 import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { hasModel, openBotRuntime } from "../connectors/open-bot-runtime.js";
-import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
+import { refreshBudgetForAnswers } from "../knowledge/index/ingest-limits.js";
 import { renderPageRange } from "../knowledge-tool/page-range.js";
 import { hasVisibleText } from "../knowledge-tool/untrusted-text.js";
 import { createLlmClient } from "../llm/create-llm-client.js";
@@ -110,7 +110,7 @@ async function answerWithQuotes(
   const reporter = progressReporter(progress);
   const opened = await openBotBackend(bot, {
     onProgress: reporter.update,
-    refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS,
+    refreshBudgetMs: refreshBudgetForAnswers(bot.config.knowledge.ingest),
   });
   reporter.stop();
   // The whole question is bounded by session.timeoutMs, as a session with the model is.

@@ -17,7 +17,7 @@ import {
 } from "../connectors/mcp/serve-http.js";
 import { serveStdio } from "../connectors/mcp/serve-stdio.js";
 import { type OpenedBackend, openBotBackend } from "../connectors/open-bot-backend.js";
-import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
+import { refreshBudgetForAnswers } from "../knowledge/index/ingest-limits.js";
 import { type Logger, logger } from "../telemetry/logger.js";
 import { CliError } from "./cli-error.js";
 import { untilSignal, wholeOption } from "./cli-options.js";
@@ -65,7 +65,7 @@ export function runMcp(
 async function openForAnswers(bot: BotDefinition, log: Logger): Promise<OpenedBackend> {
   const progress = progressLines((line) => log.info({ bot: bot.name }, `mcp: ${line}`));
   const opened = await openBotBackend(bot, {
-    refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS,
+    refreshBudgetMs: refreshBudgetForAnswers(bot.config.knowledge.ingest),
     finishRefreshInBackground: true,
     onProgress: progress.update,
   });

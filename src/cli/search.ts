@@ -8,7 +8,7 @@ import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { correctCall, searchCall } from "../connectors/search-pipeline.js";
 import { correctiveOffNote } from "../corrective/corrective-config.js";
 import { DEADLINES } from "../deadline.js";
-import { REFRESH_BUDGET_FOR_ANSWERS_MS } from "../knowledge/index/ingest-limits.js";
+import { refreshBudgetForAnswers } from "../knowledge/index/ingest-limits.js";
 import type { CorrectiveOutcome, KnowledgeBackend, SearchRequest, SearchResponse } from "../types.js";
 import { CliError } from "./cli-error.js";
 import { wholeOption } from "./cli-options.js";
@@ -67,7 +67,7 @@ export async function searchAsTheModelWould(
   const progress = progressReporter(options.progress);
   const opened = await openBotBackend(bot, {
     onProgress: progress.update,
-    refreshBudgetMs: REFRESH_BUDGET_FOR_ANSWERS_MS,
+    refreshBudgetMs: refreshBudgetForAnswers(bot.config.knowledge.ingest),
   });
   progress.stop();
   try {

@@ -26,6 +26,7 @@ export const IngestLimitsSchema = z.strictObject({
   fileTimeoutMs: z.number().int().min(100).max(600_000).optional(),
   fileMemoryMb: z.number().int().min(64).max(8_192).optional(),
   workers: z.number().int().min(1).max(16).optional(),
+  refreshBeforeAnswerMs: z.number().int().min(0).max(600_000).optional(),
 });
 export type IngestLimitsConfig = z.output<typeof IngestLimitsSchema>;
 
@@ -64,3 +65,12 @@ export function wallTimeoutOf(limits: IngestLimits): number {
  * answers from the index as it stands; `second-look index` has no such bound.
  */
 export const REFRESH_BUDGET_FOR_ANSWERS_MS = 10_000;
+
+/**
+ * The refresh budget of a command that must answer: the bot's
+ * `knowledge.ingest.refreshBeforeAnswerMs`, else REFRESH_BUDGET_FOR_ANSWERS_MS. A bot over a
+ * large, often-changed folder may answer sooner (0: from the index as it stands) or wait longer.
+ */
+export function refreshBudgetForAnswers(config: IngestLimitsConfig = {}): number {
+  return config.refreshBeforeAnswerMs ?? REFRESH_BUDGET_FOR_ANSWERS_MS;
+}
