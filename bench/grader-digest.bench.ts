@@ -12,8 +12,8 @@ import { digestResults, MAX_DIGEST_CHARS } from "../src/corrective/grader-digest
 import { graderRequest } from "../src/corrective/knowledge-grader.js";
 import { readCranfield } from "../src/evaluation/cranfield.js";
 import { runEvaluation } from "../src/evaluation/run-evaluation.js";
-import { boundedView } from "../src/knowledge-tool/bounded-view.js";
 import { renderSearchResponse } from "../src/knowledge-tool/render.js";
+import { boundedView } from "../src/knowledge-tool/result-text.js";
 import { sampleHit } from "./sample-hit.js";
 
 export const name = "grader-digest";

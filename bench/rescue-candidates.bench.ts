@@ -1,11 +1,11 @@
 // How far lexical rescue can go, on every judged collection: for the answerable questions whose
 // first search missed every answering document (in its 10 hits) and was flagged weak, how many
-// the signal's corrective pass brings back (src/corrective/orchestrator.ts run on the engine, the
+// the signal's corrective pass brings back (src/corrective/corrective-pass.ts run on the engine, the
 // answer counted when a document of it is in the corrected text), against two ceilings: some candidate's own 10 hits hold an answer, and some
 // single query word or pair of words does (an oracle no lexical rule can pick without the
 // judgements). The end-to-end pydocs figures come from `npm run bench -- rescue`.
 import { pino } from "pino";
-import { runCorrectiveRetrieval } from "../src/corrective/orchestrator.js";
+import { runCorrectiveRetrieval } from "../src/corrective/corrective-pass.js";
 import { docIdsIn } from "../src/evaluation/evaluate-bot.js";
 import { analyzerFor } from "../src/knowledge/analysis/registry.js";
 import { renderSearchResponse } from "../src/knowledge-tool/render.js";
@@ -98,7 +98,7 @@ export async function run(): Promise<{ title: string; figures: Record<string, un
   const markdown = [
     "Answerable questions whose first search (10 hits) missed every answering document and was flagged weak; " +
       "rescued: an answering document is in the text the signal's corrective pass returns " +
-      "(src/corrective/orchestrator.ts over the engine). Ceilings: some candidate's 10 hits hold an answer; some " +
+      "(src/corrective/corrective-pass.ts over the engine). Ceilings: some candidate's 10 hits hold an answer; some " +
       "single query word or pair of words does (an oracle).",
     "",
     "| collection | flagged misses | rescued | said not covered | ceiling: some candidate | ceiling: some word or pair | candidates / search | corrective pass p50 ms |",

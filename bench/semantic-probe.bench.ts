@@ -12,10 +12,10 @@
 //     threshold and at the best threshold the false-alarm bound allows.
 // (b) Rescue: for flagged first-search misses, a query expanded with the embedding neighbours
 //     of its words that the collection contains, run beside today's candidates through the real
-//     corrective pass (src/corrective/orchestrator.ts), which fuses them.
+//     corrective pass (src/corrective/corrective-pass.ts), which fuses them.
 import { existsSync, readFileSync } from "node:fs";
 import { pino } from "pino";
-import { runCorrectiveRetrieval } from "../src/corrective/orchestrator.js";
+import { runCorrectiveRetrieval } from "../src/corrective/corrective-pass.js";
 import { ANSWER_DEPTH, weakFlagFigures } from "../src/evaluation/calibration-fit.js";
 import { docIdsIn } from "../src/evaluation/evaluate-bot.js";
 import { fitLogistic, predict } from "../src/evaluation/logistic.js";

@@ -13,12 +13,12 @@ export {
   resolveCorrectiveConfig,
 } from "./corrective/corrective-config.js";
 export { CorrectiveError, type CorrectiveErrorCode } from "./corrective/corrective-error.js";
-export { createKnowledgeGrader, type KnowledgeGraderOptions } from "./corrective/knowledge-grader.js";
-export type { GradeFn, GradeInput } from "./corrective/llm-grade.js";
 export {
   type CorrectiveRetrievalInput,
   type GraderSetting,
   runCorrectiveRetrieval,
-} from "./corrective/orchestrator.js";
+} from "./corrective/corrective-pass.js";
+export { createKnowledgeGrader, type KnowledgeGraderOptions } from "./corrective/knowledge-grader.js";
+export type { GradeFn, GradeInput } from "./corrective/llm-grade.js";
 export { gradeFromResponse, gradeFromText } from "./corrective/signal-grader.js";
 export type { CorrectiveMetadata, CorrectiveOutcome, Grade, Verdict } from "./types.js";

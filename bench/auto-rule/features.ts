@@ -1,11 +1,11 @@
 // The feature table auto's ask rule is fitted on (corrective/auto-ask-rule.ts): per judged
 // question of a bot, what the rule reads of the first search (the product's own reading of the
-// response, borderline.ts responseEvidence, and the query's language against the documents') and
+// response, signal-grader.ts responseEvidence, and the query's language against the documents') and
 // what the replayed model grader and the free signal make of the search (rescued or not).
 import { writeFile } from "node:fs/promises";
 import { loadBotFromDir } from "../../src/bots/discovery.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
-import { responseEvidence } from "../../src/corrective/borderline.js";
+import { responseEvidence } from "../../src/corrective/signal-grader.js";
 import type { SettingReport } from "../../src/evaluation/evaluate-bot.js";
 import { readJudgedQuestions } from "../../src/evaluation/judged-questions.js";
 import { languageDetector } from "../../src/knowledge/analysis/detect.js";

@@ -45,7 +45,7 @@ const asks = (rule: Rule, r: FeatureRow): boolean =>
   (r.weak && r.unmatchedShare < rule.absence) ||
   r.best - r.fifth < rule.perKey * r.keyTermsInTopHit - rule.offset;
 
-/** The rule auto used before the coverage rule (borderline.ts's band rule). */
+/** The rule auto used before the coverage rule (signal-grader.ts's band rule). */
 const bandRule = (r: FeatureRow): boolean =>
   r.mismatch || (r.weak && r.unmatchedShare === 0) || (!r.weak && r.best < 0.43 && r.best - r.second < 0.06);
 

@@ -8,7 +8,7 @@ import { errorMessage } from "../errors.js";
 import { DEFAULT_LANGUAGE, languageOf } from "../knowledge/analysis/registry.js";
 import { type DetectedLanguage, detectedLanguageLine } from "../knowledge/analysis/unset-language.js";
 import { IndexStore } from "../knowledge/index/index-store.js";
-import { collectionWithLanguage } from "../knowledge-tool/collection-languages.js";
+import { collectionWithLanguage } from "../knowledge-tool/language-names.js";
 import type { CollectionLanguage } from "../types.js";
 
 /** One element of `second-look bots --json` (stable: fields are only ever added). */

@@ -3,7 +3,7 @@
 // title or a file name could rewrite the screen or forge output; so every control character
 // except the newline and the tab is written as a visible escape.
 import { styleText } from "node:util";
-import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
+import { parseDocIdLine } from "../knowledge-tool/result-text.js";
 import { escapeUntrusted } from "../knowledge-tool/untrusted-text.js";
 
 /** `text` with control characters other than \n and \t escaped, and bidirectional and invisible ones; lines and tabs kept. */

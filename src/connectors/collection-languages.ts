@@ -12,7 +12,7 @@ import {
   languageOf,
   languageOfAnalyzer,
 } from "../knowledge/analysis/registry.js";
-import { joinNames } from "../knowledge-tool/collection-languages.js";
+import { joinNames } from "../knowledge-tool/language-names.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../types.js";
 
 /** What an "auto" collection says of itself before its index can tell. */

@@ -13,8 +13,8 @@ import {
   type ResolvedCorrectiveConfig,
   resolveCorrectiveConfig,
 } from "../corrective/corrective-config.js";
+import type { CorrectiveLanguages } from "../corrective/corrective-pass.js";
 import type { GradeFn } from "../corrective/llm-grade.js";
-import type { CorrectiveLanguages } from "../corrective/orchestrator.js";
 import { type SearchCall, searchArgsOf } from "../corrective/search-call.js";
 import { languageDetector } from "../knowledge/analysis/detect.js";
 import { renderSearchResponse } from "../knowledge-tool/render.js";

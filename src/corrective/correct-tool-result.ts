@@ -6,12 +6,12 @@
 // say" (null), and the caller passes the original text through untouched. The caller decides
 // which tools are knowledge searches (isKnowledgeSearchTool in the connector).
 
+import { peelTraceMarker } from "../knowledge-tool/result-text.js";
 import { parseSearchArgs } from "../knowledge-tool/tool-arguments.js";
-import { peelTraceMarker } from "../knowledge-tool/trace-marker.js";
 import { RESULT_LIMITS } from "../limits.js";
 import { logger } from "../telemetry/logger.js";
 import type { CorrectiveOutcome, SearchResponse } from "../types.js";
-import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "./orchestrator.js";
+import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "./corrective-pass.js";
 import type { SearchCall } from "./search-call.js";
 
 export interface ToolResultCall {

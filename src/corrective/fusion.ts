@@ -3,7 +3,7 @@
 // no comparable scores across queries (a hit's calibrated relevance is relative to the query
 // that found it), rewards agreement between candidates, and is stable: ties keep the order of
 // first appearance (earlier ranking, then earlier rank), so the first candidate leads a tie.
-import { docKey } from "../knowledge-tool/doc-id-line.js";
+import { docKey } from "../knowledge-tool/result-text.js";
 import type { Hit } from "../types.js";
 
 /** The customary constant; it damps the weight of the very top ranks. */

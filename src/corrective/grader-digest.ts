@@ -8,10 +8,12 @@
 // Linear in the input: one pass over its lines, each line clipped before it is examined. The
 // input is the orchestrator's bounded view (at most 256 KB), never the whole result.
 
-import { CORRECTIVE_NOTE_START } from "../knowledge-tool/corrective-note.js";
-import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
-import { extractTrailingFooter } from "../knowledge-tool/footer.js";
 import { isHitHeaderStart } from "../knowledge-tool/relevance-text.js";
+import {
+  CORRECTIVE_NOTE_START,
+  extractTrailingFooter,
+  parseDocIdLine,
+} from "../knowledge-tool/result-text.js";
 import { clipText, fitText } from "../text-clip.js";
 
 /** The whole digest, footer included, is at most this long. */

@@ -10,7 +10,7 @@
 // is `correct` here already.
 
 import { DEADLINES, withDeadline } from "../deadline.js";
-import { collectionsWithLanguages } from "../knowledge-tool/collection-languages.js";
+import { collectionsWithLanguages } from "../knowledge-tool/language-names.js";
 import { positiveOrUndefined } from "../limits.js";
 import type { ChatRequest, LlmClient } from "../llm/llm-client.js";
 import { extractJsonObject } from "../llm/tolerant-json.js";

@@ -9,7 +9,7 @@ import { CORRECTIVE_ENV } from "../corrective/corrective-config.js";
 import { REASON_GRADER_UNAVAILABLE, REASON_GRADER_UNPARSEABLE } from "../corrective/llm-grade.js";
 import { DEADLINES } from "../deadline.js";
 import { errorMessage } from "../errors.js";
-import { parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
+import { parseDocIdLine } from "../knowledge-tool/result-text.js";
 import { fitText } from "../text-clip.js";
 import type { CorrectiveMetadata } from "../types.js";
 import { isWeak } from "../weakness.js";

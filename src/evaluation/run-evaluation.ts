@@ -1,5 +1,5 @@
 import { KnowledgeEngine } from "../backends/embedded/embedded-engine.js";
-import { isBorderline, responseEvidence } from "../corrective/borderline.js";
+import { isBorderline, responseEvidence } from "../corrective/signal-grader.js";
 import type { Band, SearchResponse } from "../types.js";
 import { isWeak } from "../weakness.js";
 import type { EvalDataset } from "./dataset.js";

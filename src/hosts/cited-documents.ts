@@ -5,7 +5,7 @@
 // URL, title or doc id; when the answer names none, the documents the model opened with
 // `get_document`, else the top hits of its searches, are shown as its sources.
 import type { AskResult, ToolCallRecord } from "../connectors/bot-runtime.js";
-import { docKey, parseDocIdLine } from "../knowledge-tool/doc-id-line.js";
+import { docKey, parseDocIdLine } from "../knowledge-tool/result-text.js";
 import { safeHttpUrl } from "../knowledge-tool/safe-url.js";
 import { fitText } from "../text-clip.js";
 

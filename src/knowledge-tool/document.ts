@@ -5,7 +5,7 @@
 // (escapeUntrusted: no control, bidirectional override or invisible character reaches the model raw).
 
 import type { Doc } from "../types.js";
-import { HIDDEN_METADATA_KEYS } from "./hit.js";
+import { HIDDEN_METADATA_KEYS } from "./render.js";
 import {
   escapeControlCharacters,
   escapeUntrusted,
@@ -33,7 +33,7 @@ export function renderDocument(doc: DocWithMetadata): string {
 
 /**
  * The document a `get_document` call names. A doc-id line shows an id whose file name holds
- * control characters escaped (knowledge-tool/doc-id-line.ts), and a model copies what it was shown:
+ * control characters escaped (knowledge-tool/result-text.ts), and a model copies what it was shown:
  * when the id as given finds nothing, the id it stands for is tried once.
  */
 export async function fetchNamedDocument<T>(

@@ -8,7 +8,7 @@ import { collectionLanguages, DETECTED_PER_DOCUMENT } from "../../src/connectors
 import { createKnowledgeTools } from "../../src/connectors/copilot-sdk/knowledge-tools.js";
 import { renderCollections } from "../../src/connectors/mcp/render-collections.js";
 import { searchDescription } from "../../src/connectors/mcp/tool-descriptions.js";
-import { SEARCH_IN_DOCUMENT_LANGUAGE } from "../../src/knowledge-tool/collection-languages.js";
+import { SEARCH_IN_DOCUMENT_LANGUAGE } from "../../src/knowledge-tool/language-names.js";
 import type { CollectionLanguage, KnowledgeBackend } from "../../src/types.js";
 
 const languages: Record<string, CollectionLanguage> = {

@@ -6,7 +6,7 @@ import {
   autoAsksOnCoverage,
   hasCoverage,
 } from "../../src/corrective/auto-ask-rule.js";
-import { isBorderline, responseEvidence } from "../../src/corrective/borderline.js";
+import { isBorderline, responseEvidence } from "../../src/corrective/signal-grader.js";
 import type { Hit, SearchResponse } from "../../src/types.js";
 
 const clear = {

@@ -6,7 +6,7 @@ import {
   isBorderline,
   responseEvidence,
   unmatchedTermsOf,
-} from "../../src/corrective/borderline.js";
+} from "../../src/corrective/signal-grader.js";
 import { WEAK_BEST_SCORE } from "../../src/weakness.js";
 
 const clear = { weak: false, hitCount: 3, hitsWithoutRelevance: 0 };

@@ -2,7 +2,10 @@
 // logger, and the docs/reference/muninn-corrective-retrieval.md §3.5 texts taken from the protocol tests' fixtures (one source).
 
 import { pino } from "pino";
-import { type CorrectiveRetrievalInput, runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
+import {
+  type CorrectiveRetrievalInput,
+  runCorrectiveRetrieval,
+} from "../../src/corrective/corrective-pass.js";
 import type { Logger } from "../../src/telemetry/logger.js";
 import type {
   Grade,

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { finishPass, passSettings, sayNotFound, withGrade } from "../../src/corrective/corrective-pass.js";
-import { documentLanguageOf, languageMismatch } from "../../src/corrective/language-mismatch.js";
-import {
-  NO_BETTER_MATCH_NOTE_START,
-  NOT_COVERED_NOTE_START,
-} from "../../src/knowledge-tool/corrective-note.js";
+import { documentLanguageOf, languageMismatch } from "../../src/corrective/signal-grader.js";
+import { NO_BETTER_MATCH_NOTE_START, NOT_COVERED_NOTE_START } from "../../src/knowledge-tool/result-text.js";
 import { hit, response, silent, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";
 

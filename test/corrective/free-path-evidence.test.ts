@@ -4,9 +4,8 @@
 // API reference: "connect to a PostgreSQL database" got 5 unrelated hits appended and no "not
 // covered"; "write unit tests without installing a framework" was told "not covered".
 import { describe, expect, it } from "vitest";
-import { KEY_ABSENT_TERM_MIN_SHARE, keyAbsentTermsOf } from "../../src/corrective/borderline.js";
-import { REASON_KEY_TERM_ABSENT } from "../../src/corrective/step-choose-requery.js";
-import { isBetterThanOriginal } from "../../src/corrective/step-merge.js";
+import { isBetterThanOriginal, REASON_KEY_TERM_ABSENT } from "../../src/corrective/corrective-pass.js";
+import { KEY_ABSENT_TERM_MIN_SHARE, keyAbsentTermsOf } from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { RetryHints, SearchResponse } from "../../src/types.js";
 import { hit, response, run, stubBackend } from "./corrective-fixtures.js";

@@ -11,8 +11,8 @@ import {
   parseGraderReply,
 } from "../../src/corrective/knowledge-grader.js";
 import { REASON_GRADER_UNPARSEABLE } from "../../src/corrective/llm-grade.js";
-import { boundedView } from "../../src/knowledge-tool/bounded-view.js";
 import { renderHits, renderSearchResponse } from "../../src/knowledge-tool/render.js";
+import { boundedView } from "../../src/knowledge-tool/result-text.js";
 import type { ChatRequest, LlmClient } from "../../src/llm/llm-client.js";
 import { hit, response } from "./corrective-fixtures.js";
 

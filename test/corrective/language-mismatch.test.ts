@@ -4,9 +4,9 @@
 // `auto` asks the model about it even when the search scored high; the model grader is told the
 // documents' language; a query in the documents' own language changes nothing.
 import { describe, expect, it } from "vitest";
-import type { CorrectiveLanguages } from "../../src/corrective/orchestrator.js";
-import { LANGUAGE_NOTE_START } from "../../src/knowledge-tool/corrective-note.js";
+import type { CorrectiveLanguages } from "../../src/corrective/corrective-pass.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
+import { LANGUAGE_NOTE_START } from "../../src/knowledge-tool/result-text.js";
 import type { QueryLanguageGuess } from "../../src/weakness.js";
 import { hit, response, run, scriptedGrader, stubBackend } from "./corrective-fixtures.js";
 

@@ -1,9 +1,13 @@
 // runCorrectiveRetrieval: docs/reference/muninn-corrective-retrieval.md §9 scenarios 1–15 adapted to our API, then the limitations of
 // docs/reference/muninn-corrective-retrieval.md §10 that the orchestrator fixes.
 import { describe, expect, it } from "vitest";
-import { AUTO_ASK_BELOW } from "../../src/corrective/borderline.js";
-import { REASON_REQUERY_WEAK } from "../../src/corrective/orchestrator.js";
-import { REASON_CONFIDENT, REASON_EMPTY, REASON_WEAK } from "../../src/corrective/signal-grader.js";
+import { REASON_REQUERY_WEAK } from "../../src/corrective/corrective-pass.js";
+import {
+  AUTO_ASK_BELOW,
+  REASON_CONFIDENT,
+  REASON_EMPTY,
+  REASON_WEAK,
+} from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import { WEAK_BEST_SCORE } from "../../src/weakness.js";
 import {

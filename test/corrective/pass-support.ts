@@ -1,8 +1,9 @@
 // A corrective pass over a structured or text result, for the step tests: the settings a pass
 // would get from runCorrectiveRetrieval, the reader chosen as the orchestrator chooses it.
+
+import type { CorrectiveRetrievalInput } from "../../src/corrective/corrective-pass.js";
 import { type CorrectivePass, passSettings, startPass } from "../../src/corrective/corrective-pass.js";
-import type { CorrectiveRetrievalInput } from "../../src/corrective/orchestrator.js";
-import { structuredResult, textResult } from "../../src/corrective/shown-result.js";
+import { structuredResult, textResult } from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import type { KnowledgeBackend, SearchResponse } from "../../src/types.js";
 import { silent } from "./corrective-fixtures.js";

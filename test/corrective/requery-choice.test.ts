@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pickRequery, queryIdentity } from "../../src/corrective/requery-choice.js";
+import { pickRequery, queryIdentity } from "../../src/corrective/requery.js";
 
 describe("pickRequery", () => {
   const tried = new Set([queryIdentity("original query")]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requeryScope } from "../../src/corrective/requery-scope.js";
+import { requeryScope } from "../../src/corrective/requery.js";
 
 describe("requeryScope", () => {
   const allowed = ["wiki", "handbook"];

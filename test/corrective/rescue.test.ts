@@ -4,11 +4,11 @@
 // silent. The original body stays byte-for-byte, and every failure leaves the text untouched.
 import { describe, expect, it } from "vitest";
 import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
-import { KEY_ABSENT_TERM_MIN_SHARE } from "../../src/corrective/borderline.js";
+import { runCorrectiveRetrieval } from "../../src/corrective/corrective-pass.js";
 import { fuseRankings } from "../../src/corrective/fusion.js";
 import { parseGraderReply } from "../../src/corrective/knowledge-grader.js";
-import { runCorrectiveRetrieval } from "../../src/corrective/orchestrator.js";
-import { modelCandidates, signalCandidates } from "../../src/corrective/requery-candidates.js";
+import { modelCandidates, signalCandidates } from "../../src/corrective/requery.js";
+import { KEY_ABSENT_TERM_MIN_SHARE } from "../../src/corrective/signal-grader.js";
 import { analyzerFor } from "../../src/knowledge/analysis/registry.js";
 import { rescueCandidates } from "../../src/knowledge/hints/rescue-candidates.js";
 import { retryHints } from "../../src/knowledge/hints/retry-hints.js";

@@ -1,7 +1,7 @@
 // The two readers of what a result shows: the structured one never parses text, the text one
 // reads a bounded view once per reading.
 import { describe, expect, it } from "vitest";
-import { structuredResult, textResult } from "../../src/corrective/shown-result.js";
+import { structuredResult, textResult } from "../../src/corrective/signal-grader.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
 import { hit, response } from "./corrective-fixtures.js";
 

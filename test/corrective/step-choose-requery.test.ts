@@ -3,7 +3,7 @@ import {
   chooseRequery,
   REASON_KEY_TERM_ABSENT,
   REASON_NO_CANDIDATE,
-} from "../../src/corrective/step-choose-requery.js";
+} from "../../src/corrective/corrective-pass.js";
 import { hit, response, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withGrade } from "../../src/corrective/corrective-pass.js";
-import { gradeStep } from "../../src/corrective/step-grade.js";
+import { gradeStep, withGrade } from "../../src/corrective/corrective-pass.js";
 import { hit, response, scriptedGrader, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";
 

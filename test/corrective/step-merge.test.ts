@@ -4,8 +4,8 @@ import {
   isUnconvincing,
   mergeStep,
   REASON_REQUERY_WEAK,
-} from "../../src/corrective/step-merge.js";
-import type { RequerySpan } from "../../src/telemetry/corrective-spans.js";
+} from "../../src/corrective/corrective-pass.js";
+import type { RequerySpan } from "../../src/telemetry/tool-span.js";
 import { hit, response, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";
 

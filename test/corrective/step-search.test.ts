@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextPageLimit, searchStep } from "../../src/corrective/step-search.js";
+import { nextPageLimit, searchStep } from "../../src/corrective/corrective-pass.js";
 import { SEARCH_LIMITS } from "../../src/limits.js";
 import { hit, response, stubBackend } from "./corrective-fixtures.js";
 import { passOver } from "./pass-support.js";

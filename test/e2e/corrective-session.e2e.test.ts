@@ -15,7 +15,7 @@ import {
   CORRECTIVE_NOTE_START,
   NO_BETTER_MATCH_NOTE_START,
   NOT_COVERED_NOTE_START,
-} from "../../src/knowledge-tool/corrective-note.js";
+} from "../../src/knowledge-tool/result-text.js";
 import type { KnowledgeBackend } from "../../src/types.js";
 import { e2eSession } from "../support/e2e-session.js";
 import { HANDBOOK_UNCOVERED_QUERY, HANDBOOK_WEAK_QUERY } from "../support/handbook-queries.js";

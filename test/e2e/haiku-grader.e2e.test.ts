@@ -8,9 +8,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { SearchJson } from "../../src/cli/search.js";
-import { AUTO_BAND_TOP, AUTO_MAX_GAP } from "../../src/corrective/borderline.js";
 import { GRADER_SYSTEM_PROMPT } from "../../src/corrective/knowledge-grader.js";
-import { NOT_COVERED_NOTE_START } from "../../src/knowledge-tool/corrective-note.js";
+import { AUTO_BAND_TOP, AUTO_MAX_GAP } from "../../src/corrective/signal-grader.js";
+import { NOT_COVERED_NOTE_START } from "../../src/knowledge-tool/result-text.js";
 import { setLogger } from "../../src/telemetry/logger.js";
 import { isWeak } from "../../src/weakness.js";
 import { captureLog } from "../llm/log-capture.js";
@@ -120,7 +120,7 @@ describe("second-look search with the haiku grader", () => {
     expect(confident.outcome).toBeNull();
 
     // Best hit medium, just above the weak line, but well ahead of the second hit: a found answer
-    // usually stands out like this, so the signal keeps it (src/corrective/borderline.ts).
+    // usually stands out like this, so the signal keeps it (src/corrective/signal-grader.ts).
     const nearWeak = await search(dir, "event budget approval");
     const [top, second] = nearWeak.response.results;
     expect(top!.band).toBe("medium");

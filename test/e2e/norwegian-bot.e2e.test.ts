@@ -11,10 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { SearchJson } from "../../src/cli/search.js";
-import {
-  CORRECTIVE_NOTE_START,
-  NO_BETTER_MATCH_NOTE_START,
-} from "../../src/knowledge-tool/corrective-note.js";
+import { CORRECTIVE_NOTE_START, NO_BETTER_MATCH_NOTE_START } from "../../src/knowledge-tool/result-text.js";
 import { e2eSession } from "../support/e2e-session.js";
 import { cliOutput } from "../support/run-cli.js";
 import { directiveScript, toolMessagesAfter } from "./connector/fixtures.js";
@@ -25,7 +22,7 @@ const FIXTURE_DOCS = join(repo, "test/fixtures/bots/personalhandbok/docs");
  * Weak on the handbook, though the leave page answers it and ranks first: "fristene" and
  * "pappaperm" are in no page and the other words are inflected otherwise than the page's, so the
  * search is flagged low-confidence (23 % relevant). The two absent words carry 0.46 of the query's
- * weight together, under KEY_ABSENT_TERM_MIN_SHARE (src/corrective/borderline.ts): not the
+ * weight together, under KEY_ABSENT_TERM_MIN_SHARE (src/corrective/signal-grader.ts): not the
  * subject, so the pass re-queries without them (WITHOUT_ABSENT) rather than saying "not covered";
  * no re-query beats the original, so it appends nothing and says so. Every word is one an English
  * analysis matches in no page.

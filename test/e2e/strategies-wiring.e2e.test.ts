@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { SearchJson } from "../../src/cli/search.js";
-import { NO_BETTER_MATCH_NOTE_START } from "../../src/knowledge-tool/corrective-note.js";
+import { NO_BETTER_MATCH_NOTE_START } from "../../src/knowledge-tool/result-text.js";
 import type { CitedAnswer } from "../../src/strategies/answer/cited-answer.js";
 import { e2eSession } from "../support/e2e-session.js";
 import { HANDBOOK_WEAK_QUERY } from "../support/handbook-queries.js";

@@ -4,9 +4,9 @@
 // text as a visible escape, and the escaped id a model copies still opens the document.
 import { describe, expect, it } from "vitest";
 import { terminalText } from "../../src/cli/terminal-text.js";
-import { extractDocKeys, renderDocIdLine } from "../../src/knowledge-tool/doc-id-line.js";
 import { fetchNamedDocument, renderDocument } from "../../src/knowledge-tool/document.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
+import { extractDocKeys, renderDocIdLine } from "../../src/knowledge-tool/result-text.js";
 import { hit, response } from "../knowledge-tool/builders.js";
 
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boundedView, MAX_VIEW_CHARS } from "../../src/knowledge-tool/bounded-view.js";
+import { boundedView, MAX_VIEW_CHARS } from "../../src/knowledge-tool/result-text.js";
 
 describe("boundedView", () => {
   it("returns a small text itself", () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { appendCorrection, renderRequeryNote } from "../../src/knowledge-tool/corrective-note.js";
 import { renderHits } from "../../src/knowledge-tool/render.js";
-import { peelTraceMarker } from "../../src/knowledge-tool/trace-marker.js";
+import {
+  appendCorrection,
+  peelTraceMarker,
+  renderRequeryNote,
+} from "../../src/knowledge-tool/result-text.js";
 import {
   muninnFenceD,
   muninnMergedB,

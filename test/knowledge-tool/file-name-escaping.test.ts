@@ -1,10 +1,14 @@
 // A file name is chosen by whoever put the file in the bot folder: one with a newline must not
 // add a doc-id line (a fake document key) or a footer (fake retry hints) to the model's text.
 import { describe, expect, it } from "vitest";
-import { extractDocKeys, parseDocIdLine, renderDocIdLine } from "../../src/knowledge-tool/doc-id-line.js";
 import { fetchNamedDocument } from "../../src/knowledge-tool/document.js";
-import { extractTrailingFooter } from "../../src/knowledge-tool/footer.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
+import {
+  extractDocKeys,
+  extractTrailingFooter,
+  parseDocIdLine,
+  renderDocIdLine,
+} from "../../src/knowledge-tool/result-text.js";
 import {
   escapeControlCharacters,
   unescapeControlCharacters,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { extractTrailingFooter, stripTrailingFooter } from "../../src/knowledge-tool/footer.js";
-import { parseFooterHints } from "../../src/knowledge-tool/footer-hints.js";
+import {
+  extractTrailingFooter,
+  parseFooterHints,
+  stripTrailingFooter,
+} from "../../src/knowledge-tool/result-text.js";
 import { muninnTextB, muninnTextC, textB, textC2, textD } from "./huginn-fixtures.js";
 
 describe("extractTrailingFooter", () => {

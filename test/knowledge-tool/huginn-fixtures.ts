@@ -269,7 +269,7 @@ export const muninnWiderHit: Hit = {
   collection: "wiki",
   id: "2",
   title: "Wider hit",
-  // High band: the signal grader appends only a clearly found re-query (src/corrective/orchestrator.ts).
+  // High band: the signal grader appends only a clearly found re-query (src/corrective/corrective-pass.ts).
   relevance: 0.7,
   band: "high",
   chunks: [{ content: "useful" }],

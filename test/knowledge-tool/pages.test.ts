@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { extractDocKeys } from "../../src/knowledge-tool/doc-id-line.js";
-import { extractTrailingFooter } from "../../src/knowledge-tool/footer.js";
-import { parseFooterHints } from "../../src/knowledge-tool/footer-hints.js";
 import { parsePageRange, renderPageRange } from "../../src/knowledge-tool/page-range.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
-import { classifyTextSignal, scanResultText } from "../../src/knowledge-tool/text-signal.js";
+import {
+  classifyTextSignal,
+  extractDocKeys,
+  extractTrailingFooter,
+  parseFooterHints,
+  scanResultText,
+} from "../../src/knowledge-tool/result-text.js";
 import { hit, response } from "./builders.js";
 
 const paged = hit({

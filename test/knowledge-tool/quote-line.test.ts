@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extractDocKeys } from "../../src/knowledge-tool/doc-id-line.js";
 import { renderSearchResponse } from "../../src/knowledge-tool/render.js";
-import { classifyTextSignal } from "../../src/knowledge-tool/text-signal.js";
+import { classifyTextSignal, extractDocKeys } from "../../src/knowledge-tool/result-text.js";
 import { hit, response } from "./builders.js";
 
 const quoted = hit({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderHits } from "../../src/knowledge-tool/render.js";
-import { countDocIdLines, detectBriefMode } from "../../src/knowledge-tool/result-shape.js";
+import { countDocIdLines, detectBriefMode } from "../../src/knowledge-tool/result-text.js";
 import { hit } from "../corrective/corrective-fixtures.js";
 
 describe("result shape", () => {

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { appendCorrection, renderRequeryNote } from "../../src/knowledge-tool/corrective-note.js";
-import { extractDocKeys } from "../../src/knowledge-tool/doc-id-line.js";
-import { extractTrailingFooter } from "../../src/knowledge-tool/footer.js";
-import { parseFooterHints } from "../../src/knowledge-tool/footer-hints.js";
 import { renderHits, renderSearchResponse } from "../../src/knowledge-tool/render.js";
-import { classifyTextSignal, scanResultText } from "../../src/knowledge-tool/text-signal.js";
-import { peelTraceMarker } from "../../src/knowledge-tool/trace-marker.js";
+import {
+  appendCorrection,
+  classifyTextSignal,
+  extractDocKeys,
+  extractTrailingFooter,
+  parseFooterHints,
+  peelTraceMarker,
+  renderRequeryNote,
+  scanResultText,
+} from "../../src/knowledge-tool/result-text.js";
 import { hit } from "./builders.js";
 import {
   muninnTextA,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { peelTraceMarker } from "../../src/knowledge-tool/trace-marker.js";
+import { peelTraceMarker } from "../../src/knowledge-tool/result-text.js";
 import {
   bodyE,
   muninnBodyD,

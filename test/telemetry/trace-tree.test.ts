@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { BotConfigSchema } from "../../src/bots/config-schema.js";
 import { assembleBot } from "../../src/connectors/assemble-bot.js";
 import type { CorrectResult } from "../../src/connectors/bot-runtime.js";
-import { AUTO_ASK_BELOW } from "../../src/corrective/borderline.js";
 import { GRADER_SYSTEM_PROMPT } from "../../src/corrective/knowledge-grader.js";
+import { AUTO_ASK_BELOW } from "../../src/corrective/signal-grader.js";
 import { captureSpans, type SpanCapture } from "../../src/telemetry/capture-spans.js";
 import { setLogger } from "../../src/telemetry/logger.js";
 import {

@@ -8,12 +8,12 @@ import { type Context, context } from "@opentelemetry/api";
 import type * as z from "zod";
 import type { SearchCall } from "../../corrective/search-call.js";
 import { errorMessage } from "../../errors.js";
+import { fetchNamedDocument, renderDocument as renderDocumentText } from "../../knowledge-tool/document.js";
 import {
   anyLanguageKnown,
   collectionsWithLanguages,
   SEARCH_IN_DOCUMENT_LANGUAGE,
-} from "../../knowledge-tool/collection-languages.js";
-import { fetchNamedDocument, renderDocument as renderDocumentText } from "../../knowledge-tool/document.js";
+} from "../../knowledge-tool/language-names.js";
 import {
   GET_DOCUMENT_TOOL,
   getDocumentArguments,

@@ -10,7 +10,7 @@ import {
   anyLanguageKnown,
   collectionsWithLanguages,
   SEARCH_IN_DOCUMENT_LANGUAGE,
-} from "../../knowledge-tool/collection-languages.js";
+} from "../../knowledge-tool/language-names.js";
 import { clipText } from "../../text-clip.js";
 import type { CollectionLanguage } from "../../types.js";
 

@@ -14,7 +14,7 @@ import { knowledgeTools } from "../../../src/connectors/mcp/knowledge-mcp-server
 import { tokenStore } from "../../../src/connectors/mcp/mcp-tokens.js";
 import { type HttpMcpServer, startHttpMcp } from "../../../src/connectors/mcp/serve-http.js";
 import { type OpenedBackend, openBotBackend } from "../../../src/connectors/open-bot-backend.js";
-import { NO_BETTER_MATCH_NOTE_START } from "../../../src/knowledge-tool/corrective-note.js";
+import { NO_BETTER_MATCH_NOTE_START } from "../../../src/knowledge-tool/result-text.js";
 import { setLogger } from "../../../src/telemetry/logger.js";
 import type { KnowledgeBackend, SearchResponse } from "../../../src/types.js";
 import { startCli } from "../../support/cli-process.js";

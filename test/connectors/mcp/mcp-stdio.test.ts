@@ -13,7 +13,7 @@ import {
   CORRECTIVE_NOTE_START,
   NO_BETTER_MATCH_NOTE_START,
   NOT_COVERED_NOTE_START,
-} from "../../../src/knowledge-tool/corrective-note.js";
+} from "../../../src/knowledge-tool/result-text.js";
 import { setLogger } from "../../../src/telemetry/logger.js";
 import { makeHandbookBot } from "../../support/handbook-bot.js";
 import { HANDBOOK_UNCOVERED_QUERY, HANDBOOK_WEAK_QUERY } from "../../support/handbook-queries.js";

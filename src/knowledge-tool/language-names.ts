@@ -1,8 +1,8 @@
+import type { CollectionLanguage } from "../types.js";
+
 // How the model is told each collection's language: in the search tool's description (Copilot
 // SDK and MCP), the collection listing and the corrective pass's language note. One wording
 // for all of them, so a model reads the same names wherever it meets them.
-import type { CollectionLanguage } from "../types.js";
-
 /**
  * Advice in every search tool description of a bot whose collections' languages are known: the
  * index matches words, so a question in another language finds nothing until it is searched in

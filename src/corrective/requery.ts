@@ -1,12 +1,44 @@
+// The re-queries a corrective round may run, and where: which queries (a model grade's, else the
+// signal's hints and rescue candidates; never the original or one already tried) and inside which
+// collections (the call's allow-list).
+
+import { SEARCH_LIMITS } from "../limits.js";
+import type { Grade, RetryHints } from "../types.js";
+
+// Which query to re-search with (docs/design.md §5, docs/reference/muninn-corrective-retrieval.md §4 pickRetryQuery): the grader's rewrite,
+// then the search's own hints, broader before narrower (a weak search usually missed by being
+// too specific). Never the original query, never one already tried, never garbage.
+
+/** Queries that differ only in case or spacing search the same thing. */
+export function queryIdentity(query: string): string {
+  return query.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/**
+ * The first usable candidate, trimmed: `rewrittenQuery`, `hints.broaderQuery`,
+ * `hints.narrowerQuery`. `hints` must come from the trailing footer or the structured response,
+ * never from hit bodies. `tried` holds queryIdentity() of the original and every re-query so far.
+ */
+export function pickRequery(
+  rewrittenQuery: string | undefined,
+  hints: RetryHints,
+  tried: ReadonlySet<string>,
+): string | undefined {
+  for (const candidate of [rewrittenQuery, hints.broaderQuery, hints.narrowerQuery]) {
+    if (typeof candidate !== "string") continue;
+    const query = candidate.trim();
+    if (query === "" || query.length > SEARCH_LIMITS.queryChars) continue;
+    if (tried.has(queryIdentity(query))) continue;
+    return query;
+  }
+  return undefined;
+}
+
 // The re-queries one corrective round runs (in parallel, then fused): a model grader's rewrite,
 // its alternatives and its hypothetical answer passage (query2doc-style expansion: the original
 // query followed by the passage), or — from the signal — the rescue candidates the index derived
 // for a weak search, else the footer's broader and narrower queries. Never the original query,
 // never one already tried, never garbage: every candidate is one line, bounded, and distinct.
-
-import { SEARCH_LIMITS } from "../limits.js";
-import type { Grade, RetryHints } from "../types.js";
-import { queryIdentity } from "./requery-choice.js";
 
 /** How a candidate was derived: a model's field, or the index's strategy name. */
 export type CandidateOrigin = "rewrite" | "alternative" | "hypothetical_answer" | string;
@@ -102,4 +134,40 @@ function oneLine(text: string): string {
     .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ")
     .replace(/\s+/g, " ")
     .trim();
+}
+
+// Where a re-query may search (docs/design.md §5; docs/reference/muninn-corrective-retrieval.md limitation 8): inside the call's
+// allow-list (the caller's scope: an HTTP token's collections, else the bot's),
+// always as an explicit list, so a backend never widens "no collection" to everything it has.
+
+export interface RequeryScope {
+  collections: string[];
+  /** The grader's suggested collection was used. */
+  redirected: boolean;
+}
+
+export type ScopeDecision = RequeryScope | { stop: string };
+
+/**
+ * - a suggested collection inside the allow-list → just it (a redirect);
+ *   one outside it is ignored;
+ * - else the collections the search was scoped to, those inside the allow-list; when the search
+ *   named only collections outside it, there is nothing the bot may re-search: stop;
+ * - else (no explicit collection) exactly the allow-list; an empty allow-list: stop.
+ */
+export function requeryScope(
+  allowed: readonly string[],
+  current: readonly string[] | undefined,
+  suggested: string | undefined,
+): ScopeDecision {
+  const allowedSet = new Set(allowed);
+  if (suggested !== undefined && allowedSet.has(suggested))
+    return { collections: [suggested], redirected: true };
+  if (current !== undefined && current.length > 0) {
+    const inside = [...new Set(current)].filter((c) => allowedSet.has(c));
+    if (inside.length === 0) return { stop: "the search's collections are outside the bot's allow-list" };
+    return { collections: inside, redirected: false };
+  }
+  if (allowedSet.size === 0) return { stop: "the bot has no collections to search" };
+  return { collections: [...allowedSet], redirected: false };
 }
