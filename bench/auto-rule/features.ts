@@ -3,6 +3,7 @@
 // response, signal-grader.ts responseEvidence, and the query's language against the documents') and
 // what the replayed model grader and the free signal make of the search (rescued or not).
 import { writeFile } from "node:fs/promises";
+import { KnowledgeEngine } from "../../src/backends/embedded/embedded-engine.js";
 import { loadBotFromDir } from "../../src/bots/discovery.js";
 import { openBotBackend } from "../../src/connectors/open-bot-backend.js";
 import { responseEvidence } from "../../src/corrective/signal-grader.js";
@@ -11,6 +12,7 @@ import { readJudgedQuestions } from "../../src/evaluation/judged-questions.js";
 import { languageDetector } from "../../src/knowledge/analysis/detect.js";
 import { isLanguageMismatch } from "../../src/weakness.js";
 import { evalInProcess } from "../eval-in-process.js";
+import { type CandidateFeatures, candidateFeatures } from "./candidates.js";
 
 export interface FeatureRow {
   bot: string;
@@ -23,6 +25,8 @@ export interface FeatureRow {
   keyTermsInTopHit: number;
   unmatchedShare: number;
   mismatch: boolean;
+  /** Features the product does not read, tried by bench/auto-rule/study.ts (absent: not the embedded engine). */
+  candidates?: CandidateFeatures;
   /** Rescued (no answer among the search's hits, one in the final text) by each setting; null when not run. */
   signalRescued: boolean | null;
   haikuRescued: boolean | null;
@@ -53,7 +57,12 @@ export async function featureTable(
   try {
     const rows: FeatureRow[] = [];
     for (const q of questions) {
-      const evidence = responseEvidence(await opened.backend.search({ query: q.text }));
+      const response = await opened.backend.search({ query: q.text });
+      const evidence = responseEvidence(response);
+      const candidates =
+        opened.backend instanceof KnowledgeEngine
+          ? candidateFeatures(opened.backend, q.text, response)
+          : undefined;
       rows.push({
         bot,
         id: q.id,
@@ -65,6 +74,7 @@ export async function featureTable(
         keyTermsInTopHit: evidence.keyTermsInTopHit ?? 0,
         unmatchedShare: evidence.unmatchedShare ?? 0,
         mismatch: isLanguageMismatch(q.text, guess(q.text), [documentLanguage]),
+        ...(candidates ? { candidates } : {}),
         signalRescued: rescuedBy(setting("signal"), q.id),
         haikuRescued: rescuedBy(setting("haiku"), q.id),
         autoRescued: rescuedBy(setting("auto"), q.id),
