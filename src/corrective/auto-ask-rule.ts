@@ -12,7 +12,7 @@
 //   miss looks (the documents speak of the subject, the ranking cannot tell which page answers);
 //   one lacking them is more often a question the documents do not cover, which a model call
 //   does not change.
-// A query in another language than the documents is always asked about (borderline.ts), before
+// A query in another language than the documents is always asked about (signal-grader.ts), before
 // this rule.
 //
 // Fitted on the first searches of every documentation bot with recorded grader replies, replayed
@@ -42,7 +42,7 @@ export const AUTO_SPREAD_PER_KEY_TERM = 0.5;
 /** Subtracted from that allowance: a top hit holding under 28 % of the key words is never asked about on spread. */
 export const AUTO_SPREAD_OFFSET = 0.14;
 
-/** What the rule reads of a search (borderline.ts SignalEvidence, its coverage reported). */
+/** What the rule reads of a search (signal-grader.ts SignalEvidence, its coverage reported). */
 export interface CoverageEvidence {
   weak: boolean;
   hitCount: number;
@@ -52,7 +52,7 @@ export interface CoverageEvidence {
   unmatchedShare: number;
 }
 
-/** Whether the evidence carries what the coverage rule reads (else borderline.ts's band rule decides). */
+/** Whether the evidence carries what the coverage rule reads (else signal-grader.ts's band rule decides). */
 export function hasCoverage<E extends Partial<CoverageEvidence>>(
   evidence: E,
 ): evidence is E & CoverageEvidence {
