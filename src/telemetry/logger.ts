@@ -158,10 +158,30 @@ function formatFromEnv(env: NodeJS.ProcessEnv, problems: string[]): LogFormat | 
 
 let shared: Logger | undefined;
 
-/** The lazily created process-wide logger. */
+/**
+ * Stands for the process logger until something is logged: holding it (a corrective pass, a
+ * resolver, a server keeps one at hand) creates nothing, so a command that logs nothing (a
+ * quiet search) never loads pino. Any use creates the process logger then and acts on it.
+ */
+const deferred: Logger = new Proxy({} as Logger, {
+  get(_target, key) {
+    shared ??= createLogger();
+    const value: unknown = Reflect.get(shared, key, shared);
+    return typeof value === "function" ? value.bind(shared) : value;
+  },
+  set(_target, key, value) {
+    shared ??= createLogger();
+    return Reflect.set(shared, key, value, shared);
+  },
+  has(_target, key) {
+    shared ??= createLogger();
+    return Reflect.has(shared, key);
+  },
+});
+
+/** The process-wide logger, created on its first use (see `deferred`). */
 export function logger(): Logger {
-  shared ??= createLogger();
-  return shared;
+  return shared ?? deferred;
 }
 
 /** Replace the process-wide logger (tests, or a host that owns logging). */
