@@ -64,6 +64,29 @@ const ownLocation = {
   },
 };
 
+/**
+ * fdir (tinyglobby's walker) requires picomatch from node_modules when it is imported, for its
+ * own `.glob()`, which tinyglobby never calls (it matches with the picomatch bundled here): a
+ * second, CommonJS copy resolved and compiled on every command that lists files. Without that
+ * require, fdir's `.glob()` would say picomatch is missing; nothing here calls it.
+ */
+const fdirWithoutPicomatch = {
+  name: "fdir-without-picomatch",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]fdir[\\/]dist[\\/]index\.mjs$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      const eager = /__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);/;
+      if (!eager.test(text)) {
+        process.stderr.write(
+          `bundle-cli: fdir no longer requires picomatch as expected (${args.path}); left as is\n`,
+        );
+        return undefined;
+      }
+      return { contents: text.replace(eager, ""), loader: "js" };
+    });
+  },
+};
+
 // Chunks are named by content hash: a fresh folder, so no chunk of an earlier build is shipped.
 rmSync(outdir, { recursive: true, force: true });
 await esbuild.build({
@@ -78,7 +101,7 @@ await esbuild.build({
   // stopword's CommonJS build holds all 62 languages' lists; its ES module build lets the bundle
   // keep only the ones the analyzers import.
   alias: { stopword: "stopword/src/stopword.js" },
-  plugins: [ownLocation],
+  plugins: [ownLocation, fdirWithoutPicomatch],
   // Shorter text to parse at start-up; names are kept, so stack traces still name functions.
   minifyWhitespace: true,
   minifySyntax: true,
