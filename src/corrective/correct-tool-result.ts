@@ -6,7 +6,6 @@
 // say" (null), and the caller passes the original text through untouched. The caller decides
 // which tools are knowledge searches (isKnowledgeSearchTool in the connector).
 
-import { parseSearchArgs } from "../knowledge-tool/tool-arguments.js";
 import { peelTraceMarker } from "../knowledge-tool/trace-marker.js";
 import { RESULT_LIMITS } from "../limits.js";
 import { logger } from "../telemetry/logger.js";
@@ -77,6 +76,9 @@ export async function correctToolResult(
     if (call === null || typeof call !== "object") return null;
     const text = call.resultText;
     if (!isCorrectableText(text)) return null;
+    // The tools' argument schemas load here, for a call we only observe: a call of our own
+    // (correctSearchCall) arrives with its arguments read.
+    const { parseSearchArgs } = await import("../knowledge-tool/tool-arguments.js");
     const args = parseSearchArgs(call.toolArgs);
     if (!args) return null;
     const response = isSearchResponse(call.response) ? call.response : undefined;
