@@ -65,25 +65,40 @@ const ownLocation = {
 };
 
 /**
- * fdir (tinyglobby's walker) requires picomatch from node_modules when it is imported, for its
- * own `.glob()`, which tinyglobby never calls (it matches with the picomatch bundled here): a
- * second, CommonJS copy resolved and compiled on every command that lists files. Without that
- * require, fdir's `.glob()` would say picomatch is missing; nothing here calls it.
+ * Two packages load at start-up what only a path we never take uses; each such require is taken
+ * out of the bundled copy (a package whose text no longer matches is left as it is, and said):
+ * - fdir (tinyglobby's walker) requires picomatch from node_modules for its own `.glob()`, which
+ *   tinyglobby never calls (it matches with the picomatch bundled here): a second, CommonJS copy
+ *   resolved and compiled on every command that lists files;
+ * - commander requires node:child_process (and with it net, dgram, …) for executable
+ *   subcommands, which this CLI does not have; it is required on the first spawn instead.
  */
-const fdirWithoutPicomatch = {
-  name: "fdir-without-picomatch",
+const STARTUP_REQUIRES = [
+  {
+    file: /[\\/]fdir[\\/]dist[\\/]index\.mjs$/,
+    eager: /__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);/,
+    instead: "",
+  },
+  {
+    file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
+    eager: /const childProcess = require\('node:child_process'\);/,
+    instead: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+];
+
+const withoutStartupRequires = {
+  name: "without-startup-requires",
   setup(build) {
-    build.onLoad({ filter: /[\\/]fdir[\\/]dist[\\/]index\.mjs$/ }, (args) => {
-      const text = readFileSync(args.path, "utf8");
-      const eager = /__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);/;
-      if (!eager.test(text)) {
-        process.stderr.write(
-          `bundle-cli: fdir no longer requires picomatch as expected (${args.path}); left as is\n`,
-        );
-        return undefined;
-      }
-      return { contents: text.replace(eager, ""), loader: "js" };
-    });
+    for (const { file, eager, instead } of STARTUP_REQUIRES) {
+      build.onLoad({ filter: file }, (args) => {
+        const text = readFileSync(args.path, "utf8");
+        if (!eager.test(text)) {
+          process.stderr.write(`bundle-cli: ${args.path} no longer reads as expected; bundled as it is\n`);
+          return undefined;
+        }
+        return { contents: text.replace(eager, instead), loader: "js" };
+      });
+    }
   },
 };
 
@@ -101,7 +116,7 @@ await esbuild.build({
   // stopword's CommonJS build holds all 62 languages' lists; its ES module build lets the bundle
   // keep only the ones the analyzers import.
   alias: { stopword: "stopword/src/stopword.js" },
-  plugins: [ownLocation, fdirWithoutPicomatch],
+  plugins: [ownLocation, withoutStartupRequires],
   // Shorter text to parse at start-up; names are kept, so stack traces still name functions.
   minifyWhitespace: true,
   minifySyntax: true,
