@@ -186,7 +186,8 @@ export function logger(): Logger {
 
 /** Replace the process-wide logger (tests, or a host that owns logging). */
 export function setLogger(next: Logger): void {
-  shared = next;
+  // Handing back what `logger()` gave before anything was logged restores the default logger.
+  shared = next === deferred ? undefined : next;
 }
 
 /** One log record as a plain object: pino's fields (`level` as a number, `msg`, `time`, …). */
