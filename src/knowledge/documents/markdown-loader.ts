@@ -1,9 +1,10 @@
-import MarkdownIt, { type Token } from "markdown-it";
+import type { Token } from "markdown-it";
 import footnote from "markdown-it-footnote";
 import { KnowledgeError } from "../knowledge-error.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { htmlFragmentText } from "./html-loader.js";
 import type { ParsedDocument } from "./loaded-document.js";
+import { MarkdownIt } from "./markdown-it.js";
 import { collapseWhitespace, joinBlocks, tidyLines } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 
