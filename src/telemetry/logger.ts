@@ -165,6 +165,8 @@ let shared: Logger | undefined;
  */
 const deferred: Logger = new Proxy({} as Logger, {
   get(_target, key) {
+    // A call below the level the logger would be made with writes nothing: no logger for it.
+    if (shared === undefined && typeof key === "string" && isBelowDefaultLevel(key)) return ignore;
     shared ??= createLogger();
     const value: unknown = Reflect.get(shared, key, shared);
     return typeof value === "function" ? value.bind(shared) : value;
@@ -178,6 +180,24 @@ const deferred: Logger = new Proxy({} as Logger, {
     return Reflect.has(shared, key);
   },
 });
+
+const LEVEL_VALUES: Readonly<Record<string, number>> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+};
+const ignore = () => undefined;
+
+/** Whether `method` is a level the default logger (SECOND_LOOK_LOG_LEVEL, else info) leaves out. */
+function isBelowDefaultLevel(method: string): boolean {
+  if (!Object.hasOwn(LEVEL_VALUES, method)) return false;
+  const value = LEVEL_VALUES[method]!;
+  const level = levelFromEnv(process.env, []);
+  return level === "silent" || value < LEVEL_VALUES[level]!;
+}
 
 /** The process-wide logger, created on its first use (see `deferred`). */
 export function logger(): Logger {
