@@ -64,6 +64,44 @@ const ownLocation = {
   },
 };
 
+/**
+ * Two packages load at start-up what only a path we never take uses; each such require is taken
+ * out of the bundled copy (a package whose text no longer matches is left as it is, and said):
+ * - fdir (tinyglobby's walker) requires picomatch from node_modules for its own `.glob()`, which
+ *   tinyglobby never calls (it matches with the picomatch bundled here): a second, CommonJS copy
+ *   resolved and compiled on every command that lists files;
+ * - commander requires node:child_process (and with it net, dgram, …) for executable
+ *   subcommands, which this CLI does not have; it is required on the first spawn instead.
+ */
+const STARTUP_REQUIRES = [
+  {
+    file: /[\\/]fdir[\\/]dist[\\/]index\.mjs$/,
+    eager: /__require\.resolve\("picomatch"\);\s*pm = __require\("picomatch"\);/,
+    instead: "",
+  },
+  {
+    file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
+    eager: /const childProcess = require\('node:child_process'\);/,
+    instead: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+];
+
+const withoutStartupRequires = {
+  name: "without-startup-requires",
+  setup(build) {
+    for (const { file, eager, instead } of STARTUP_REQUIRES) {
+      build.onLoad({ filter: file }, (args) => {
+        const text = readFileSync(args.path, "utf8");
+        if (!eager.test(text)) {
+          process.stderr.write(`bundle-cli: ${args.path} no longer reads as expected; bundled as it is\n`);
+          return undefined;
+        }
+        return { contents: text.replace(eager, instead), loader: "js" };
+      });
+    }
+  },
+};
+
 // Chunks are named by content hash: a fresh folder, so no chunk of an earlier build is shipped.
 rmSync(outdir, { recursive: true, force: true });
 await esbuild.build({
@@ -78,7 +116,7 @@ await esbuild.build({
   // stopword's CommonJS build holds all 62 languages' lists; its ES module build lets the bundle
   // keep only the ones the analyzers import.
   alias: { stopword: "stopword/src/stopword.js" },
-  plugins: [ownLocation],
+  plugins: [ownLocation, withoutStartupRequires],
   // Shorter text to parse at start-up; names are kept, so stack traces still name functions.
   minifyWhitespace: true,
   minifySyntax: true,

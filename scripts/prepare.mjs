@@ -48,6 +48,16 @@ const vendored = spawnSync(process.execPath, [new URL("vendor-pdfjs.mjs", import
   stdio: "inherit",
 });
 if (vendored.status !== 0) process.exit(vendored.status ?? 1);
+// markdown-it with its class fields set by plain assignment (scripts/vendor-markdown-it.mjs says why).
+const markdownIt = spawnSync(
+  process.execPath,
+  [new URL("vendor-markdown-it.mjs", import.meta.url).pathname],
+  {
+    cwd: root,
+    stdio: "inherit",
+  },
+);
+if (markdownIt.status !== 0) process.exit(markdownIt.status ?? 1);
 // config.schema.json from the compiled zod schema (scripts/write-config-schema.mjs says why).
 const schema = spawnSync(process.execPath, [new URL("write-config-schema.mjs", import.meta.url).pathname], {
   cwd: root,

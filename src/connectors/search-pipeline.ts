@@ -7,7 +7,6 @@
 // the call). Nothing here remembers a call: the value carries everything a later step needs.
 
 import { context } from "@opentelemetry/api";
-import { correctSearchCall } from "../corrective/correct-tool-result.js";
 import {
   type CorrectiveBlock,
   type ResolvedCorrectiveConfig,
@@ -18,7 +17,6 @@ import type { GradeFn } from "../corrective/llm-grade.js";
 import { type SearchCall, searchArgsOf } from "../corrective/search-call.js";
 import { languageDetector } from "../knowledge/analysis/detect.js";
 import { renderSearchResponse } from "../knowledge-tool/render.js";
-import { parseSearchArgs } from "../knowledge-tool/tool-arguments.js";
 import { withOpenToolSpan } from "../telemetry/tool-span.js";
 import {
   type CollectionLanguage,
@@ -118,6 +116,8 @@ export async function correctCall(
           guess: hasLanguageEvidence(call.args.query) ? await languageDetector() : () => undefined,
         }
       : undefined;
+    // The pass's modules load with its first call: a bot with corrective retrieval off never loads them.
+    const { correctSearchCall } = await import("../corrective/correct-tool-result.js");
     const corrected = await correctSearchCall(
       call,
       {
@@ -149,7 +149,7 @@ export async function correctCall(
  */
 export function correctFnOf(corrector: Corrector, botList: readonly string[]): CorrectFn {
   return async (call) => {
-    const handed = handedOver(call, callScope(botList, call.scope));
+    const handed = await handedOver(call, callScope(botList, call.scope));
     if (!handed) return null;
     const { correction } = await correctCall(corrector, handed, {
       toolName: call.toolName,
@@ -170,9 +170,10 @@ export function correctFnOf(corrector: Corrector, botList: readonly string[]): C
  * A call handed to the hook: our own tool's, whole, else an observed call read from its text
  * (its arguments read here once unless the connector already read them).
  */
-function handedOver(call: CorrectCall, scope: string[]): SearchCall | undefined {
+async function handedOver(call: CorrectCall, scope: string[]): Promise<SearchCall | undefined> {
   if (call.searchCall) return { ...call.searchCall, scope };
-  const args = call.args ?? parseSearchArgs(call.toolArgs);
+  const args =
+    call.args ?? (await import("../knowledge-tool/tool-arguments.js")).parseSearchArgs(call.toolArgs);
   if (!args || typeof call.resultText !== "string") return undefined;
   return { args, scope, text: call.resultText };
 }

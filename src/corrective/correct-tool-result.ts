@@ -7,7 +7,6 @@
 // which tools are knowledge searches (isKnowledgeSearchTool in the connector).
 
 import { peelTraceMarker } from "../knowledge-tool/result-text.js";
-import { parseSearchArgs } from "../knowledge-tool/tool-arguments.js";
 import { RESULT_LIMITS } from "../limits.js";
 import { logger } from "../telemetry/logger.js";
 import type { CorrectiveOutcome, SearchResponse } from "../types.js";
@@ -77,6 +76,9 @@ export async function correctToolResult(
     if (call === null || typeof call !== "object") return null;
     const text = call.resultText;
     if (!isCorrectableText(text)) return null;
+    // The tools' argument schemas load here, for a call we only observe: a call of our own
+    // (correctSearchCall) arrives with its arguments read.
+    const { parseSearchArgs } = await import("../knowledge-tool/tool-arguments.js");
     const args = parseSearchArgs(call.toolArgs);
     if (!args) return null;
     const response = isSearchResponse(call.response) ? call.response : undefined;

@@ -158,15 +158,56 @@ function formatFromEnv(env: NodeJS.ProcessEnv, problems: string[]): LogFormat | 
 
 let shared: Logger | undefined;
 
-/** The lazily created process-wide logger. */
+/**
+ * Stands for the process logger until something is logged: holding it (a corrective pass, a
+ * resolver, a server keeps one at hand) creates nothing, so a command that logs nothing (a
+ * quiet search) never loads pino. Any use creates the process logger then and acts on it.
+ */
+const deferred: Logger = new Proxy({} as Logger, {
+  get(_target, key) {
+    // A call below the level the logger would be made with writes nothing: no logger for it.
+    if (shared === undefined && typeof key === "string" && isBelowDefaultLevel(key)) return ignore;
+    shared ??= createLogger();
+    const value: unknown = Reflect.get(shared, key, shared);
+    return typeof value === "function" ? value.bind(shared) : value;
+  },
+  set(_target, key, value) {
+    shared ??= createLogger();
+    return Reflect.set(shared, key, value, shared);
+  },
+  has(_target, key) {
+    shared ??= createLogger();
+    return Reflect.has(shared, key);
+  },
+});
+
+const LEVEL_VALUES: Readonly<Record<string, number>> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+};
+const ignore = () => undefined;
+
+/** Whether `method` is a level the default logger (SECOND_LOOK_LOG_LEVEL, else info) leaves out. */
+function isBelowDefaultLevel(method: string): boolean {
+  if (!Object.hasOwn(LEVEL_VALUES, method)) return false;
+  const value = LEVEL_VALUES[method]!;
+  const level = levelFromEnv(process.env, []);
+  return level === "silent" || value < LEVEL_VALUES[level]!;
+}
+
+/** The process-wide logger, created on its first use (see `deferred`). */
 export function logger(): Logger {
-  shared ??= createLogger();
-  return shared;
+  return shared ?? deferred;
 }
 
 /** Replace the process-wide logger (tests, or a host that owns logging). */
 export function setLogger(next: Logger): void {
-  shared = next;
+  // Handing back what `logger()` gave before anything was logged restores the default logger.
+  shared = next === deferred ? undefined : next;
 }
 
 /** One log record as a plain object: pino's fields (`level` as a number, `msg`, `time`, …). */

@@ -67,7 +67,12 @@ const TOKEN =
 const LEGACY_TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{M}\p{N}]+/gu;
 
 const englishStopwords: ReadonlySet<string> = new Set(ENGLISH_STOPWORDS);
-const englishStopwordStems: ReadonlySet<string> = new Set([...englishStopwords].map((w) => porter(w)));
+/** Stemmed on first use: only an analyzer that reads Latin words as English asks (Porter on ~170 words). */
+let englishStopwordStems: ReadonlySet<string> | undefined;
+function isEnglishStopwordStem(term: string): boolean {
+  englishStopwordStems ??= new Set([...englishStopwords].map((w) => porter(w)));
+  return englishStopwordStems.has(term);
+}
 
 /** A word → word step of an analyzer (a fold or a stemmer), built from its filter definition. */
 type Transform = (word: string) => string;
@@ -127,7 +132,7 @@ export class ComposedAnalyzer implements Analyzer {
   }
 
   isStopwordTerm(term: string): boolean {
-    return this.stopwordTerms.has(term) || (this.latinAsEnglish && englishStopwordStems.has(term));
+    return this.stopwordTerms.has(term) || (this.latinAsEnglish && isEnglishStopwordStem(term));
   }
 
   termOf(word: string): string | undefined {

@@ -1,9 +1,10 @@
-import MarkdownIt, { type Token } from "markdown-it";
+import type { Token } from "markdown-it";
 import footnote from "markdown-it-footnote";
 import { KnowledgeError } from "../knowledge-error.js";
 import { splitFrontMatter } from "./front-matter.js";
 import { htmlFragmentText } from "./html-loader.js";
 import type { ParsedDocument } from "./loaded-document.js";
+import { MarkdownIt } from "./markdown-it.js";
 import { collapseWhitespace, joinBlocks, tidyLines } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 
@@ -417,7 +418,7 @@ function renderInline(tokens: readonly Token[], depth: number): string {
       case "text":
       case "text_special":
       case "code_inline":
-        out += token.content.replace(/\s*\n\s*/g, " ");
+        out += token.content.includes("\n") ? token.content.replace(/\s*\n\s*/g, " ") : token.content;
         break;
       case "softbreak":
         out += " ";
@@ -437,12 +438,17 @@ function renderInline(tokens: readonly Token[], depth: number): string {
         break;
     }
   }
+  // Most paragraphs are one line with single spaces: nothing to split or squeeze.
+  if (!SQUEEZABLE.test(out)) return out.trim();
   return out
     .split("\n")
     .map((line) => line.replace(/[ \t\u00a0]+/g, " ").trim())
     .join("\n")
     .trim();
 }
+
+/** What the squeeze in renderInline would change: a line break, a tab, a no-break space or two spaces. */
+const SQUEEZABLE = /[\n\t\u00a0]| {2}/;
 
 /** The words of inline tokens on one line (headings, image alt text): no HTML, breaks as spaces. */
 function inlinePlain(tokens: readonly Token[], depth: number): string {

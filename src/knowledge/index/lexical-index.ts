@@ -546,12 +546,16 @@ function selectTop(
     a.score < b.score || (a.score === b.score && a.unit > b.unit);
   for (const unit of candidates) {
     if (allowed && !allowed(unit)) continue;
-    const item = { unit, score: scores[unit]! };
+    const score = scores[unit]!;
     if (heap.length < limit) {
-      heap.push(item);
+      heap.push({ unit, score });
       siftUp(heap, heap.length - 1, worse);
-    } else if (worse(heap[0]!, item)) {
-      heap[0] = item;
+      continue;
+    }
+    // `worse(heap[0], candidate)` written out: most candidates lose here, with nothing allocated.
+    const least = heap[0]!;
+    if (least.score < score || (least.score === score && least.unit > unit)) {
+      heap[0] = { unit, score };
       siftDown(heap, 0, worse);
     }
   }
