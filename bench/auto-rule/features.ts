@@ -90,3 +90,27 @@ export async function featureTable(
 export async function saveTable(file: string, rows: readonly FeatureRow[]): Promise<void> {
   await writeFile(file, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
 }
+
+/** What a rule that asks the model costs and keeps on one bot's searches. */
+export interface AskOutcome {
+  /** Searches asked about, per 100. */
+  per100: number;
+  /** haiku's rescues kept: asked about, or rescued by the signal grader alone. */
+  kept: number;
+  rescues: number;
+}
+
+export function askOutcome(ask: (r: FeatureRow) => boolean, rows: readonly FeatureRow[]): AskOutcome {
+  let asked = 0;
+  let kept = 0;
+  let rescues = 0;
+  for (const r of rows) {
+    const asks = ask(r);
+    if (asks) asked++;
+    if (r.haikuRescued) {
+      rescues++;
+      if (asks || r.signalRescued) kept++;
+    }
+  }
+  return { per100: rows.length ? (100 * asked) / rows.length : 0, kept, rescues };
+}

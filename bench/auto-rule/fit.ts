@@ -11,7 +11,7 @@
 // English help are reported, never fitted on (the language rule asks about nearly all of them).
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { FeatureRow } from "./features.js";
+import { type AskOutcome, askOutcome, type FeatureRow } from "./features.js";
 
 /** Two below the 40 % budget, for what one replay cannot show. */
 const BUDGET = 0.38;
@@ -49,28 +49,13 @@ const asks = (rule: Rule, r: FeatureRow): boolean =>
 const bandRule = (r: FeatureRow): boolean =>
   r.mismatch || (r.weak && r.unmatchedShare === 0) || (!r.weak && r.best < 0.43 && r.best - r.second < 0.06);
 
-function outcome(decide: (r: FeatureRow) => boolean, rows: readonly FeatureRow[]) {
-  let asked = 0;
-  let kept = 0;
-  let rescues = 0;
-  for (const r of rows) {
-    const ask = decide(r);
-    if (ask) asked++;
-    if (r.haikuRescued) {
-      rescues++;
-      if (ask || r.signalRescued) kept++;
-    }
-  }
-  return { per100: rows.length ? (100 * asked) / rows.length : 0, kept, rescues };
-}
-
 function fitRule(bots: readonly string[]): Rule {
   let best: { rule: Rule; share: number; asks: number } | undefined;
   for (const absence of ABSENCE) {
     for (const perKey of PER_KEY) {
       for (const offset of OFFSET) {
         const rule = { absence, perKey, offset };
-        const results = bots.map((b) => outcome((r) => asks(rule, r), tables.get(b)!));
+        const results = bots.map((b) => askOutcome((r) => asks(rule, r), tables.get(b)!));
         if (results.some((o) => o.per100 > 100 * BUDGET)) continue;
         const withReplies = results.filter((o) => o.rescues > 0);
         const share = withReplies.reduce((s, o) => s + o.kept / o.rescues, 0) / (withReplies.length || 1);
@@ -89,7 +74,7 @@ function fitRule(bots: readonly string[]): Rule {
   return best.rule;
 }
 
-const show = (o: ReturnType<typeof outcome>) =>
+const show = (o: AskOutcome) =>
   `${o.per100.toFixed(1)} / 100, keeps ${o.rescues ? `${o.kept} of ${o.rescues}` : "–"}`;
 const describeRule = (r: Rule) =>
   `absence share < ${r.absence}, best − fifth < ${r.perKey.toFixed(2)} × key − ${r.offset.toFixed(2)}`;
@@ -105,8 +90,8 @@ for (const [name, rows] of tables) {
   const others = fitted.filter((b) => b !== name);
   const left = fitted.includes(name) ? fitRule(others) : all;
   console.log(
-    `| ${name} | ${show(outcome(bandRule, rows))} | ${show(outcome((r) => asks(all, r), rows))} | ` +
-      `${fitted.includes(name) ? `${show(outcome((r) => asks(left, r), rows))} (${describeRule(left)})` : "–"} |`,
+    `| ${name} | ${show(askOutcome(bandRule, rows))} | ${show(askOutcome((r) => asks(all, r), rows))} | ` +
+      `${fitted.includes(name) ? `${show(askOutcome((r) => asks(left, r), rows))} (${describeRule(left)})` : "–"} |`,
   );
 }
 

@@ -16,7 +16,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fitLogistic, predict } from "../../src/evaluation/logistic.js";
-import type { FeatureRow } from "./features.js";
+import { type AskOutcome, askOutcome, type FeatureRow } from "./features.js";
 
 const BUDGET = 0.38;
 const TARGET = 0.9;
@@ -66,27 +66,6 @@ const fitted = FITTED.filter((b) => tables.has(b));
 const cost = COST_ONLY.filter((b) => tables.has(b));
 if (!fitted.length) throw new Error(`no feature tables in ${folder} (${(await readdir(folder)).join(", ")})`);
 
-interface Outcome {
-  per100: number;
-  kept: number;
-  rescues: number;
-}
-
-function outcome(ask: (r: FeatureRow) => boolean, rows: readonly FeatureRow[]): Outcome {
-  let asked = 0;
-  let kept = 0;
-  let rescues = 0;
-  for (const r of rows) {
-    const a = ask(r);
-    if (a) asked++;
-    if (r.haikuRescued) {
-      rescues++;
-      if (a || r.signalRescued) kept++;
-    }
-  }
-  return { per100: rows.length ? (100 * asked) / rows.length : 0, kept, rescues };
-}
-
 interface Rule {
   absence: number;
   perKey: number;
@@ -107,7 +86,7 @@ function fitRule(
       for (const offset of OFFSET) {
         const rule = { absence, perKey, offset };
         const decide = asks(rule);
-        const results = [...bots, ...cost].map((b) => outcome(decide, tables.get(b)!));
+        const results = [...bots, ...cost].map((b) => askOutcome(decide, tables.get(b)!));
         if (results.some((o) => o.per100 > 100 * BUDGET + 1e-9)) continue;
         const withReplies = results.filter((o) => o.rescues > 0);
         const share = withReplies.reduce((s, o) => s + o.kept / o.rescues, 0) / (withReplies.length || 1);
@@ -124,7 +103,7 @@ function fitRule(
   return best.rule;
 }
 
-const show = (o: Outcome) => `${o.kept}/${o.rescues} at ${o.per100.toFixed(1)}`;
+const show = (o: AskOutcome) => `${o.kept}/${o.rescues} at ${o.per100.toFixed(1)}`;
 
 console.log(
   `## Left out one collection at a time: haiku's rescues kept / asks per 100 searches (fitted at ≤ ${BUDGET * 100} on the others and ${cost.join(", ") || "–"})\n`,
@@ -137,7 +116,7 @@ for (const [gapName, gap] of Object.entries(GAPS)) {
     for (const ties of shipped ? (["fewer", "more"] as const) : (["fewer"] as const)) {
       const asks = family(gap, scale);
       const left = fitted.map((b) =>
-        outcome(
+        askOutcome(
           asks(
             fitRule(
               asks,
@@ -194,14 +173,15 @@ function logisticAsks(bots: readonly string[], l2: number): (r: FeatureRow) => b
   const scores = [...new Set(budgeted.flatMap((b) => tables.get(b)!.map(score)))].sort((a, b) => a - b);
   const at = (line: number) => (r: FeatureRow) => r.mismatch || score(r) >= line;
   const line =
-    scores.find((s) => budgeted.every((b) => outcome(at(s), tables.get(b)!).per100 <= 100 * BUDGET + 1e-9)) ??
-    Number.POSITIVE_INFINITY;
+    scores.find((s) =>
+      budgeted.every((b) => askOutcome(at(s), tables.get(b)!).per100 <= 100 * BUDGET + 1e-9),
+    ) ?? Number.POSITIVE_INFINITY;
   return at(line);
 }
 
 for (const l2 of [1e-3, 1e-2, 1e-1]) {
   const left = fitted.map((b) =>
-    outcome(
+    askOutcome(
       logisticAsks(
         fitted.filter((o) => o !== b),
         l2,
