@@ -542,8 +542,7 @@ function selectTop(
   if (limit <= 0) return [];
   // A bounded min-heap keeps selection O(n log k) however many units matched.
   const heap: ScoredUnit[] = [];
-  const worse = (a: ScoredUnit, b: ScoredUnit) =>
-    a.score < b.score || (a.score === b.score && a.unit > b.unit);
+  const worse = (a: ScoredUnit, b: ScoredUnit) => ranksBelow(a.score, a.unit, b.score, b.unit);
   for (const unit of candidates) {
     if (allowed && !allowed(unit)) continue;
     const score = scores[unit]!;
@@ -552,14 +551,19 @@ function selectTop(
       siftUp(heap, heap.length - 1, worse);
       continue;
     }
-    // `worse(heap[0], candidate)` written out: most candidates lose here, with nothing allocated.
+    // Compared before an entry is made of it: most candidates lose here, with nothing allocated.
     const least = heap[0]!;
-    if (least.score < score || (least.score === score && least.unit > unit)) {
+    if (ranksBelow(least.score, least.unit, score, unit)) {
       heap[0] = { unit, score };
       siftDown(heap, 0, worse);
     }
   }
   return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+}
+
+/** Whether (scoreA, unitA) ranks below (scoreB, unitB): a lower score, or the same and a higher unit id. */
+function ranksBelow(scoreA: number, unitA: number, scoreB: number, unitB: number): boolean {
+  return scoreA < scoreB || (scoreA === scoreB && unitA > unitB);
 }
 
 function siftUp(heap: ScoredUnit[], index: number, worse: (a: ScoredUnit, b: ScoredUnit) => boolean) {
