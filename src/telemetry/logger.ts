@@ -23,7 +23,16 @@ const REDACT_PATHS = [
   "*.gitHubToken",
 ];
 
-const LEVELS: readonly string[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+/** pino's levels and their values (pino's own table, known here without loading pino). */
+const LEVEL_VALUES: Readonly<Record<string, number>> = {
+  fatal: 60,
+  error: 50,
+  warn: 40,
+  info: 30,
+  debug: 20,
+  trace: 10,
+};
+const LEVELS: readonly string[] = [...Object.keys(LEVEL_VALUES), "silent"];
 /** Spellings people use for a pino level that mean exactly one of them. */
 const LEVEL_ALIASES: Readonly<Record<string, Level>> = { warning: "warn", err: "error", critical: "fatal" };
 
@@ -181,14 +190,6 @@ const deferred: Logger = new Proxy({} as Logger, {
   },
 });
 
-const LEVEL_VALUES: Readonly<Record<string, number>> = {
-  trace: 10,
-  debug: 20,
-  info: 30,
-  warn: 40,
-  error: 50,
-  fatal: 60,
-};
 const ignore = () => undefined;
 
 /** Whether `method` is a level the default logger (SECOND_LOOK_LOG_LEVEL, else info) leaves out. */
