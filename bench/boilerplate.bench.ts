@@ -8,6 +8,9 @@
  * - the characters the pages yield (all extracted text) and what the rule saves against `none`;
  * - characters per result: the text the model reads (the full-mode search result as rendered for
  *   it) over every judged question, divided by the hits it holds; and its median per search;
+ * - the site's frame in that text: characters per result of lines that recur on many of the
+ *   collection's pages as `none` reads them (REPEATED_SHARE; a frame repeats on every page, a
+ *   page's own text rarely does), whatever rule removed them;
  * - hit@5 (and hit@10) over the answerable questions, and the questions whose hit@5 a rule
  *   changes against `current`.
  *
@@ -54,6 +57,8 @@ interface Figures {
   hit5: number;
   hit10: number;
   charsPerResult: number;
+  /** Characters per result of lines that recur across the collection's pages (its frame). */
+  repeatedCharsPerResult: number;
   medianCharsPerSearch: number;
   /** Per answerable question: rank of the first answering page in the top 10 (0: none). */
   ranks: Record<string, number>;
@@ -68,6 +73,26 @@ interface CollectionResult {
 }
 
 const median = (values: number[]) => (values.length ? percentiles(values, [50])[0]! : 0);
+
+/** A line on at least this share of a collection's pages (and on REPEATED_PAGES) is its frame. */
+const REPEATED_SHARE = 0.1;
+const REPEATED_PAGES = 5;
+
+const linesOf = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+
+/** The lines (trimmed) that recur on many of these pages: the frame a site repeats around each. */
+function repeatedLines(documents: readonly LoadedDocument[]): Set<string> {
+  const pages = new Map<string, number>();
+  for (const doc of documents) {
+    for (const line of new Set(linesOf(doc.text))) pages.set(line, (pages.get(line) ?? 0) + 1);
+  }
+  const least = Math.max(REPEATED_PAGES, REPEATED_SHARE * documents.length);
+  return new Set([...pages].filter(([, n]) => n >= least).map(([line]) => line));
+}
 
 async function collections(): Promise<{ list: Collection[]; skipped: string[] }> {
   const sets = (process.env.BOILERPLATE_SETS ?? "pydocs,lohelp,handbook").split(",").map((s) => s.trim());
@@ -112,8 +137,8 @@ function selectedVariants(): readonly BoilerplateVariant[] {
   if (!wanted) return VARIANTS;
   const unknown = wanted.filter((w) => !VARIANTS.some((v) => v.name === w));
   if (unknown.length) throw new Error(`BOILERPLATE_VARIANTS: unknown ${unknown.join(", ")}`);
-  // `current` is what every other rule is compared with.
-  return VARIANTS.filter((v) => v.name === "current" || wanted.includes(v.name));
+  // `current` is what every other rule is compared with; `none` says what a page's frame is.
+  return VARIANTS.filter((v) => v.name === "none" || v.name === "current" || wanted.includes(v.name));
 }
 
 /** The page's markup as UTF-8 bytes after `transform` (the sets are UTF-8; another charset is refused). */
@@ -144,6 +169,7 @@ async function measure(
     roundTripChanges: 0,
     variants: {},
   };
+  let repeated: Set<string> | undefined;
   for (const variant of variants) {
     const documents: LoadedDocument[] = [];
     for (const { file, bytes } of pages) {
@@ -160,6 +186,8 @@ async function measure(
         if (again?.text !== doc.text) result.roundTripChanges++;
       }
     }
+    // Variants run in VARIANTS' order, `none` first: its pages hold the whole frame.
+    repeated ??= repeatedLines(documents);
     const engine = KnowledgeEngine.fromDocuments(
       { docs: documents },
       collection.language ? { language: collection.language } : {},
@@ -167,12 +195,14 @@ async function measure(
     const ranks: Record<string, number> = {};
     const rendered: number[] = [];
     let chars = 0;
+    let repeatedChars = 0;
     let hits = 0;
     for (const question of judged) {
       const response = engine.searchSync({ query: question.text });
       const text = renderSearchResponse(response, { brief: false });
       rendered.push(text.length);
       chars += text.length;
+      for (const line of linesOf(text)) if (repeated.has(line)) repeatedChars += line.length;
       hits += response.results.length;
       if (question.kind !== "answerable") continue;
       const rank = response.results
@@ -188,6 +218,7 @@ async function measure(
       hit5: hit(5),
       hit10: hit(10),
       charsPerResult: hits ? Math.round(chars / hits) : 0,
+      repeatedCharsPerResult: hits ? Number((repeatedChars / hits).toFixed(1)) : 0,
       medianCharsPerSearch: Math.round(median(rendered)),
       ranks,
     };
@@ -224,7 +255,7 @@ export async function run() {
     variants.map((v) => {
       const f = r.variants[v.name]!;
       const diff = v.name === "current" ? "" : changed(r, v.name).join(" ");
-      return `| ${r.collection} | ${v.name} | ${f.documents} | ${f.textChars.toLocaleString("en")} | ${saved(r, v.name)} | ${f.charsPerResult} | ${f.medianCharsPerSearch} | ${pct(f.hit5)} | ${pct(f.hit10)} | ${diff} |`;
+      return `| ${r.collection} | ${v.name} | ${f.documents} | ${f.textChars.toLocaleString("en")} | ${saved(r, v.name)} | ${f.charsPerResult} | ${f.repeatedCharsPerResult} | ${f.medianCharsPerSearch} | ${pct(f.hit5)} | ${pct(f.hit10)} | ${diff} |`;
     }),
   );
   const verdicts = variants
@@ -234,17 +265,29 @@ export async function run() {
       const higher = results.filter((r) => r.variants[v.name]!.hit5 > r.variants.current!.hit5);
       return `- **${v.name}** against current: hit@5 lower on ${lower.length} of ${results.length} collections${lower.length ? ` (${lower.map((r) => r.collection).join(", ")})` : ""}, higher on ${higher.length}${higher.length ? ` (${higher.map((r) => r.collection).join(", ")})` : ""}.`;
     });
+  const frameLower = results.filter(
+    (r) => r.variants.current!.repeatedCharsPerResult < r.variants.none!.repeatedCharsPerResult,
+  );
+  const frameVerdict = `- **current** against none: frame characters per result lower on ${frameLower.length} of ${results.length} collections${
+    frameLower.length < results.length
+      ? ` (not on ${results
+          .filter((r) => !frameLower.includes(r))
+          .map((r) => r.collection)
+          .join(", ")})`
+      : ""
+  }.`;
   const roundTrip = results.filter((r) => r.roundTripChanges > 0);
   const markdown = [
-    `Every page of each collection through the product's loader after the rule's transform of its markup, indexed in memory as a bot indexes it; every judged question searched once (full mode, 10 hits). Characters per result: the rendered result the model reads, summed over the questions, over the hits it held. Saved: the pages' extracted characters against \`none\`. Changed: the questions whose hit@5 differs from \`current\` (+ now in the top 5, − no longer).`,
+    `Every page of each collection through the product's loader after the rule's transform of its markup, indexed in memory as a bot indexes it; every judged question searched once (full mode, 10 hits). Characters per result: the rendered result the model reads, summed over the questions, over the hits it held. Frame characters per result: the same for the lines of that text that recur on at least ${REPEATED_SHARE * 100} % of the collection's pages (and ${REPEATED_PAGES}) as \`none\` reads them: the site's frame, whichever rule removed it. Saved: the pages' extracted characters against \`none\`. Changed: the questions whose hit@5 differs from \`current\` (+ now in the top 5, − no longer).`,
     "",
     ...variants.map((v) => `- \`${v.name}\`: ${v.rule}`),
     "",
-    "| collection | rule | pages | extracted chars | saved | chars per result | median chars per search | hit@5 | hit@10 | changed hit@5 |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    "| collection | rule | pages | extracted chars | saved | chars per result | frame chars per result | median chars per search | hit@5 | hit@10 | changed hit@5 |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ...rows,
     "",
     ...verdicts,
+    frameVerdict,
     roundTrip.length
       ? `\nA parse and serialisation that changes nothing altered the text of pages in ${roundTrip.map((r) => `${r.collection} (${r.roundTripChanges})`).join(", ")}: those collections' transformed rules carry that difference too.`
       : "\nA parse and serialisation that changes nothing leaves every page's text as it was: the transforms differ from `current` by their rule alone.",
