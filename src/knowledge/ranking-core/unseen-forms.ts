@@ -55,13 +55,12 @@ function tableOf(lexical: LexicalIndex): PrefixTable {
     const prefix = prefixOf(terms[sorted[start]!]!);
     let end = start + 1;
     while (end < size && prefix !== undefined && terms[sorted[end]!]!.startsWith(prefix)) end++;
+    // The most frequent form; on a tie the first in sorted order, so the choice does not depend
+    // on the order the documents were indexed in.
     let pick = sorted[start]!;
     for (let i = start + 1; i < end; i++) {
       const id = sorted[i]!;
-      const df = lexical.documentFrequency(id);
-      const pickDf = lexical.documentFrequency(pick);
-      // The most frequent form; the one indexed first on a tie (a fixed choice).
-      if (df > pickDf || (df === pickDf && id < pick)) pick = id;
+      if (lexical.documentFrequency(id) > lexical.documentFrequency(pick)) pick = id;
     }
     best.fill(pick, start, end);
     start = end;
@@ -72,7 +71,8 @@ function tableOf(lexical: LexicalIndex): PrefixTable {
 }
 
 /**
- * The indexed term `term` is searched as: the most frequent term sharing its first five letters,
+ * The indexed term `term` is searched as: the most frequent term sharing its first five letters
+ * (of equally frequent ones, the first in sorted order),
  * when the analyzer stems by prefix, the index lacks `term` and holds its whole vocabulary (a
  * candidate index read for one request lacks the terms no candidate holds). Else undefined.
  */

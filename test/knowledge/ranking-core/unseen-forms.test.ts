@@ -28,6 +28,8 @@ const russian = KnowledgeEngine.fromDocuments(
       doc("open", "Открытие документа", "Откройте меню Файл и выберите документ в списке."),
       doc("print", "Печать", "Документ можно напечатать на принтере из меню Файл."),
       doc("save", "Сохранение", "Сохраните документ в формате ODF через меню Файл."),
+      doc("formats", "Форматы файлов", "Формат ODF открыт; формат DOCX тоже поддерживается."),
+      doc("forms", "Формы", "Форма служит для ввода данных."),
     ],
   },
   { language: "ru" },
@@ -41,7 +43,7 @@ describe("a word in a form no section holds (prefix-stemmed languages)", () => {
     // "ячейке" keeps its ending (six letters) and no section writes it.
     expect(ru.analyze("ячейке")).toEqual(["ячейке"]);
     expect(russianIndex.lexical.termId("ячейке")).toBeUndefined();
-    // Searched as the most frequent form beginning "ячейк" ("ячейка", "ячейку": one section each; the first indexed wins the tie).
+    // Searched as the most frequent form beginning "ячейк" ("ячейка", "ячейку": one section each; the first in sorted order wins the tie).
     expect(queryTermsFor("ячейке", russianIndex)).toEqual(["ячейка"]);
     const response = russian.searchSync({ query: "ячейке" });
     expect(response.results[0]?.id).toBe("cells");
@@ -49,6 +51,8 @@ describe("a word in a form no section holds (prefix-stemmed languages)", () => {
     // The first person ("открою") meets the imperative the help writes ("откройте").
     expect(queryTermsFor("открою документ", russianIndex)).toEqual(["открой", "докуме"]);
     expect(russian.searchSync({ query: "открою" }).results[0]?.id).toBe("open");
+    // Of the forms beginning "форма", the most frequent: "формат" (two sections) over "форма" (one).
+    expect(heldFormOf(russianIndex.lexical, ru, "формам")).toBe("формат");
   });
 
   it("Finnish: an elative the help never writes finds the page of the inessive", () => {
