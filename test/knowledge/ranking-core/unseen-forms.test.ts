@@ -55,22 +55,34 @@ describe("a word in a form no section holds (prefix-stemmed languages)", () => {
     expect(heldFormOf(russianIndex.lexical, ru, "формам")).toBe("формат");
   });
 
-  it("Finnish: an elative the help never writes finds the page of the inessive", () => {
+  it("Finnish: a plural the help never writes finds the page of the singular's cases", () => {
     const finnish = KnowledgeEngine.fromDocuments(
       {
         help: [
-          doc("cell", "Solu", "Solussa voi olla kaava tai teksti. Valitse solu ja kirjoita."),
-          doc("chart", "Kaavio", "Lisää kaavio taulukkoon valikosta Lisää."),
+          doc(
+            "formula",
+            "Kaava",
+            "Kaavassa voi olla viittauksia soluihin. Kirjoita kaavaan ensin yhtäsuuruusmerkki.",
+          ),
+          doc("cell", "Solu", "Solussa voi olla teksti. Valitse solu ja kirjoita."),
           doc("page", "Sivu", "Vaihda sivun suunta valikosta Muotoilu."),
         ],
       },
       { language: "fi" },
     );
     const index = finnish.collectionIndex("help")!;
-    expect(analyzerFor("fi").analyze("solusta")).toEqual(["solust"]);
-    expect(index.lexical.termId("solust")).toBeUndefined();
-    expect(queryTermsFor("solusta", index)).toEqual(["soluss"]);
-    expect(finnish.searchSync({ query: "solusta" }).results[0]?.id).toBe("cell");
+    expect(analyzerFor("fi").analyze("kaavat")).toEqual(["kaavat"]);
+    expect(index.lexical.termId("kaavat")).toBeUndefined();
+    // "kaava", "kaavas", "kaavaa" are one section each: the first in sorted order.
+    expect(queryTermsFor("kaavat", index)).toEqual(["kaava"]);
+    expect(finnish.searchSync({ query: "kaavat" }).results[0]?.id).toBe("formula");
+    // A word longer than the stem was cut to it: a stem no section holds ("solust") is left as it
+    // is, though "soluss" shares its first five letters.
+    expect(heldFormOf(index.lexical, analyzerFor("fi"), "solust")).toBe("soluss");
+    expect(queryTermsFor("solusta", index)).toEqual(["solust"]);
+    expect(finnish.searchSync({ query: "solusta kaava" }).retryHints?.unmatchedTerms ?? []).toContain(
+      "solusta",
+    );
   });
 
   it("a word whose first five letters no indexed term shares stays as it is, and unmatched", () => {
