@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { KnowledgeEngine } from "../../../src/backends/embedded/embedded-engine.js";
 import { runCorrectiveRetrieval } from "../../../src/corrective/corrective-pass.js";
 import { analyzerFor } from "../../../src/knowledge/analysis/registry.js";
+import { LexicalIndex } from "../../../src/knowledge/index/lexical-index.js";
 import { type IndexableDocument, queryTermsFor } from "../../../src/knowledge/ranking-core/index.js";
 import { heldFormOf } from "../../../src/knowledge/ranking-core/unseen-forms.js";
 import { renderSearchResponse } from "../../../src/knowledge-tool/render.js";
@@ -94,6 +95,19 @@ describe("a word in a form no section holds (prefix-stemmed languages)", () => {
     // Words shorter than the prefix, and numbers, are never looked up.
     expect(heldFormOf(russianIndex.lexical, analyzerFor("ru"), "яче")).toBeUndefined();
     expect(heldFormOf(russianIndex.lexical, analyzerFor("ru"), "12345")).toBeUndefined();
+  });
+
+  it("an index of some candidate sections read with the collection's statistics looks nothing up", () => {
+    const ru = analyzerFor("ru");
+    const units = [{ title: ru.analyze("Ячейка"), body: ru.analyze("Выделите ячейку и введите текст.") }];
+    const statistics = { unitCount: 100, avgTitleLength: 1, avgBodyLength: 5, documentFrequency: () => 1 };
+    const whole = LexicalIndex.build(units);
+    const candidates = LexicalIndex.build(units, undefined, statistics);
+    expect(whole.holdsWholeVocabulary).toBe(true);
+    expect(heldFormOf(whole, ru, "ячейке")).toBe("ячейка");
+    // It lacks the terms no candidate holds: the most frequent form is not its to tell.
+    expect(candidates.holdsWholeVocabulary).toBe(false);
+    expect(heldFormOf(candidates, ru, "ячейке")).toBeUndefined();
   });
 
   it("English is not prefix-stemmed: a word sharing five letters with an indexed term stays unmatched", () => {
