@@ -8,8 +8,8 @@ import type { LexicalIndex } from "../index/lexical-index.js";
  * the past tense: "ввожу", "открою", "поменял"). Such a word matches nothing yet keeps the
  * largest idf, so it weighs the most in what the query could score and sinks an answered
  * search below the weak line (bench/weak-study/case-rich.ts: 17-18 % of an answered query's
- * weight on lohelp ru and fi, 4 % in English). Such a word is searched instead as the most
- * frequent indexed term that shares its first five letters. Only analyzers that cut words to
+ * weight on lohelp ru and fi, 4 % in English). It is searched instead as the most frequent
+ * indexed term that shares its first five letters. Only analyzers that cut words to
  * prefix stems do it: in every language it also lowered the unanswerable questions flagged on
  * eleven other collections. And only for a word the stem left whole (no longer than the stem): a
  * longer word was cut to its stem, so a stem no section holds is a word the documents lack, not
