@@ -12,14 +12,15 @@
  * weak line flags with false alarms within 35 % (what a per-analyzer shift of the line could reach
  * at best). Each row is one analysis or one query-side
  * change, the collection indexed again with it and ranked by the ranker itself (rankCollection):
- * - shipped: the language's profile;
+ * - shipped: the language's profile, with a whole word in a form no section holds searched by its
+ *   held form as the engine does (src/knowledge/ranking-core/unseen-forms.ts);
  * - snowball: Snowball's stemmer instead of the prefix stem;
  * - snowball+prefix-N: Snowball's stem cut to N letters, so a word of six letters or fewer loses
  *   its ending too ("ячейка", "ячейки", "ячейку" meet);
  * - stopwords+: Russian only, the case forms of the pronouns Snowball's list names in some forms
  *   ("мою", "моей", "которые", "это");
  * - unknown-prefix-N: query side only, a word no section holds replaced by the most frequent
- *   indexed term sharing its first N letters.
+ *   indexed term sharing its first N letters (any word, whatever its length; on top of shipped).
  */
 
 import { tmpdir } from "node:os";

@@ -16,6 +16,12 @@ export interface Analyzer {
   readonly language: string;
   /** Whether the language writes compounds as one word (German, Dutch, Nordic): see compounds.ts. */
   readonly splitsCompounds: boolean;
+  /**
+   * The letters a word is cut to, when the analyzer stems by prefix (the case-rich languages,
+   * languages.ts CASE_RICH_STEMS): a query word in a form no section holds is then searched by
+   * the indexed form that shares its beginning (ranking-core/unseen-forms.ts).
+   */
+  readonly prefixStemLetters?: number;
   /** Index terms in order of appearance (positions are the array indices). */
   analyze(text: string): string[];
   /**
@@ -86,6 +92,7 @@ export class ComposedAnalyzer implements Analyzer {
   readonly id: string;
   readonly language: string;
   readonly splitsCompounds: boolean;
+  readonly prefixStemLetters?: number;
   private readonly tokenizer: TokenizerDefinition;
   private readonly stopwords: ReadonlySet<string>;
   /** Elided articles: dropped even where the stopwords are indexed. */
@@ -106,6 +113,8 @@ export class ComposedAnalyzer implements Analyzer {
     this.tokenizer = definition.tokenizer;
     const { filters } = definition;
     this.splitsCompounds = filters.some((f) => f.kind === "decompound");
+    const prefix = filters.find((f) => f.kind === "prefix");
+    if (prefix) this.prefixStemLetters = prefix.letters;
     this.latinAsEnglish = filters.some((f) => f.kind === "latin-as-english");
     this.indexesStopwords = filters.some((f) => f.kind === "stopwords" && f.indexed === true);
     const normalise = (words: readonly string[]) => words.map((w) => w.normalize("NFKC").toLowerCase());

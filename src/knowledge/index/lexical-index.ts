@@ -332,6 +332,14 @@ export class LexicalIndex {
     }
   }
 
+  /**
+   * Whether the index holds its collection's whole vocabulary: not one built over some candidate
+   * sections with the collection's statistics, which lacks the terms no candidate holds.
+   */
+  get holdsWholeVocabulary(): boolean {
+    return this.statistics === undefined;
+  }
+
   get vocabularySize(): number {
     return this.terms.length;
   }

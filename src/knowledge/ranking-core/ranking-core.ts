@@ -21,6 +21,7 @@ import { relevanceFeatures } from "../relevance-features.js";
 import { snippetFor } from "../snippet.js";
 import { queryCoverage } from "./query-coverage.js";
 import { queryTermPlan } from "./query-terms.js";
+import { heldFormOf, wholeWordTerms, withHeldForms } from "./unseen-forms.js";
 
 interface CollectionHit {
   hit: Hit;
@@ -122,7 +123,12 @@ export class RankingCore {
       const feedback = feedbackFor(top, query);
       // The hints speak the language of the collection whose hits lead (else the first searched).
       const analyzer = (top[0]?.index ?? targets[0])?.analyzer ?? defaultAnalyzer();
-      const plan = rescueCandidates(query, vocabularyOf(targets), analyzer, feedback.relatedTerms);
+      const plan = rescueCandidates(
+        query,
+        vocabularyOf(targets, analyzer, query),
+        analyzer,
+        feedback.relatedTerms,
+      );
       const hints = retryHints(query, feedback, analyzer, plan);
       if (hints) response.retryHints = hints;
     }
@@ -188,28 +194,43 @@ function toHit(
   return hit;
 }
 
-/** The query's terms in a collection: its analysis, plus compound parts and joins the collection holds. */
+/**
+ * The query's terms in a collection: its analysis, plus compound parts and joins the collection
+ * holds; in a prefix-stemmed language, a word the stem left whole in a form no section holds as
+ * the form it does (unseen-forms.ts).
+ */
 export function queryTermsFor(
   query: string,
   index: CollectionIndex,
   analyzer: Analyzer = index.queryAnalyzerFor(query),
 ): string[] {
   const { lexical } = index;
-  return queryTermPlan(query, analyzer).terms((term) => {
+  const terms = queryTermPlan(query, analyzer).terms((term) => {
     const id = lexical.termId(term);
     return id === undefined ? 0 : lexical.documentFrequency(id);
   });
+  return withHeldForms(query, terms, lexical, analyzer);
 }
 
-/** What the rescue candidates need to know of the searched collections' vocabulary. */
-function vocabularyOf(targets: readonly CollectionIndex[]): TermVocabulary {
+/**
+ * What the rescue candidates need to know of the searched collections' vocabulary. A word the
+ * ranking searched by its held form (unseen-forms.ts) counts as that form: it is not absent, so
+ * it neither joins the unmatched words nor makes the corrective pass say "not covered".
+ */
+function vocabularyOf(
+  targets: readonly CollectionIndex[],
+  analyzer: Analyzer,
+  query: string,
+): TermVocabulary {
+  const whole = wholeWordTerms(query, analyzer);
   return {
     unitCount: targets.reduce((n, index) => n + index.lexical.unitCount, 0),
     documentFrequency: (term) => {
       let df = 0;
-      for (const index of targets) {
-        const id = index.lexical.termId(term);
-        if (id !== undefined) df += index.lexical.documentFrequency(id);
+      for (const { lexical } of targets) {
+        const held = whole.has(term) ? heldFormOf(lexical, analyzer, term) : undefined;
+        const id = lexical.termId(held ?? term);
+        if (id !== undefined) df += lexical.documentFrequency(id);
       }
       return df;
     },
