@@ -341,7 +341,7 @@ async function refreshAs(
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
   const changed = report.added || report.updated || report.removed || report.touched || skipsChanged;
-  let saved: SavedCollection | undefined;
+  let saved: SavedCollection | undefined; // what a save wrote: terms as ids, its index if stored
   if (changed || !stored || upgrade || unset?.record || checked?.changed) {
     try {
       const record = unset && {
@@ -368,7 +368,6 @@ async function refreshAs(
     await store.removeStraysOf(source.name).catch(() => undefined);
   }
   report.ms = Math.round(performance.now() - started);
-  // The documents as saved: their terms as ids, with the index stored beside them when there is one.
   if (saved) return { ...saved, report };
   const image = found.state === "loaded" ? found.image : undefined;
   return image && sameUnits(kept, found.state === "loaded" ? found.documents : [])
