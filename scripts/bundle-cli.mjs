@@ -113,9 +113,9 @@ await esbuild.build({
   platform: "node",
   target: "node20",
   external,
-  // stopword's CommonJS build holds all 62 languages' lists; its ES module build lets the bundle
-  // keep only the ones the analyzers import.
-  alias: { stopword: "stopword/src/stopword.js" },
+  // stopword's builds hold all 62 languages' lists; its source modules let the bundle keep only
+  // the ones the analyzers import.
+  alias: { "stopword/dist/stopword.esm.mjs": "stopword/src/stopword.js" },
   plugins: [ownLocation, withoutStartupRequires],
   // Shorter text to parse at start-up; names are kept, so stack traces still name functions.
   minifyWhitespace: true,

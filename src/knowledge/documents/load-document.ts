@@ -5,13 +5,17 @@ import { errorMessage } from "../../errors.js";
 import { decodeText } from "./decode-text.js";
 import { documentFormatFor, isOfficeFormat } from "./document-format.js";
 import { documentText } from "./document-text.js";
-import { parseHtml } from "./html-loader.js";
 import type { LoadedDocument, ParsedDocument } from "./loaded-document.js";
-import { parseMarkdown } from "./markdown-loader.js";
-import { parseOffice } from "./office-loader.js";
-import { PdfEngineMissingError, parsePdf } from "./pdf-loader.js";
 import { DEFAULT_MAX_SECTION_CHARS, splitOversizedSections } from "./split-oversized.js";
-import { parseText } from "./text-loader.js";
+
+// Each format's parser is loaded when the first file of that format comes: a parser thread given
+// only Markdown never loads the PDF, Office and plain-text code or the packages they import
+// (sax, yauzl: some 90 ms of CPU to load in each thread that would).
+const pdfLoader = () => import("./pdf-loader.js");
+const officeLoader = () => import("./office-loader.js");
+const markdownLoader = () => import("./markdown-loader.js");
+const htmlLoader = () => import("./html-loader.js");
+const textLoader = () => import("./text-loader.js");
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
@@ -81,12 +85,14 @@ export async function parseDocumentBytes(
   try {
     if (format === "pdf") {
       // Binary: no text decoding; the PDF loader splits its own oversized parts (per-part pages).
+      const { parsePdf } = await pdfLoader();
       parsed = await parsePdf(read.bytes, fileTitle, {
         maxSectionChars,
         ...(opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {}),
       });
     } else if (isOfficeFormat(format)) {
       const timeout = opts.officeTimeoutMs;
+      const { parseOffice } = await officeLoader();
       parsed = await parseOffice(
         read.bytes,
         format,
@@ -96,11 +102,11 @@ export async function parseDocumentBytes(
     } else {
       const decoded = decodeText(read.bytes, { html: format === "html" });
       if (!decoded.ok) return decoded;
-      parsed = parse(format, decoded.text, fileTitle);
+      parsed = await parse(format, decoded.text, fileTitle);
     }
   } catch (error) {
     const reason = `${format} parser failed: ${errorMessage(error)}`;
-    return error instanceof PdfEngineMissingError
+    return format === "pdf" && error instanceof (await pdfLoader()).PdfEngineMissingError
       ? { ok: false, reason, notTheFile: true }
       : { ok: false, reason };
   }
@@ -124,20 +130,20 @@ function unsupported(absPath: string): string {
   return `unsupported file type${ext ? ` "${ext}"` : " (no extension)"}`;
 }
 
-function parse(
+async function parse(
   format: "markdown" | "mdx" | "text" | "html",
   text: string,
   fileTitle: string,
-): ParsedDocument {
+): Promise<ParsedDocument> {
   switch (format) {
     case "markdown":
-      return parseMarkdown(text, fileTitle);
+      return (await markdownLoader()).parseMarkdown(text, fileTitle);
     case "mdx":
-      return parseMarkdown(text, fileTitle, { mdx: true });
+      return (await markdownLoader()).parseMarkdown(text, fileTitle, { mdx: true });
     case "text":
-      return parseText(text, fileTitle);
+      return (await textLoader()).parseText(text, fileTitle);
     case "html":
-      return parseHtml(text, fileTitle);
+      return (await htmlLoader()).parseHtml(text, fileTitle);
   }
 }
 

@@ -44,6 +44,23 @@ const parser = new MarkdownIt("default", {
 }).use(footnote);
 parser.core.ruler.disable("footnote_tail");
 
+/** Distinct link destinations whose normal form is remembered; past it the memory is emptied. */
+const LINK_CACHE_LIMIT = 10_000;
+const normalizeLink = parser.normalizeLink.bind(parser);
+const normalizedLinks = new Map<string, string>();
+// markdown-it normalises every link destination (a URL parse, punycode for the host name,
+// percent-encoding) to decide whether the link is allowed: a pure function of the destination,
+// which documents repeat (their site, their own pages), so each is normalised once per thread.
+parser.normalizeLink = (url: string) => {
+  let normal = normalizedLinks.get(url);
+  if (normal === undefined) {
+    normal = normalizeLink(url);
+    if (normalizedLinks.size >= LINK_CACHE_LIMIT) normalizedLinks.clear();
+    normalizedLinks.set(url, normal);
+  }
+  return normal;
+};
+
 /** A block token with the blocks between it and its closing token (a leaf: none). */
 interface Block {
   token: Token;

@@ -87,6 +87,13 @@ export type StoreLoad =
    */
   | { state: "stale"; builtWith: string; cause: "analyzer" | "extraction" };
 
+/** A collection as `IndexStore.save` wrote it: what a load of it would give (StoreLoad's "loaded"). */
+export interface SavedCollection {
+  documents: StoredDocument[];
+  /** The lexical index of exactly these documents, in this order, when it was stored with them. */
+  image?: LexicalImage;
+}
+
 /**
  * A collection's index on disk under `<bot>/.second-look/index/`: a small manifest
  * (`<collection>.manifest.json`: version, analyzer, and each segment's size, document count
@@ -241,25 +248,35 @@ export class IndexStore {
     }
   }
 
+  /**
+   * Writes the collection (see the class comment) and returns its documents as a load of what
+   * was written would: their terms as ids, with the lexical index when one was stored (a
+   * collection of one segment), so an index of them is built without interning every term again.
+   */
   async save(
     collection: string,
     documents: readonly StoredDocument[],
     skipped: readonly SkippedFile[],
     analyzer: string,
     detected?: StoredDetection,
-  ): Promise<void> {
+  ): Promise<SavedCollection> {
     await mkdir(this.directory, { recursive: true });
     const prefix = encodeURIComponent(collection);
     // pid first: a stray file's owner can be told alive or dead when cleaning up.
     const generation = `${process.pid}-${randomBytes(4).toString("hex")}`;
     const segments: Manifest["segments"] = [];
     const written: string[] = [];
+    const saved: StoredDocument[] = [];
+    let image: LexicalImage | undefined;
     try {
       let builder = new SegmentBuilder();
       const flush = async (last = false) => {
         const file = `${prefix}.${generation}.${segments.length}.seg`;
         // A collection in one segment keeps its lexical index there: its next open builds none.
         const bytes = builder.finish({ postings: last && segments.length === 0 });
+        const stored = builder.stored();
+        for (const document of stored.documents) saved.push(document);
+        image = stored.image;
         written.push(join(this.directory, file));
         await writeDurably(join(this.directory, file), bytes);
         segments.push({
@@ -295,6 +312,7 @@ export class IndexStore {
       throw error;
     }
     await this.removeStrays(collection, new Set(segments.map((s) => s.file)));
+    return image ? { documents: saved, image } : { documents: saved };
   }
 
   /**

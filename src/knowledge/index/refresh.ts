@@ -18,7 +18,13 @@ import {
   settingFor,
   storedDetection,
 } from "./detected-language.js";
-import { type IndexStore, type SkippedFile, STORE_VERSION, type StoreLoad } from "./index-store.js";
+import {
+  type IndexStore,
+  type SavedCollection,
+  type SkippedFile,
+  STORE_VERSION,
+  type StoreLoad,
+} from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
 import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
@@ -335,6 +341,7 @@ async function refreshAs(
     skippedFiles.length !== previouslySkipped.size ||
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
   const changed = report.added || report.updated || report.removed || report.touched || skipsChanged;
+  let saved: SavedCollection | undefined; // what a save wrote: terms as ids, its index if stored
   if (changed || !stored || upgrade || unset?.record || checked?.changed) {
     try {
       const record = unset && {
@@ -343,7 +350,7 @@ async function refreshAs(
           ? { sample: checked?.sample ?? unset.sample }
           : {}),
       };
-      await store.save(source.name, kept, skippedFiles, analysis.id, record);
+      saved = await store.save(source.name, kept, skippedFiles, analysis.id, record);
       report.written = true;
       if (upgrade) {
         logger().info(
@@ -361,6 +368,7 @@ async function refreshAs(
     await store.removeStraysOf(source.name).catch(() => undefined);
   }
   report.ms = Math.round(performance.now() - started);
+  if (saved) return { ...saved, report };
   const image = found.state === "loaded" ? found.image : undefined;
   return image && sameUnits(kept, found.state === "loaded" ? found.documents : [])
     ? { documents: kept, report, image }

@@ -54,6 +54,10 @@ export class SegmentBuilder {
   /** Per vocabulary of loaded documents: its ids as this segment's (-1: not met yet). */
   private readonly remaps = new Map<readonly string[], Int32Array>();
   private readonly headers: string[] = [];
+  /** The documents gathered, in order (see `stored`). */
+  private readonly added: StoredDocument[] = [];
+  /** The lexical index `finish` stored with the segment, if it stored one. */
+  private storedImage: LexicalImage | undefined;
   private readonly texts: string[] = [];
   private readonly textLengths: number[] = [];
   private textBytes = 0;
@@ -74,6 +78,7 @@ export class SegmentBuilder {
   }
 
   add(document: StoredDocument): void {
+    this.added.push(document);
     const header: StoredDocumentHeader = {
       ...document,
       sections: document.sections.map(({ titleTerms, bodyTerms, content, ...section }) => {
@@ -95,6 +100,7 @@ export class SegmentBuilder {
    */
   finish(options: { postings?: boolean } = {}): Buffer {
     const image = options.postings ? this.image() : undefined;
+    this.storedImage = image;
     const postings = image ? image.postingUnits.length : undefined;
     const text = Buffer.from(this.texts.join(""), "utf8");
     const header = Buffer.from(
@@ -119,6 +125,29 @@ export class SegmentBuilder {
     at = writeUint32s(out, at, this.textLengths);
     text.copy(out, at);
     return out;
+  }
+
+  /**
+   * After `finish`: the documents gathered, each section's terms as ids into the segment's
+   * vocabulary (views of the ids written), as a load of the segment would give them; and the
+   * lexical index stored with them, if one was. An index built from these ids interns each
+   * distinct term once, not every occurrence, and one built from the image interns nothing.
+   */
+  stored(): { documents: StoredDocument[]; image?: LexicalImage } {
+    const ids = this.ids.subarray(0, this.idCount);
+    let field = 0;
+    let at = 0;
+    const next = (): TermIds => {
+      const count = this.counts[field++]!;
+      const view = { vocabulary: this.vocabulary, ids: ids.subarray(at, at + count) };
+      at += count;
+      return view;
+    };
+    const documents = this.added.map((document) => ({
+      ...document,
+      sections: document.sections.map((section) => ({ ...section, titleTerms: next(), bodyTerms: next() })),
+    }));
+    return this.storedImage ? { documents, image: this.storedImage } : { documents };
   }
 
   /**

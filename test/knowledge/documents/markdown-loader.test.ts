@@ -58,6 +58,28 @@ describe("parseMarkdown", () => {
     expect(byHeading("Questions")).toBe("Ask the People Team.");
   });
 
+  it("decides each link alike however often its destination repeats: an allowed one is a link, a refused one stays text", () => {
+    const source = [
+      "See [the guide](https://example.com/guide) and [the guide](https://example.com/guide).",
+      "",
+      "Not [a link](javascript:alert(1)), again [a link](javascript:alert(1)).",
+      "",
+      "[ref]: javascript:alert(2)",
+      "",
+      "[ref]: javascript:alert(2)",
+    ].join("\n");
+    for (let parse = 0; parse < 2; parse++) {
+      expect(parseMarkdown(source, "links").sections[0]?.content).toBe(
+        [
+          "See the guide and the guide.",
+          "Not [a link](javascript:alert(1)), again [a link](javascript:alert(1)).",
+          "[ref]: javascript:alert(2)",
+          "[ref]: javascript:alert(2)",
+        ].join("\n\n"),
+      );
+    }
+  });
+
   it("uses the first H1 as title when there is no front matter title", () => {
     const d = parseMarkdown("Preamble.\n\n## Before\n\ntext\n\n# Real Title\n\n## Sub\n\nmore", "file");
     expect(d.title).toBe("Real Title");

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { indexDirectory, openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
 import { TEXT_EXTRACTION_VERSION } from "../../../src/knowledge/documents/text-extraction.js";
@@ -10,7 +10,7 @@ import { CollectionIndex } from "../../../src/knowledge/index/collection-index.j
 import { IndexStore, STORE_VERSION } from "../../../src/knowledge/index/index-store.js";
 import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
 import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
-import { isTermIds, type TermSequence } from "../../../src/knowledge/index/lexical-index.js";
+import { isTermIds, LexicalIndex, type TermSequence } from "../../../src/knowledge/index/lexical-index.js";
 import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
 import { logLines } from "../../support/capture-logs.js";
 
@@ -68,22 +68,52 @@ describe("refreshCollection", () => {
     expect(again.report).toMatchObject({ unchanged: 2, touched: 0, written: false });
   });
 
-  it("hands back the stored lexical index while the sections are the stored ones, and none once a file changed", async () => {
+  it("hands back the lexical index of the documents as they stand: the one stored, or the one a save just wrote", async () => {
     const store = new IndexStore(indexDirectory(bot));
+    const ranksAsBuilt = (refreshed: Awaited<ReturnType<typeof refreshCollection>>) => {
+      const build = vi.spyOn(LexicalIndex, "build");
+      const fromImage = new CollectionIndex("handbook", refreshed.documents, { image: refreshed.image! });
+      // The image fits the documents: nothing is built.
+      expect(build).not.toHaveBeenCalled();
+      build.mockRestore();
+      const built = new CollectionIndex("handbook", refreshed.documents);
+      const query = built.lexical.queryStats(["vacat", "day", "manag"]);
+      expect(fromImage.lexical.search(query, 10)).toEqual(built.lexical.search(query, 10));
+      expect(fromImage.lexical.image()).toEqual(built.lexical.image());
+    };
+    // The first run's save wrote the index: handed back with the documents, their terms as its ids.
     const first = await refreshCollection(bot, source, store);
-    // Written now, read from the next refresh on.
-    expect(first.image).toBeUndefined();
+    expect(first.image).toBeDefined();
+    expect(first.documents.every((d) => d.sections.every((s) => isTermIds(s.bodyTerms)))).toBe(true);
+    ranksAsBuilt(first);
     const unchanged = await refreshCollection(bot, source, store);
+    expect(unchanged.report.written).toBe(false);
     expect(unchanged.image).toBeDefined();
-    const fromImage = new CollectionIndex("handbook", unchanged.documents, { image: unchanged.image! });
-    const built = new CollectionIndex("handbook", unchanged.documents);
-    const query = built.lexical.queryStats(["vacat", "day"]);
-    expect(fromImage.lexical.search(query, 10)).toEqual(built.lexical.search(query, 10));
+    ranksAsBuilt(unchanged);
     const later = new Date(Date.now() + 60_000);
     await utimes(join(bot, "docs", "pto.md"), later, later);
     expect((await refreshCollection(bot, source, store)).image).toBeDefined();
     await writeFile(join(bot, "docs", "sick.md"), "# Sick leave\n\nCall your manager first.\n");
-    expect((await refreshCollection(bot, source, store)).image).toBeUndefined();
+    const changed = await refreshCollection(bot, source, store);
+    expect(changed.report.updated).toBe(1);
+    expect(changed.image).toBeDefined();
+    expect(changed.documents.find((d) => d.id === "docs/sick.md")?.sections[0]?.content).toContain("first");
+    ranksAsBuilt(changed);
+  });
+
+  it("hands back no index for a collection stored in several segments, but its documents' terms as ids", async () => {
+    const store = new IndexStore(indexDirectory(bot), 1);
+    const first = await refreshCollection(bot, source, store);
+    expect(first.report.written).toBe(true);
+    expect(first.image).toBeUndefined();
+    expect(first.documents.map((d) => d.id).sort()).toEqual(["docs/pto.md", "docs/sick.md"]);
+    expect(first.documents.every((d) => d.sections.every((s) => isTermIds(s.titleTerms)))).toBe(true);
+    const reloaded = await store.load("handbook", ENGLISH);
+    const terms = (sequence: TermSequence) =>
+      isTermIds(sequence) ? Array.from(sequence.ids, (id) => sequence.vocabulary[id]) : sequence;
+    const termsOf = (documents: typeof first.documents) =>
+      documents.map((d) => d.sections.map((s) => [terms(s.titleTerms), terms(s.bodyTerms)]));
+    expect(termsOf(first.documents)).toEqual(termsOf(reloaded!));
   });
 
   it("skips a binary or non-UTF-8 file with a reason naming it, and indexes the rest", async () => {
