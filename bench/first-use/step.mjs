@@ -1,9 +1,13 @@
-// One measured CLI run in a process of its own: imports a checkout's built CLI (dist/) and runs
+// One measured CLI run in a process of its own: imports a checkout's built CLI as
+// bin/second-look.js does (dist/cli-bundle/ when the build bundled it, else dist/cli/) and runs
 // `second-look <args>`, then reports its wall time and the CPU time of the whole process (every
 // thread: the parser threads included) on stderr's last line as {"firstUse":{...}}.
+import { existsSync } from "node:fs";
+
 const [checkout, ...args] = process.argv.slice(2);
 const started = performance.now();
-const { main } = await import(`${checkout}/dist/cli/main.js`);
+const bundle = `${checkout}/dist/cli-bundle/main.js`;
+const { main } = await import(existsSync(bundle) ? bundle : `${checkout}/dist/cli/main.js`);
 await main(args);
 process.on("exit", () => {
   const cpu = process.cpuUsage();
