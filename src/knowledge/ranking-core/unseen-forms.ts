@@ -116,15 +116,16 @@ export function wholeWordTerms(query: string, analyzer: Analyzer): Set<string> {
 
 /**
  * `terms`, `query`'s terms, with each one the index lacks of a word the stem left whole replaced by
- * its held form (heldFormOf), when it has one.
+ * its held form (heldFormOf), when it has one; `terms` itself where no word can have one (every
+ * search of a language not stemmed by prefix).
  */
 export function withHeldForms(
   query: string,
-  terms: readonly string[],
+  terms: string[],
   lexical: LexicalIndex,
   analyzer: Analyzer,
 ): string[] {
-  if (analyzer.prefixStemLetters === undefined || !lexical.holdsWholeVocabulary) return [...terms];
+  if (analyzer.prefixStemLetters === undefined || !lexical.holdsWholeVocabulary) return terms;
   const whole = wholeWordTerms(query, analyzer);
   return terms.map((term) => (whole.has(term) ? heldFormOf(lexical, analyzer, term) : undefined) ?? term);
 }
