@@ -374,22 +374,19 @@ function imageOf(
 
 /** `count` little-endian u16s at `offset`: a view where alignment and byte order allow, else a copy. */
 function uint16s(bytes: Buffer, offset: number, count: number): Uint16Array {
-  if (LITTLE_ENDIAN && (bytes.byteOffset + offset) % 2 === 0) {
-    return new Uint16Array(bytes.buffer, bytes.byteOffset + offset, count);
-  }
-  const out = new Uint16Array(count);
-  for (let i = 0; i < count; i++) out[i] = bytes.readUInt16LE(offset + 2 * i);
-  return out;
+  if (viewable(bytes, offset, 2)) return new Uint16Array(bytes.buffer, bytes.byteOffset + offset, count);
+  return Uint16Array.from({ length: count }, (_, i) => bytes.readUInt16LE(offset + 2 * i));
 }
 
 /** `count` little-endian u32s at `offset`: a view where alignment and byte order allow, else a copy. */
 function uint32s(bytes: Buffer, offset: number, count: number): Uint32Array {
-  if (LITTLE_ENDIAN && (bytes.byteOffset + offset) % 4 === 0) {
-    return new Uint32Array(bytes.buffer, bytes.byteOffset + offset, count);
-  }
-  const out = new Uint32Array(count);
-  for (let i = 0; i < count; i++) out[i] = bytes.readUInt32LE(offset + 4 * i);
-  return out;
+  if (viewable(bytes, offset, 4)) return new Uint32Array(bytes.buffer, bytes.byteOffset + offset, count);
+  return Uint32Array.from({ length: count }, (_, i) => bytes.readUInt32LE(offset + 4 * i));
+}
+
+/** Whether `bytes` at `offset` can be read in place as little-endian values `width` bytes wide. */
+function viewable(bytes: Buffer, offset: number, width: number): boolean {
+  return LITTLE_ENDIAN && (bytes.byteOffset + offset) % width === 0;
 }
 
 function isHeader(
