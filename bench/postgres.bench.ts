@@ -6,10 +6,12 @@
  *    ../shared/data/pydocs/build-bot.sh): `second-look index`'s per-file path, then the 100 judged
  *    questions on both backends — hit@5, weak-flag rates, responses identical — and the same
  *    questions from four processes searching the one database at once.
- * 2. lohelp de and ja (LibreOffice's help, ../shared/data/lohelp/; pages from the lohelp bench's
- *    builder, BENCH_LOHELP_DIR reuses prebuilt ones): the same pages indexed by the embedded
- *    engine and by PostgreSQL with the collection's `language` set to "de" / "ja", the 80 judged
- *    questions on both — responses identical (whole SearchResponse) and hit@5 on both.
+ * 2. lohelp de, ja, ru and fi (LibreOffice's help, ../shared/data/lohelp/; pages from the lohelp
+ *    bench's builder, BENCH_LOHELP_DIR reuses prebuilt ones): the same pages indexed by the
+ *    embedded engine and by PostgreSQL with the collection's `language` set to the language's tag,
+ *    the 80 judged questions on both — responses identical (whole SearchResponse) and hit@5 on
+ *    both. Russian and Finnish are stemmed by prefix: their questions' word forms no page writes
+ *    are searched as the forms the collection holds (ranking-core/unseen-forms.ts).
  *
  * POSTGRES_BENCH_PARTS=pydocs,lohelp (the default: both) chooses the parts.
  *
@@ -38,8 +40,8 @@ const sharedData = resolve(process.env.BENCH_DATA_DIR ?? resolve(repo, "../share
 const PYDOCS_BOT = process.env.PYDOCS_BOT ?? "/tmp/pydocs-bot";
 const URL_ENV = "BENCH_DATABASE_URL";
 const PARTS = ["pydocs", "lohelp"] as const;
-/** The lohelp languages compared across backends (issue 20's acceptance names de and ja). */
-const LOHELP_CODES = ["de", "ja"] as const;
+/** The lohelp languages compared across backends: compounds, a segmenter, prefix stems. */
+const LOHELP_CODES = ["de", "ja", "ru", "fi"] as const;
 const r1 = (v: number) => Math.round(v * 10) / 10;
 
 interface Judged {

@@ -24,6 +24,7 @@ import {
   queryTermWeights,
   rankedQueryTerms,
   toDoc,
+  unseenFormPrefixes,
 } from "../../knowledge/ranking-core/index.js";
 import type { Doc } from "../../types.js";
 import { pseudoFrequencySql } from "./pg-bm25f.js";
@@ -202,12 +203,22 @@ export class PostgresReads {
     // the embedded engine's rule, analysis/collection-analysis.ts), and meets compounds through
     // its vocabulary as the embedded engine does (ranking-core/query-terms.ts).
     const languages = languageMix(row.languages);
-    const plan = queryTermPlan(query, analysis.queryAnalyzer(languages, query));
+    const analyzer = analysis.queryAnalyzer(languages, query);
+    const plan = queryTermPlan(query, analyzer);
     // One lookup for the query's terms and the compound parts that may join them (the parts it
     // chooses are among them; the others' frequencies are true ones, harmless to keep).
     const known = await this.documentFrequencies(client, row.id, plan.lookups);
     const frequency = (term: string) => known.get(term) ?? 0;
-    const queryTerms = plan.terms(frequency);
+    const planned = plan.terms(frequency);
+    // In a prefix-stemmed language, a word in a form no section holds is searched as the form the
+    // collection does hold, as the embedded engine searches it (ranking-core/unseen-forms.ts).
+    const heldForms = await this.heldForms(
+      client,
+      row.id,
+      unseenFormPrefixes(query, planned, analyzer, (term) => known.has(term)),
+    );
+    for (const { term, df } of heldForms.values()) known.set(term, df);
+    const queryTerms = planned.map((term) => heldForms.get(term)?.term ?? term);
     const unitCount = Number(row.unit_count);
     const statistics: CollectionStatistics = {
       unitCount,
@@ -215,6 +226,7 @@ export class PostgresReads {
       avgBodyLength: unitCount ? Number(row.body_length_sum) / unitCount : 0,
       documentFrequency: frequency,
       documentCount: Number(row.document_count),
+      heldForm: (term) => heldForms.get(term)?.term,
     };
     const original = queryTermWeights(queryTerms, unitCount, frequency);
     // Each candidate once, in the packed form the index reads (its stored terms, unsplit),
@@ -384,6 +396,36 @@ export class PostgresReads {
       ],
     );
     return result.rows;
+  }
+
+  /**
+   * For each query term in `prefixes`, the collection's most frequent term beginning with its
+   * prefix (of equally frequent ones, the first in code-point order), with its frequency: the
+   * held form ranking-core/unseen-forms.ts heldFormOf picks over a whole vocabulary. A term whose
+   * prefix begins no term of the collection has none.
+   */
+  private async heldForms(
+    client: pg.PoolClient,
+    collectionId: number,
+    prefixes: ReadonlyMap<string, string>,
+  ): Promise<Map<string, { term: string; df: number }>> {
+    if (!prefixes.size) return new Map();
+    const queried = [...prefixes.keys()];
+    const starts = queried.map((term) => prefixes.get(term)!);
+    // Every term beginning with a prefix sorts, byte by byte, below the prefix followed by the
+    // last code point: the range terms_by_prefix (pg-schema.ts) reads.
+    const result = await client.query<{ queried: string; term: string; df: string }>(
+      `SELECT q.queried, h.term, h.df
+       FROM unnest($2::text[], $3::text[], $4::text[]) AS q(queried, prefix, upper)
+       CROSS JOIN LATERAL (
+         SELECT term, df FROM ${this.t.terms}
+         WHERE collection_id = $1 AND term ~>=~ q.prefix AND term ~<~ q.upper
+         ORDER BY df DESC, term COLLATE "C"
+         LIMIT 1
+       ) h`,
+      [collectionId, queried, starts, starts.map((prefix) => `${prefix}\u{10FFFF}`)],
+    );
+    return new Map(result.rows.map((r) => [r.queried, { term: r.term, df: Number(r.df) }]));
   }
 
   private async documentFrequencies(

@@ -85,6 +85,9 @@ export function tablesIn(schema: string): Tables {
  *   and analyses its queries in every language it holds (analysis/collection-analysis.ts).
  *   Documents from before get null and are not counted: their collection named one language
  *   ("auto" was refused on PostgreSQL before), and a change to "auto" re-indexes it.
+ * - version 9: `terms_by_prefix`, the terms of a collection in byte order, so a query word in a
+ *   form no section holds (a prefix-stemmed language) finds the form it is searched as with one
+ *   range read (pg-reads.ts heldForms, ranking-core/unseen-forms.ts).
  */
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
@@ -220,6 +223,10 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
       documents bigint NOT NULL,
       PRIMARY KEY (collection_id, language)
     );
+  `,
+  (t) => `
+    -- Terms in byte order whatever the database's collation: a prefix is one range (heldForms).
+    CREATE INDEX terms_by_prefix ON ${t.terms} (collection_id, term text_pattern_ops);
   `,
 ];
 

@@ -52,6 +52,11 @@ export interface CollectionStatistics {
   documentFrequency: (term: string) => number;
   /** Documents in the whole collection (pages, each of one or more units). */
   documentCount?: number;
+  /**
+   * The indexed form a query term no section holds is searched as, looked up over the whole
+   * vocabulary by the backend that read the candidates (ranking-core/unseen-forms.ts).
+   */
+  heldForm?: (term: string) => string | undefined;
 }
 
 /**
@@ -338,6 +343,11 @@ export class LexicalIndex {
    */
   get holdsWholeVocabulary(): boolean {
     return this.statistics === undefined;
+  }
+
+  /** The held form the statistics' backend looked up for `term` (an index over candidates only). */
+  statedHeldForm(term: string): string | undefined {
+    return this.statistics?.heldForm?.(term);
   }
 
   get vocabularySize(): number {

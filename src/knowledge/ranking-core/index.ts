@@ -31,3 +31,4 @@ export {
 } from "./candidate-plan.js";
 export { type QueryTermPlan, queryTermPlan, queryTermWeights, rankedQueryTerms } from "./query-terms.js";
 export { queryTermsFor, RankingCore, toDoc } from "./ranking-core.js";
+export { unseenFormPrefixes } from "./unseen-forms.js";

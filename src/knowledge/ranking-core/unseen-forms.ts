@@ -18,7 +18,10 @@ import type { LexicalIndex } from "../index/lexical-index.js";
  * flagged two unanswerable questions fewer of twenty (80 → 70 %) and told three fewer "not
  * covered" (30 → 15 %), handbook ru-ru three fewer (45 → 30 %).
  *
- * Query time only: the stored index and the analyzer's output are as they were.
+ * Query time only: the stored index and the analyzer's output are as they were. An index built over
+ * some candidate sections (the PostgreSQL backend's) lacks most of the vocabulary: its backend
+ * looks the held forms up over the whole vocabulary by the same rule (pg-reads.ts heldForms) and
+ * hands them over with the collection's statistics.
  */
 
 /** Letters an unmatched word shares with the term it is searched as (measured with 6-letter stems). */
@@ -39,7 +42,11 @@ interface PrefixTable {
 
 const tables = new WeakMap<LexicalIndex, PrefixTable>();
 
-function prefixOf(term: string): string | undefined {
+/**
+ * The first UNSEEN_FORM_PREFIX_LETTERS characters of `term` when they are all letters: what a
+ * held form must begin with. Undefined for a shorter term or one beginning with a digit or sign.
+ */
+export function unseenFormPrefix(term: string): string | undefined {
   const letters = Array.from(term);
   if (letters.length < UNSEEN_FORM_PREFIX_LETTERS) return undefined;
   const prefix = letters.slice(0, UNSEEN_FORM_PREFIX_LETTERS).join("");
@@ -57,7 +64,7 @@ function tableOf(lexical: LexicalIndex): PrefixTable {
   const best = new Uint32Array(size);
   // Terms sharing a prefix are adjacent in sorted order: one pass per run of them.
   for (let start = 0; start < size; ) {
-    const prefix = prefixOf(terms[sorted[start]!]!);
+    const prefix = unseenFormPrefix(terms[sorted[start]!]!);
     let end = start + 1;
     while (end < size && prefix !== undefined && terms[sorted[end]!]!.startsWith(prefix)) end++;
     // The most frequent form; on a tie the first in sorted order, so the choice does not depend
@@ -77,14 +84,15 @@ function tableOf(lexical: LexicalIndex): PrefixTable {
 
 /**
  * The indexed term `term` is searched as: the most frequent term sharing its first five letters
- * (of equally frequent ones, the first in sorted order),
- * when the analyzer stems by prefix, the index lacks `term` and holds its whole vocabulary (a
- * candidate index read for one request lacks the terms no candidate holds). Else undefined.
+ * (of equally frequent ones, the first in sorted order), when the analyzer stems by prefix and
+ * the collection lacks `term`. Else undefined. An index over candidate sections answers with the
+ * form its backend looked up over the whole vocabulary (CollectionStatistics.heldForm).
  */
 export function heldFormOf(lexical: LexicalIndex, analyzer: Analyzer, term: string): string | undefined {
-  if (analyzer.prefixStemLetters === undefined || !lexical.holdsWholeVocabulary) return undefined;
+  if (analyzer.prefixStemLetters === undefined) return undefined;
   if (lexical.termId(term) !== undefined) return undefined;
-  const prefix = prefixOf(term);
+  if (!lexical.holdsWholeVocabulary) return lexical.statedHeldForm(term);
+  const prefix = unseenFormPrefix(term);
   if (prefix === undefined) return undefined;
   const { sorted, best } = tableOf(lexical);
   let low = 0;
@@ -125,7 +133,30 @@ export function withHeldForms(
   lexical: LexicalIndex,
   analyzer: Analyzer,
 ): string[] {
-  if (analyzer.prefixStemLetters === undefined || !lexical.holdsWholeVocabulary) return terms;
+  if (analyzer.prefixStemLetters === undefined) return terms;
   const whole = wholeWordTerms(query, analyzer);
   return terms.map((term) => (whole.has(term) ? heldFormOf(lexical, analyzer, term) : undefined) ?? term);
+}
+
+/**
+ * For a backend that reads candidate sections only: each of `terms` (`query`'s) that can have a
+ * held form — of a word the stem left whole, held by no section (`held` says which the collection
+ * holds), with a prefix of letters — mapped to the prefix its held form must begin with. The
+ * backend picks, among its collection's terms beginning so, the one heldFormOf would.
+ */
+export function unseenFormPrefixes(
+  query: string,
+  terms: readonly string[],
+  analyzer: Analyzer,
+  held: (term: string) => boolean,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  if (analyzer.prefixStemLetters === undefined) return out;
+  const whole = wholeWordTerms(query, analyzer);
+  for (const term of terms) {
+    if (!whole.has(term) || held(term)) continue;
+    const prefix = unseenFormPrefix(term);
+    if (prefix !== undefined) out.set(term, prefix);
+  }
+  return out;
 }
