@@ -142,10 +142,24 @@ async function prepareSide(label: Side["label"], ref: string, work: string): Pro
   return { label, ref, commit, dir };
 }
 
+/**
+ * The code cache (src/cli/code-cache.ts) of every run here: a folder of this run's own, so the
+ * first command of each kind starts without one, as after an install, and the user's is untouched.
+ */
+let codeCache = "";
+
+/** The environment of a measured run: the code cache this run's, or `off`. */
+function runEnv(cache: "on" | "off" = "on"): NodeJS.ProcessEnv {
+  return { ...process.env, SECOND_LOOK_CODE_CACHE: cache === "on" ? codeCache : "off" };
+}
+
 /** `second-look <args>` of one side through step.mjs: its figures (and a failure's stderr). */
 function step(side: Side, args: string[]): Promise<StepFigures> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [STEP, side.dir, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [STEP, side.dir, ...args], {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: runEnv(),
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => {
       stderr += String(chunk);
@@ -162,10 +176,10 @@ function step(side: Side, args: string[]): Promise<StepFigures> {
 }
 
 /** Wall time of one process from spawn to exit. */
-function wallOf(args: string[]): Promise<number> {
+function wallOf(args: string[], env: NodeJS.ProcessEnv = runEnv()): Promise<number> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "ignore"] });
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "ignore"], env });
     child.on("close", (code) =>
       code === 0 ? done(performance.now() - started) : fail(new Error(`${args.join(" ")} exited ${code}`)),
     );
@@ -217,6 +231,7 @@ async function measureIngest(sides: Side[], work: string, source: string) {
 /** Long enough (MIN_LANGUAGE_LETTERS) that the corrective pass asks the language detector about it. */
 const LONG_QUERY = "w1 w2k w3f w4a w5b w6c w7d";
 const LONG_QUERY_ROW = `corrective retrieval on, query "${LONG_QUERY}" (detector loaded)`;
+const NO_CACHE_ROW = "corrective retrieval off, no code cache (SECOND_LOOK_CODE_CACHE=off: a first run)";
 
 const CONFIGS = {
   "corrective retrieval off (the default)": {},
@@ -253,6 +268,9 @@ async function measureSearch(sides: Side[], work: string) {
       // A query with letters enough to be in another language: the corrective pass loads the detector.
       const on = bots.get(`${side.label} ${Object.keys(CONFIGS)[1]}`)!;
       add(`${side.label} ${LONG_QUERY_ROW}`, await wallOf([bin, "search", on, LONG_QUERY, "--json"]));
+      // As the first search after an install: no code cache to start from.
+      const off = bots.get(`${side.label} ${Object.keys(CONFIGS)[0]}`)!;
+      add(`${side.label} ${NO_CACHE_ROW}`, await wallOf([bin, "search", off, ...query], runEnv("off")));
     }
     add("node -e 0", await wallOf(["-e", "0"]));
     process.stderr.write(`first-use: search round ${round + 1}/${SEARCH_ROUNDS}\n`);
@@ -262,6 +280,7 @@ async function measureSearch(sides: Side[], work: string) {
 
 export async function run() {
   const work = mkdtempSync(join(tmpdir(), "second-look-first-use-"));
+  codeCache = join(work, "code-cache");
   const sides: Side[] = [];
   const loadAtStart = loadavg()[0]!;
   try {
@@ -304,14 +323,14 @@ function report(
     `| Markdown MB/s (wall) | ${perWall(ingest.before.md)} | ${perWall(ingest.after.md)} | |`,
     `| Markdown MB per CPU-second (per core) | ${perCpu(ingest.before.md)} | ${perCpu(ingest.after.md)} | ≥ ${TARGETS.mbPerCpuSecond} |`,
     `| .txt MB per CPU-second | ${perCpu(ingest.before.txt)} | ${perCpu(ingest.after.txt)} | |`,
-    ...[...Object.keys(CONFIGS), LONG_QUERY_ROW].flatMap((label) => [
+    ...[...Object.keys(CONFIGS), LONG_QUERY_ROW, NO_CACHE_ROW].flatMap((label) => [
       `| cold search, ${label}: ms | ${search[`before ${label}`]} | ${search[`after ${label}`]} | |`,
       `| cold search / node -e 0, ${label} | ${ratio(search[`before ${label}`]!, node)} | ${ratio(search[`after ${label}`]!, node)} | ≤ ${TARGETS.searchOverNode} |`,
     ]),
     `| node -e 0: ms (same rounds) | ${node} | ${node} | |`,
   ];
   const markdown = [
-    `Before: ${before.ref} (${before.commit}); after: ${after.ref} (${after.commit}). Ingest data: ${origin}, ${mb.toFixed(2)} MB; the .txt bot holds the same bytes. Ingest = \`second-look index <bot> --json\` on a bot never indexed (\`language: "en"\`), in a process of its own; CPU = user + system of every thread. Medians of ${ROUNDS} rounds; a ratio is the median of each round's Markdown run over its .txt run, which ran right after it. Cold search = \`second-look search <bot> <query> --json\` on an indexed bot of ${SEARCH_PAGES} generated Markdown pages (~3 KB each), spawn to exit, medians of ${SEARCH_ROUNDS} rounds beside \`node -e 0\` (2 per round).`,
+    `Before: ${before.ref} (${before.commit}); after: ${after.ref} (${after.commit}). Ingest data: ${origin}, ${mb.toFixed(2)} MB; the .txt bot holds the same bytes. Ingest = \`second-look index <bot> --json\` on a bot never indexed (\`language: "en"\`), in a process of its own; CPU = user + system of every thread. Medians of ${ROUNDS} rounds; a ratio is the median of each round's Markdown run over its .txt run, which ran right after it. Cold search = \`second-look search <bot> <query> --json\` on an indexed bot of ${SEARCH_PAGES} generated Markdown pages (~3 KB each), spawn to exit, medians of ${SEARCH_ROUNDS} rounds beside \`node -e 0\` (2 per round); a new process each time, with the code cache a command's first run leaves (a folder of this run's, empty at its start), except in the row that turns it off.`,
     "",
     "| | before | after | target |",
     "| --- | ---: | ---: | --- |",

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Bundles the compiled CLI (dist/cli/main.js) with esbuild into dist/cli-bundle/, which
-// bin/second-look.js runs. A cold `second-look search` otherwise spends most of its start in
+// Bundles the compiled CLI (dist/cli/main.js) with esbuild into one CommonJS file,
+// dist/cli-bundle/main.cjs, which bin/second-look.js runs through V8's code cache
+// (src/cli/code-cache.ts). A cold `second-look search` otherwise spends most of its start in
 // Node's module loader: resolving, reading and compiling some 400 files one by one (zod alone is
-// 95). One entry plus a few chunks loads in a fraction of that. Subcommands stay lazy: each
-// `import("./<command>.js")` becomes a chunk of its own, loaded only when that command runs.
+// 95). One file is read once, and from the second run of a command on it is not compiled at all:
+// V8 takes the bytecode the first run left. CommonJS, because Node 20 gives a code cache to a
+// script (vm.Script) and not to an ES module; subcommands stay lazy (esbuild evaluates each
+// `import("./<command>.js")` on first use), though their text is in the one file.
 //
 // What stays outside the bundle, loaded from node_modules as before:
 // - the peer dependencies (package.json `peerDependencies`): a user may not have them installed;
@@ -15,7 +18,7 @@
 // (dist/knowledge/index/ingest-worker.js), which the pool starts by its file.
 //
 // Our modules locate files next to themselves (package.json, config.schema.json, the parser
-// thread, vendor/pdfjs-dist) through `import.meta.url`; in a chunk that URL is the chunk's, so
+// thread, vendor/pdfjs-dist) through `import.meta.url`; in the bundle that URL is the bundle's, so
 // each module's `import.meta.url` is rewritten to the URL of its own file in dist/, which ships
 // beside the bundle. `npm run build` and `prepare` run this after TypeScript.
 import { readFileSync, rmSync } from "node:fs";
@@ -102,14 +105,14 @@ const withoutStartupRequires = {
   },
 };
 
-// Chunks are named by content hash: a fresh folder, so no chunk of an earlier build is shipped.
+// A fresh folder, so nothing of an earlier build is shipped.
 rmSync(outdir, { recursive: true, force: true });
 await esbuild.build({
   entryPoints: { main: join(dist, "cli", "main.js") },
   outdir,
+  outExtension: { ".js": ".cjs" },
   bundle: true,
-  splitting: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
   external,
@@ -123,8 +126,8 @@ await esbuild.build({
   keepNames: true,
   legalComments: "none",
   logLevel: "warning",
-  // The CommonJS packages inside (pino, commander, …) require Node's built-ins.
-  banner: {
-    js: 'import { createRequire as __secondLookRequire } from "node:module"; const require = __secondLookRequire(import.meta.url);',
-  },
+  // CommonJS has no import.meta: the bundle's own URL stands in for it (ownLocation above makes
+  // each module's a URL relative to it).
+  define: { "import.meta.url": "__secondLookBundleUrl" },
+  banner: { js: 'var __secondLookBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
