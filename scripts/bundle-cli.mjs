@@ -21,7 +21,7 @@
 // thread, vendor/pdfjs-dist) through `import.meta.url`; in the bundle that URL is the bundle's, so
 // each module's `import.meta.url` is rewritten to the URL of its own file in dist/, which ships
 // beside the bundle. `npm run build` and `prepare` run this after TypeScript.
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -129,5 +129,30 @@ await esbuild.build({
   // CommonJS has no import.meta: the bundle's own URL stands in for it (ownLocation above makes
   // each module's a URL relative to it).
   define: { "import.meta.url": "__secondLookBundleUrl" },
-  banner: { js: 'var __secondLookBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: {
+    js:
+      'var __secondLookBundleUrl = require("node:url").pathToFileURL(__filename).href; ' +
+      // The launcher passes its own import(): see DYNAMIC_IMPORT below.
+      "var __secondLookImport = __secondLookImport ?? ((specifier) => import(specifier));",
+  },
 });
+
+/**
+ * The bundle's import() of the packages left outside it, each made a call of `__secondLookImport`:
+ * in Node 20 a script compiled from V8's code cache loses its import() callback (nodejs/node#43663
+ * and its kin), so code-cache.ts runs the bundle with an import() of its own, an ES module's, and
+ * an import() the bundle makes itself would fail from the second run on. Only string specifiers
+ * of packages are left as import() calls (our own modules are inside the bundle).
+ */
+const DYNAMIC_IMPORT = /\bimport\((["'])([^"'./][^"']*)\1\)/g;
+const bundleFile = join(outdir, "main.cjs");
+const bundled = readFileSync(bundleFile, "utf8");
+const handed = bundled.replace(DYNAMIC_IMPORT, "__secondLookImport($1$2$1)");
+const left = handed.match(/\bimport\((?!specifier\))[^$]/g);
+if (left) {
+  process.stderr.write(
+    `bundle-cli: import() calls left in the bundle that the code cache would break: ${left.join(", ")}\n`,
+  );
+  process.exit(1);
+}
+writeFileSync(bundleFile, handed);

@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { constants, Script } from "node:vm";
+import { Script } from "node:vm";
 
 /** Where the cache lives, or `off`; unset: $XDG_CACHE_HOME/second-look/code, else ~/.cache/second-look/code. */
 export const CODE_CACHE_VARIABLE = "SECOND_LOOK_CODE_CACHE";
@@ -63,14 +63,14 @@ function privateFolder(dir: string): string | undefined {
  * not the source's text, so the text's hash is in the name; each command keeps the functions its
  * own runs compile.
  */
-function cacheFileName(bytes: Buffer, command: string | undefined): { name: string; prefix: string } {
+function cacheFileName(bytes: Buffer, command: string | undefined): string {
   const hash = createHash("sha1")
     .update(`${process.version} ${process.arch} ${process.versions.v8}\n`)
     .update(bytes)
     .digest("hex")
     .slice(0, 32);
   const label = command && /^[a-z][a-z-]{0,31}$/.test(command) ? command : "other";
-  return { name: `${hash}-${label}.bin`, prefix: `${hash}-` };
+  return `${hash}-${label}.bin`;
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -81,16 +81,24 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-/** Writes the cache whole or not at all (a concurrent run reads the old file or the new one), and drops other builds' files. */
-function writeCache(dir: string, name: string, prefix: string, data: Buffer): void {
+/**
+ * Cache files kept in the folder: each about a megabyte, one per command and build. Two installed
+ * versions or two Node versions used in turn keep theirs; the least recently written go first.
+ */
+export const CODE_CACHE_FILES = 24;
+
+/** Writes the cache whole or not at all (a concurrent run reads the old file or the new one), then keeps the newest files. */
+function writeCache(dir: string, name: string, data: Buffer): void {
   const file = join(dir, name);
   const temporary = `${file}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, data, { mode: 0o600 });
     renameSync(temporary, file);
-    for (const other of readdirSync(dir)) {
-      if (!other.startsWith(prefix) && other.endsWith(".bin")) unlinkSync(join(dir, other));
-    }
+    const kept = readdirSync(dir)
+      .filter((other) => other.endsWith(".bin"))
+      .map((other) => ({ path: join(dir, other), written: statSync(join(dir, other)).mtimeMs }))
+      .sort((a, b) => b.written - a.written);
+    for (const old of kept.slice(CODE_CACHE_FILES)) unlinkSync(old.path);
   } catch {
     try {
       unlinkSync(temporary);
@@ -110,23 +118,21 @@ export function runBundle(file: string, command: string | undefined, cacheDir = 
   // An ASCII text (what esbuild writes but for a few regular expressions) decodes byte for byte.
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const dir = cacheDir === undefined ? undefined : privateFolder(cacheDir);
-  const { name, prefix } = cacheFileName(bytes, command);
+  const name = cacheFileName(bytes, command);
   const cached = dir === undefined ? undefined : readCache(join(dir, name));
-  const wrapper = `(function (exports, require, module, __filename, __dirname) { ${source}\n})`;
-  const script = new Script(wrapper, {
-    filename: file,
-    cachedData: cached,
-    // The bundle's import() of packages left outside it (peer dependencies, eld, undici).
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // Node's CommonJS wrapper and one more parameter: the bundle's import() of the packages left
+  // outside it (peer dependencies, eld, undici) is this module's, because in Node 20 a script made
+  // from cached data has no import() of its own (scripts/bundle-cli.mjs DYNAMIC_IMPORT).
+  const wrapper = `(function (exports, require, module, __filename, __dirname, __secondLookImport) { ${source}\n})`;
+  const script = new Script(wrapper, { filename: file, cachedData: cached });
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  const importPackage = (specifier: string): Promise<unknown> => import(specifier);
+  run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file), importPackage);
   let cache: CodeCacheState = "off";
   if (dir !== undefined) {
     cache = cached === undefined ? "written-at-exit" : script.cachedDataRejected ? "rejected" : "used";
-    if (cache !== "used")
-      process.once("exit", () => writeCache(dir, name, prefix, script.createCachedData()));
+    if (cache !== "used") process.once("exit", () => writeCache(dir, name, script.createCachedData()));
   }
   return { exports: module.exports, cache };
 }

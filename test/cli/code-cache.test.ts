@@ -2,19 +2,32 @@
 // first run left; a changed bundle, a damaged cache file or a folder others can write never stops a
 // command, and none is ever read as code.
 import { execFile } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { CODE_CACHE_VARIABLE, codeCacheDir } from "../../src/cli/code-cache.js";
+import { CODE_CACHE_FILES, CODE_CACHE_VARIABLE, codeCacheDir } from "../../src/cli/code-cache.js";
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, "../..");
 const root = mkdtempSync(join(tmpdir(), "second-look-code-cache-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** A CommonJS bundle with enough functions to cache; `main` prints its argument and a non-ASCII mark. */
+/**
+ * A CommonJS bundle as scripts/bundle-cli.mjs writes one (its import() of a package handed over
+ * by the launcher), with enough functions to cache; `main` prints its argument, a sum, a
+ * non-ASCII match and what the import brought.
+ */
 function bundle(name: string, version: number): string {
   const functions = Array.from(
     { length: 200 },
@@ -23,11 +36,22 @@ function bundle(name: string, version: number): string {
   const file = join(root, `${name}.cjs`);
   writeFileSync(
     file,
-    `${functions.join("\n")}\nconst path = require("node:path");\n` +
-      `exports.main = (args) => { let s = 0; for (let i = 0; i < 200; i++) s += eval("f" + i)(1); ` +
-      `process.stdout.write(JSON.stringify({ args, sum: s, base: path.basename(__filename), mark: /[·]/.test("a · b") })); };\n`,
+    "var __secondLookImport = __secondLookImport ?? ((specifier) => import(specifier));\n" +
+      `${functions.join("\n")}\nconst path = require("node:path");\n` +
+      'exports.main = async (args) => { let s = 0; for (let i = 0; i < 200; i++) s += eval("f" + i)(1); ' +
+      'const imported = typeof (await __secondLookImport("node:os")).platform; ' +
+      "process.stdout.write(JSON.stringify({ args, sum: s, base: path.basename(__filename), " +
+      'mark: /[·]/.test("a · b"), imported })); };\n',
   );
   return file;
+}
+
+interface Output {
+  args: string[];
+  sum: number;
+  base: string;
+  mark: boolean;
+  imported: string;
 }
 
 /** Runs `file`'s main through runBundle in a process of its own; its output and how it met the cache. */
@@ -35,18 +59,13 @@ async function launch(file: string, cacheDir: string, command = "search") {
   const script = `import { runBundle } from ${JSON.stringify(join(REPO, "src/cli/code-cache.ts"))};
     const r = runBundle(${JSON.stringify(file)}, ${JSON.stringify(command)}, ${JSON.stringify(cacheDir)});
     process.stderr.write(r.cache);
-    r.exports.main([${JSON.stringify(command)}]);`;
+    await r.exports.main([${JSON.stringify(command)}]);`;
   const { stdout, stderr } = await run(
     process.execPath,
     ["--import", "tsx", "--input-type=module", "-e", script],
-    {
-      cwd: REPO,
-    },
+    { cwd: REPO },
   );
-  return {
-    output: JSON.parse(stdout) as { args: string[]; sum: number; base: string; mark: boolean },
-    cache: stderr,
-  };
+  return { output: JSON.parse(stdout) as Output, cache: stderr };
 }
 
 describe("the launcher's code cache", () => {
@@ -55,19 +74,26 @@ describe("the launcher's code cache", () => {
     const cacheDir = join(root, "cache-a");
     const first = await launch(file, cacheDir);
     expect(first.cache).toBe("written-at-exit");
-    expect(first.output).toEqual({ args: ["search"], sum: 19900 + 200, base: "first.cjs", mark: true });
+    expect(first.output).toEqual({
+      args: ["search"],
+      sum: 19900 + 200,
+      base: "first.cjs",
+      mark: true,
+      imported: "function",
+    });
     const files = readdirSync(cacheDir);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatch(/^[0-9a-f]{32}-search\.bin$/);
     const second = await launch(file, cacheDir);
     expect(second.cache).toBe("used");
+    // A package imported from code made of cached data too (Node 20 loses the script's own import()).
     expect(second.output).toEqual(first.output);
     // Another command keeps a cache of its own.
     expect((await launch(file, cacheDir, "index")).cache).toBe("written-at-exit");
     expect(readdirSync(cacheDir).sort()).toEqual([files[0], files[0]!.replace("-search", "-index")].sort());
   });
 
-  it("never reads one bundle's cache for another, and drops the old bundle's files", async () => {
+  it("never reads one bundle's cache for another, and keeps the newest files only", async () => {
     const cacheDir = join(root, "cache-b");
     const file = bundle("changing", 1);
     await launch(file, cacheDir);
@@ -78,8 +104,20 @@ describe("the launcher's code cache", () => {
     expect(changed.cache).toBe("written-at-exit");
     expect(changed.output.sum).toBe(19900 + 400);
     const after = readdirSync(cacheDir);
-    expect(after).toHaveLength(1);
-    expect(after[0]).not.toBe(before[0]);
+    expect(after).toHaveLength(2);
+    expect(after).toContain(before[0]);
+    // Older files beyond the bound go, the oldest first.
+    for (let i = 0; i < CODE_CACHE_FILES; i++) {
+      const old = join(cacheDir, `${String(i).padStart(32, "0")}-search.bin`);
+      writeFileSync(old, "");
+      utimesSync(old, 1_000 + i, 1_000 + i);
+    }
+    bundle("changing", 3);
+    await launch(file, cacheDir);
+    const kept = readdirSync(cacheDir);
+    expect(kept).toHaveLength(CODE_CACHE_FILES);
+    expect(kept).toContain(after.find((name) => name !== before[0]));
+    expect(kept).not.toContain(`${"0".repeat(32)}-search.bin`);
   });
 
   it("compiles as before from a damaged cache file and writes a sound one", async () => {

@@ -1,3 +1,4 @@
+import { logger } from "../../telemetry/logger.js";
 import type { QueryLanguageGuess } from "../../weakness.js";
 import { languageOf } from "./registry.js";
 
@@ -36,7 +37,14 @@ export function languageDetector(): Promise<LanguageDetector> {
         }
         return { tag: profile.tag, name: profile.name, reliable: result.isReliable(), scores };
       },
-    (): LanguageDetector => () => undefined,
+    (error: unknown): LanguageDetector => {
+      // Searches go on without language evidence; said once, so a broken install is seen.
+      logger().warn(
+        { err: error },
+        "language detector (eld) failed to load: no query or document language is detected in this process",
+      );
+      return () => undefined;
+    },
   );
   return loading;
 }
