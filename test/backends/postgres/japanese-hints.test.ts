@@ -6,9 +6,8 @@
 // embedded engine (lohelp ja, question lo039: bench/results/postgres.md). Ties break by the term.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeEngine } from "../../../src/backends/embedded/embedded-engine.js";
-import { openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import type { PostgresBackend } from "../../../src/backends/postgres/postgres-backend.js";
-import { indexPagesBot, type PagesBot } from "../../support/postgres/pages-bot.js";
+import { indexPagesOnBoth, type PagesOnBoth } from "../../support/postgres/pages-bot.js";
 import { postgresUnavailableReason } from "../../support/postgres/postgres-server.js";
 
 const skipReason = postgresUnavailableReason();
@@ -32,17 +31,17 @@ const QUERY = "入力規則の選択肢リストをセルに表示するには�
 describe.skipIf(skipReason !== undefined)(
   "a Japanese collection's retry hints on PostgreSQL and embedded",
   () => {
-    let bot: PagesBot;
+    let both: PagesOnBoth;
     let backend: PostgresBackend;
     let engine: KnowledgeEngine;
 
     beforeAll(async () => {
-      bot = await indexPagesBot("ja-hints", PAGES, COLLECTIONS);
-      backend = bot.backend;
-      ({ engine } = await openEmbeddedEngine(bot.botDir, COLLECTIONS));
+      both = await indexPagesOnBoth("ja-hints", PAGES, COLLECTIONS);
+      backend = both.bot.backend;
+      engine = both.engine;
     }, 120_000);
 
-    afterAll(async () => bot?.stop());
+    afterAll(async () => both?.bot.stop());
 
     it("offers the same related terms, tied ones in the same order, on both backends", async () => {
       const request = { query: QUERY, rerank: false };

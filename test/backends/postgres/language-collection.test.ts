@@ -5,9 +5,8 @@
 // spread over several sections of one page.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeEngine } from "../../../src/backends/embedded/embedded-engine.js";
-import { openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import type { PostgresBackend } from "../../../src/backends/postgres/postgres-backend.js";
-import { indexPagesBot, type PagesBot } from "../../support/postgres/pages-bot.js";
+import { expectSameResponses, indexPagesOnBoth, type PagesOnBoth } from "../../support/postgres/pages-bot.js";
 import { postgresUnavailableReason } from "../../support/postgres/postgres-server.js";
 
 const skipReason = postgresUnavailableReason();
@@ -101,7 +100,7 @@ const QUERIES = [
 ];
 
 describe.skipIf(skipReason !== undefined)("a German collection on PostgreSQL and embedded", () => {
-  let bot: PagesBot;
+  let both: PagesOnBoth;
   let backend: PostgresBackend;
   let engine: KnowledgeEngine;
 
@@ -113,19 +112,15 @@ describe.skipIf(skipReason !== undefined)("a German collection on PostgreSQL and
       "krankheit.md": KRANKHEIT,
       "teilzeit.md": TEILZEIT,
     };
-    bot = await indexPagesBot("handbuch", pages, COLLECTIONS);
-    backend = bot.backend;
-    ({ engine } = await openEmbeddedEngine(bot.botDir, COLLECTIONS));
+    both = await indexPagesOnBoth("handbuch", pages, COLLECTIONS);
+    backend = both.bot.backend;
+    engine = both.engine;
   }, 120_000);
 
-  afterAll(async () => bot?.stop());
+  afterAll(async () => both?.bot.stop());
 
   it("gives identical SearchResponses on both backends", async () => {
-    for (const query of QUERIES) {
-      for (const request of [{ query }, { query, rerank: false }, { query, brief: true, limit: 2 }]) {
-        expect(await backend.search(request), JSON.stringify(request)).toEqual(await engine.search(request));
-      }
-    }
+    await expectSameResponses(both, QUERIES);
   });
 
   it("finds pages through German stems on both backends", async () => {

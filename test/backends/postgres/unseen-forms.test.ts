@@ -3,10 +3,7 @@
 // The PostgreSQL backend reads only candidate sections, so it looks that form up over the whole
 // vocabulary in SQL; its SearchResponses must equal the embedded engine's.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { KnowledgeEngine } from "../../../src/backends/embedded/embedded-engine.js";
-import { openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
-import type { PostgresBackend } from "../../../src/backends/postgres/postgres-backend.js";
-import { indexPagesBot, type PagesBot } from "../../support/postgres/pages-bot.js";
+import { expectSameResponses, indexPagesOnBoth, type PagesOnBoth } from "../../support/postgres/pages-bot.js";
 import { postgresUnavailableReason } from "../../support/postgres/postgres-server.js";
 
 const skipReason = postgresUnavailableReason();
@@ -37,22 +34,18 @@ const QUERIES = [
 describe.skipIf(skipReason !== undefined)(
   "a Russian collection's unseen word forms on PostgreSQL and embedded",
   () => {
-    let bot: PagesBot;
-    let backend: PostgresBackend;
-    let engine: KnowledgeEngine;
+    let both: PagesOnBoth;
 
     beforeAll(async () => {
-      bot = await indexPagesBot("spravka", PAGES, COLLECTIONS);
-      backend = bot.backend;
-      ({ engine } = await openEmbeddedEngine(bot.botDir, COLLECTIONS));
+      both = await indexPagesOnBoth("spravka", PAGES, COLLECTIONS);
     }, 120_000);
 
-    afterAll(async () => bot?.stop());
+    afterAll(async () => both?.bot.stop());
 
     it("finds the page of a word's other forms on both backends", async () => {
       for (const search of [
-        (q: string) => backend.search({ query: q }),
-        (q: string) => engine.search({ query: q }),
+        (q: string) => both.bot.backend.search({ query: q }),
+        (q: string) => both.engine.search({ query: q }),
       ]) {
         const cells = await search("ячейке");
         expect(cells.results[0]?.id).toBe("docs/cells.md");
@@ -64,13 +57,7 @@ describe.skipIf(skipReason !== undefined)(
     });
 
     it("gives identical SearchResponses on both backends", async () => {
-      for (const query of QUERIES) {
-        for (const request of [{ query }, { query, rerank: false }, { query, brief: true, limit: 2 }]) {
-          expect(await backend.search(request), JSON.stringify(request)).toEqual(
-            await engine.search(request),
-          );
-        }
-      }
+      await expectSameResponses(both, QUERIES);
     });
   },
 );

@@ -3,6 +3,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { expect } from "vitest";
+import type { KnowledgeEngine } from "../../../src/backends/embedded/embedded-engine.js";
+import { openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import {
   PostgresBackend,
   type PostgresBackendOptions,
@@ -64,4 +67,39 @@ export async function indexPagesBot(
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/** The same pages on both backends: PostgreSQL (indexed by indexPagesBot) and the embedded engine over its folder. */
+export interface PagesOnBoth {
+  bot: PagesBot;
+  engine: KnowledgeEngine;
+}
+
+export async function indexPagesOnBoth(
+  bot: string,
+  pages: Readonly<Record<string, string>>,
+  collections: PostgresBackendOptions["collections"],
+): Promise<PagesOnBoth> {
+  const indexed = await indexPagesBot(bot, pages, collections);
+  try {
+    const { engine } = await openEmbeddedEngine(indexed.botDir, collections);
+    return { bot: indexed, engine };
+  } catch (error) {
+    await indexed.stop();
+    throw error;
+  }
+}
+
+/**
+ * Asserts both backends answer each query with the same SearchResponse, in full mode, without
+ * feedback and brief.
+ */
+export async function expectSameResponses(both: PagesOnBoth, queries: readonly string[]): Promise<void> {
+  for (const query of queries) {
+    for (const request of [{ query }, { query, rerank: false }, { query, brief: true, limit: 2 }]) {
+      expect(await both.bot.backend.search(request), JSON.stringify(request)).toEqual(
+        await both.engine.search(request),
+      );
+    }
+  }
 }
