@@ -118,7 +118,7 @@ export function runBundle(file: string, command: string | undefined, cacheDir = 
   // An ASCII text (what esbuild writes but for a few regular expressions) decodes byte for byte.
   const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const dir = cacheDir === undefined ? undefined : privateFolder(cacheDir);
-  const name = cacheFileName(bytes, command);
+  const name = dir === undefined ? "" : cacheFileName(bytes, command);
   const cached = dir === undefined ? undefined : readCache(join(dir, name));
   // Node's CommonJS wrapper and one more parameter: the bundle's import() of the packages left
   // outside it (peer dependencies, eld, undici) is this module's, because in Node 20 a script made
