@@ -10,8 +10,11 @@
 //
 // What stays outside the bundle, loaded from node_modules as before:
 // - the peer dependencies (package.json `peerDependencies`): a user may not have them installed;
-// - eld (1.6 MB of n-grams loaded on the first language detection), undici and the OTel SDK
-//   packages (loaded for model calls and tracing only): copying them would only grow the package;
+// - eld (1.6 MB of n-grams loaded on the first language detection): bundled on its own beside
+//   the CLI (PREBUNDLED_PACKAGES below), so it too loads through the code cache, and only when a
+//   command detects a language;
+// - undici and the OTel SDK packages (loaded for model calls and tracing only): copying them would
+//   only grow the package;
 // - packages our code loads with createRequire (pino-pretty, snowball-stemmers): esbuild does
 //   not follow those calls.
 // The library entries (dist/index.js and the rest) are not bundled; nor is the parser thread
@@ -24,7 +27,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -156,3 +159,22 @@ if (left) {
   process.exit(1);
 }
 writeFileSync(bundleFile, handed);
+
+// The packages the launcher loads through the code cache too (src/cli/code-cache.ts
+// PREBUNDLED_PACKAGES), each bundled on its own; node_modules keeps them for the library.
+const { PREBUNDLED_PACKAGES } = await import(pathToFileURL(join(dist, "cli", "code-cache.js")).href);
+for (const [specifier, file] of Object.entries(PREBUNDLED_PACKAGES)) {
+  await esbuild.build({
+    stdin: { contents: `export * from ${JSON.stringify(specifier)};`, resolveDir: root },
+    outfile: join(outdir, file),
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    minifyWhitespace: true,
+    minifySyntax: true,
+    keepNames: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+}
