@@ -204,21 +204,8 @@ export class PostgresReads {
     // its vocabulary as the embedded engine does (ranking-core/query-terms.ts).
     const languages = languageMix(row.languages);
     const analyzer = analysis.queryAnalyzer(languages, query);
-    const plan = queryTermPlan(query, analyzer);
-    // One lookup for the query's terms and the compound parts that may join them (the parts it
-    // chooses are among them; the others' frequencies are true ones, harmless to keep).
-    const known = await this.documentFrequencies(client, row.id, plan.lookups);
+    const { queryTerms, known, heldForms } = await this.queryTermsIn(client, row.id, query, analyzer);
     const frequency = (term: string) => known.get(term) ?? 0;
-    const planned = plan.terms(frequency);
-    // In a prefix-stemmed language, a word in a form no section holds is searched as the form the
-    // collection does hold, as the embedded engine searches it (ranking-core/unseen-forms.ts).
-    const heldForms = await this.heldForms(
-      client,
-      row.id,
-      unseenFormPrefixes(query, planned, analyzer, (term) => known.has(term)),
-    );
-    for (const { term, df } of heldForms.values()) known.set(term, df);
-    const queryTerms = planned.map((term) => heldForms.get(term)?.term ?? term);
     const unitCount = Number(row.unit_count);
     const statistics: CollectionStatistics = {
       unitCount,
@@ -226,7 +213,7 @@ export class PostgresReads {
       avgBodyLength: unitCount ? Number(row.body_length_sum) / unitCount : 0,
       documentFrequency: frequency,
       documentCount: Number(row.document_count),
-      heldForm: (term) => heldForms.get(term)?.term,
+      heldForm: (term) => heldForms.get(term),
     };
     const original = queryTermWeights(queryTerms, unitCount, frequency);
     // Each candidate once, in the packed form the index reads (its stored terms, unsplit),
@@ -396,6 +383,36 @@ export class PostgresReads {
       ],
     );
     return result.rows;
+  }
+
+  /**
+   * The query's terms in a collection as the embedded engine finds them, with the collection
+   * frequency of each term looked up (`known`): its analysis and the compound parts the collection
+   * holds (ranking-core/query-terms.ts), and in a prefix-stemmed language a word in a form no
+   * section holds as the form the collection does hold (`heldForms`, ranking-core/unseen-forms.ts).
+   */
+  private async queryTermsIn(
+    client: pg.PoolClient,
+    collectionId: number,
+    query: string,
+    analyzer: ReturnType<CollectionAnalysis["queryAnalyzer"]>,
+  ): Promise<{ queryTerms: string[]; known: Map<string, number>; heldForms: Map<string, string> }> {
+    const plan = queryTermPlan(query, analyzer);
+    // One lookup for the query's terms and the compound parts that may join them (the parts it
+    // chooses are among them; the others' frequencies are true ones, harmless to keep).
+    const known = await this.documentFrequencies(client, collectionId, plan.lookups);
+    const planned = plan.terms((term) => known.get(term) ?? 0);
+    const found = await this.heldForms(
+      client,
+      collectionId,
+      unseenFormPrefixes(query, planned, analyzer, (term) => known.has(term)),
+    );
+    const heldForms = new Map<string, string>();
+    for (const [queried, { term, df }] of found) {
+      known.set(term, df);
+      heldForms.set(queried, term);
+    }
+    return { queryTerms: planned.map((term) => heldForms.get(term) ?? term), known, heldForms };
   }
 
   /**
