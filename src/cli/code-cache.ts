@@ -35,6 +35,9 @@ export type CodeCacheState = "used" | "written-at-exit" | "rejected" | "off";
  */
 export const PREBUNDLED_PACKAGES: Readonly<Record<string, string>> = { "eld/small": "eld-small.cjs" };
 
+/** The prebundled packages this process has loaded, by file. */
+const prebundledLoads = new Map<string, Record<string, unknown>>();
+
 export interface BundleRun {
   exports: Record<string, unknown>;
   cache: CodeCacheState;
@@ -139,7 +142,13 @@ export function runBundle(file: string, command: string | undefined, cacheDir = 
   const importPackage = async (specifier: string): Promise<unknown> => {
     const prebundled = PREBUNDLED_PACKAGES[specifier];
     if (prebundled === undefined) return import(specifier);
-    return runBundle(join(dirname(file), prebundled), basename(prebundled, ".cjs"), cacheDir).exports;
+    // Once per process, as import() would: every importer shares the one module.
+    let loaded = prebundledLoads.get(prebundled);
+    if (loaded === undefined) {
+      loaded = runBundle(join(dirname(file), prebundled), basename(prebundled, ".cjs"), cacheDir).exports;
+      prebundledLoads.set(prebundled, loaded);
+    }
+    return loaded;
   };
   run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file), importPackage);
   let cache: CodeCacheState = "off";

@@ -163,18 +163,20 @@ describe("the launcher's code cache", () => {
     writeFileSync(
       file,
       "var __secondLookImport = __secondLookImport ?? ((specifier) => import(specifier));\n" +
-        'exports.main = async () => { const { eld } = await __secondLookImport("eld/small"); ' +
-        "process.stdout.write(JSON.stringify({ args: [], sum: 0, base: eld, mark: false, imported: typeof eld })); };\n",
+        'exports.main = async () => { const first = await __secondLookImport("eld/small"); const { eld } = first; const again = await __secondLookImport("eld/small"); ' +
+        "process.stdout.write(JSON.stringify({ args: [], sum: 0, base: eld, mark: first === again, imported: typeof eld })); };\n",
     );
     expect(PREBUNDLED_PACKAGES["eld/small"]).toBe("eld-small.cjs");
     writeFileSync(join(root, "eld-small.cjs"), 'exports.eld = "the prebundled file";\n');
     const cacheDir = join(root, "cache-e");
     const first = await launch(file, cacheDir);
     expect(first.output.base).toBe("the prebundled file");
+    // One module per process, as import() gives.
+    expect(first.output.mark).toBe(true);
     expect(
       readdirSync(cacheDir)
-        .sort()
-        .map((name) => name.slice(33)),
+        .map((name) => name.slice(33))
+        .sort(),
     ).toEqual(["eld-small.bin", "search.bin"]);
     const second = await launch(file, cacheDir);
     expect(second.cache).toBe("used");
