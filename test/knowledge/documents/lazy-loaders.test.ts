@@ -4,24 +4,20 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 
-const loaded = vi.hoisted(() => new Set<string>());
+const { loaded, recording } = vi.hoisted(() => {
+  const loaded = new Set<string>();
+  /** A mock factory that records `name` and hands back the module itself. */
+  const recording = (name: string) => async (importOriginal: () => Promise<unknown>) => {
+    loaded.add(name);
+    return importOriginal();
+  };
+  return { loaded, recording };
+});
 
-vi.mock("../../../src/knowledge/documents/pdf-loader.js", async (importOriginal) => {
-  loaded.add("pdf");
-  return importOriginal();
-});
-vi.mock("../../../src/knowledge/documents/office-loader.js", async (importOriginal) => {
-  loaded.add("office");
-  return importOriginal();
-});
-vi.mock("../../../src/knowledge/documents/text-loader.js", async (importOriginal) => {
-  loaded.add("text");
-  return importOriginal();
-});
-vi.mock("../../../src/knowledge/documents/markdown-loader.js", async (importOriginal) => {
-  loaded.add("markdown");
-  return importOriginal();
-});
+vi.mock("../../../src/knowledge/documents/pdf-loader.js", recording("pdf"));
+vi.mock("../../../src/knowledge/documents/office-loader.js", recording("office"));
+vi.mock("../../../src/knowledge/documents/text-loader.js", recording("text"));
+vi.mock("../../../src/knowledge/documents/markdown-loader.js", recording("markdown"));
 
 const { loadDocument } = await import("../../../src/knowledge/documents/load-document.js");
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/documents/${name}`, import.meta.url));
