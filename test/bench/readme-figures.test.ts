@@ -84,7 +84,7 @@ describe("README and docs figures against the committed bench results", () => {
     markedFigures(readFileSync(join(repo, page), "utf8")),
   );
 
-  it("marks the measured figures (Cranfield quality and signal, bands, calibration, calibrate, handbook, strategies)", () => {
+  it("marks the measured figures (Cranfield quality and signal, bands, calibration, calibrate, handbook, strategies, ranking parameters)", () => {
     expect(figures.length).toBeGreaterThanOrEqual(140);
     expect(new Set(figures.map((f) => f.result))).toEqual(
       new Set([
@@ -95,6 +95,7 @@ describe("README and docs figures against the committed bench results", () => {
         "docbots",
         "strategies",
         "weak-signal-ceiling",
+        "ranking-params",
       ]),
     );
   });

@@ -190,6 +190,13 @@ export class CollectionIndex {
     this.documents = documents.map(withoutTerms);
   }
 
+  /** This index scoring with other BM25F parameters; documents and units are shared. */
+  withParams(params: Bm25Params): CollectionIndex {
+    const copy: CollectionIndex = Object.create(CollectionIndex.prototype);
+    Object.assign(copy, this, { lexical: this.lexical.withParams(params) });
+    return copy;
+  }
+
   /**
    * This index with the collection-wide document frequencies read again from the statistics it
    * was built with (see LexicalIndex.restated); documents and units are shared.

@@ -261,6 +261,16 @@ export class LexicalIndex {
     return copy;
   }
 
+  /**
+   * This index scoring with other BM25F parameters (postings and streams shared): for comparing
+   * parameter settings over one build (bench/ranking-params.bench.ts).
+   */
+  withParams(params: Bm25Params): LexicalIndex {
+    const copy: LexicalIndex = Object.create(LexicalIndex.prototype);
+    Object.assign(copy, this, { params, accumulator: new Float64Array(this.accumulator.length) });
+    return copy;
+  }
+
   /** This index's id of `term`, added to the vocabulary when new. */
   private idOf(term: string, df: number[]): number {
     let id = this.termIds.get(term);

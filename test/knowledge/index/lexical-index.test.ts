@@ -109,4 +109,16 @@ describe("LexicalIndex", () => {
     // Without statistics there is nothing to re-read.
     expect(index.restated()).toBe(index);
   });
+
+  it("withParams() scores as an index built with those parameters, and leaves the original as it was", () => {
+    const params = { k1: 2, bBody: 0.3, bTitle: 0.9, titleWeight: 4 };
+    const query = analyze("travel expenses days");
+    const before = index.search(index.queryStats(query), 10);
+    const other = index.withParams(params);
+    const fresh = LexicalIndex.build(units, params);
+    expect(other.params).toEqual(params);
+    expect(other.search(other.queryStats(query), 10)).toEqual(fresh.search(fresh.queryStats(query), 10));
+    expect(other.search(other.queryStats(query), 10)).not.toEqual(before);
+    expect(index.search(index.queryStats(query), 10)).toEqual(before);
+  });
 });
