@@ -84,7 +84,7 @@ describe("README and docs figures against the committed bench results", () => {
     markedFigures(readFileSync(join(repo, page), "utf8")),
   );
 
-  it("marks the measured figures (Cranfield quality and signal, bands, calibration, calibrate, handbook, strategies, ranking parameters)", () => {
+  it("marks the measured figures (Cranfield quality and signal, bands, calibration, calibrate, handbook, strategies, ranking parameters, PDF words)", () => {
     expect(figures.length).toBeGreaterThanOrEqual(140);
     expect(new Set(figures.map((f) => f.result))).toEqual(
       new Set([
@@ -96,6 +96,7 @@ describe("README and docs figures against the committed bench results", () => {
         "strategies",
         "weak-signal-ceiling",
         "ranking-params",
+        "pdf-words",
       ]),
     );
   });

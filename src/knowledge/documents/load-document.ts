@@ -5,6 +5,7 @@ import { errorMessage } from "../../errors.js";
 import { decodeText } from "./decode-text.js";
 import { documentFormatFor, isOfficeFormat } from "./document-format.js";
 import { documentText } from "./document-text.js";
+import { parsedWithoutSoftHyphens } from "./hyphenation.js";
 import type { LoadedDocument, ParsedDocument } from "./loaded-document.js";
 import { DEFAULT_MAX_SECTION_CHARS, splitOversizedSections } from "./split-oversized.js";
 
@@ -111,6 +112,8 @@ export async function parseDocumentBytes(
       : { ok: false, reason };
   }
 
+  // Soft hyphens and word joiners say where a line may break; kept, they split words when indexed.
+  parsed = parsedWithoutSoftHyphens(parsed);
   const doc: LoadedDocument = {
     id,
     title: parsed.title,

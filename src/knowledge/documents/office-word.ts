@@ -123,6 +123,10 @@ function readWordBody(part: string, xml: string, styles: Map<string, number>, cl
           case "w:tab":
             if (paragraph) paragraph.text += " ";
             return;
+          // Word's non-breaking hyphen is an element, not a character: "e-mail", not "email".
+          case "w:noBreakHyphen":
+            if (paragraph) paragraph.text += "-";
+            return;
           case "w:br":
           case "w:cr":
             if (paragraph) paragraph.text += "\n";

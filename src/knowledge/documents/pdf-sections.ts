@@ -3,6 +3,7 @@
 // at word boundaries with each part's pages re-derived from where its text came from (the
 // reference gives every part the whole leaf's range, which cites pages a part never touches).
 import type { DocSection } from "../../types.js";
+import { documentWords, rejoinAcross } from "./hyphenation.js";
 import type { PdfRow } from "./pdf-rows.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 import { splitContent } from "./split-oversized.js";
@@ -30,6 +31,7 @@ export function pdfSections(
   const buckets: PagedBucket[] = [];
   let current: PagedBucket | undefined;
   let previous: PdfRow | undefined;
+  const words = documentWords(rows.map((row) => row.text));
   rows.forEach((row, i) => {
     const level = headingLevels.get(i);
     if (level !== undefined) {
@@ -48,7 +50,7 @@ export function pdfSections(
       current = { level: 0, content: "", pages: { start: row.page, end: row.page }, pageMarks: [] };
       buckets.push(current);
     }
-    appendRow(current, row, previous);
+    appendRow(current, row, previous, words);
     previous = row;
   });
   if (headingLevels.size === 0 && buckets.length === 1) {
@@ -82,17 +84,31 @@ export function pdfSections(
   return out;
 }
 
-function appendRow(bucket: PagedBucket, row: PdfRow, previous: PdfRow | undefined): void {
+function appendRow(
+  bucket: PagedBucket,
+  row: PdfRow,
+  previous: PdfRow | undefined,
+  words: ReadonlySet<string>,
+): void {
   let separator = "";
+  let text = row.text;
   if (bucket.content !== "") {
     if (!previous || previous.page !== row.page) separator = "\n";
     else separator = previous.y - row.y > PARAGRAPH_GAP_RATIO * Math.max(row.size, 1) ? "\n\n" : " ";
+    // A word the typesetter broke at the previous row's end (on this page or the last) is whole.
+    const joined = previous && separator !== "\n\n" ? rejoinAcross(bucket.content, text, words) : undefined;
+    if (joined) {
+      bucket.content = joined.line;
+      text = joined.next;
+    }
   }
-  bucket.content += separator;
-  const lastMark = bucket.pageMarks[bucket.pageMarks.length - 1];
-  if (!lastMark || lastMark.page !== row.page)
-    bucket.pageMarks.push({ offset: bucket.content.length, page: row.page });
-  bucket.content += row.text;
+  if (text !== "") {
+    bucket.content += separator;
+    const lastMark = bucket.pageMarks[bucket.pageMarks.length - 1];
+    if (!lastMark || lastMark.page !== row.page)
+      bucket.pageMarks.push({ offset: bucket.content.length, page: row.page });
+    bucket.content += text;
+  }
   bucket.pages.start = Math.min(bucket.pages.start, row.page);
   bucket.pages.end = Math.max(bucket.pages.end, row.page);
 }

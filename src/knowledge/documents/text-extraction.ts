@@ -5,7 +5,7 @@
 // (src/knowledge/index/index-store.ts for the embedded index, pg-indexer.ts for PostgreSQL).
 import { type DocumentFormat, documentFormatFor } from "./document-format.js";
 
-export const TEXT_EXTRACTION_VERSION = 3;
+export const TEXT_EXTRACTION_VERSION = 4;
 
 /**
  * The formats whose text each version changed. 1: every version before the number was kept
@@ -14,11 +14,14 @@ export const TEXT_EXTRACTION_VERSION = 3;
  * markdown is not listed, so a PostgreSQL index is not re-read whole for a mark its sources
  * almost never hold. 3: HTML honours its declared charset (pages once refused are read) and
  * drops the site's frame (landmarks, link-dense blocks); a manual page's running header is no
- * longer a text or HTML file's title.
+ * longer a text or HTML file's title. 4: soft hyphens and word joiners are dropped (every format;
+ * listed where they are common: published HTML and EPUB, documents, presentations, PDFs), a word
+ * broken at a line's end is whole again (PDF, text) and Word's non-breaking hyphen is read.
  */
 const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
   2: ["html"],
   3: ["html", "text"],
+  4: ["html", "text", "pdf", "docx", "pptx", "odt", "odp", "epub"],
 };
 
 /** Whether the text of `path` may differ from what extraction version `since` made of it. */

@@ -1,3 +1,4 @@
+import { rejoinLineBreaks } from "./hyphenation.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { manPageToken } from "./page-chrome.js";
 import { tidyLines } from "./plain-text.js";
@@ -17,7 +18,8 @@ const SECTION_TARGET_CHARS = 1000;
  * Line breaks inside a paragraph are kept: plain text is often laid out by hand (lists, addresses).
  */
 export function parseText(source: string, fileTitle: string): ParsedDocument {
-  const text = tidyLines(source);
+  // Text laid out in lines (a manual page, a PDF saved as text) has words broken at line ends.
+  const text = rejoinLineBreaks(tidyLines(source));
   const manual = manualPage(text);
   if (manual) {
     const title = manual.title || fileTitle;

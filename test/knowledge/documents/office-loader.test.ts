@@ -83,6 +83,15 @@ describe("office documents: sections from headings", () => {
     expect(doc.sections.map((s) => s.content)).toEqual(["Boxed note.\n\nBefore the box, after it."]);
   });
 
+  it("docx: a non-breaking hyphen is a hyphen and a soft hyphen no break", async () => {
+    const bytes = zipParts({
+      "word/document.xml":
+        '<w:document xmlns:w="w"><w:body><w:p><w:r><w:t>Send an e</w:t><w:noBreakHyphen/><w:t>mail to the Sicher</w:t><w:softHyphen/><w:t>heits team.</w:t></w:r></w:p></w:body></w:document>',
+    });
+    const doc = await parse(bytes, "docx");
+    expect(doc.sections.map((s) => s.content)).toEqual(["Send an e-mail to the Sicherheits team."]);
+  });
+
   it("the file name is the title when the document states none", async () => {
     const doc = await parse(docxBytes({ sections: handbook.sections }), "docx");
     expect(doc.title).toBe("file-name");

@@ -5,16 +5,23 @@ import {
 } from "../../../src/knowledge/documents/text-extraction.js";
 
 describe("extractionChangedSince", () => {
-  it("names the formats a later version changed: HTML since version 1, text since version 2", () => {
-    expect(TEXT_EXTRACTION_VERSION).toBe(3);
+  it("names the formats a later version changed: PDF and office documents since version 3", () => {
+    expect(TEXT_EXTRACTION_VERSION).toBe(4);
+    expect(extractionChangedSince(3, "docs/manual.pdf")).toBe(true);
+    expect(extractionChangedSince(3, "docs/report.docx")).toBe(true);
+    expect(extractionChangedSince(3, "docs/book.epub")).toBe(true);
+    expect(extractionChangedSince(3, "docs/page.html")).toBe(true);
+    expect(extractionChangedSince(3, "docs/notes.md")).toBe(false);
+    expect(extractionChangedSince(3, "docs/figures.xlsx")).toBe(false);
+  });
+
+  it("names the formats a version changed: HTML since version 1, text since version 2", () => {
     expect(extractionChangedSince(2, "docs/page.html")).toBe(true);
     expect(extractionChangedSince(2, "docs/passwd.txt")).toBe(true);
     expect(extractionChangedSince(2, "docs/notes.md")).toBe(false);
-    expect(extractionChangedSince(2, "docs/report.docx")).toBe(false);
     expect(extractionChangedSince(1, "docs/library/pathlib.html")).toBe(true);
     expect(extractionChangedSince(1, "docs/INDEX.HTM")).toBe(true);
     expect(extractionChangedSince(1, "docs/notes.md")).toBe(false);
-    expect(extractionChangedSince(1, "docs/manual.pdf")).toBe(false);
     expect(extractionChangedSince(1, "docs/unknown.xyz")).toBe(false);
   });
 
