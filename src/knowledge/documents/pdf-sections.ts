@@ -15,6 +15,14 @@ interface PagedBucket extends SectionBucket {
   pages: { start: number; end: number };
   /** Where each page's text starts in `content` (ascending offsets). */
   pageMarks: { offset: number; page: number }[];
+  /**
+   * The rows' text and separators, joined into `content` once every row is in: the last one is
+   * read and rewritten when the next row completes a word broken at its end, and a string
+   * appended to row by row would be copied whole at each such read.
+   */
+  parts: string[];
+  /** The characters in `parts`. */
+  length: number;
 }
 
 /**
@@ -41,13 +49,22 @@ export function pdfSections(
         content: "",
         pages: { start: row.page, end: row.page },
         pageMarks: [],
+        parts: [],
+        length: 0,
       };
       buckets.push(current);
       previous = undefined;
       return;
     }
     if (!current) {
-      current = { level: 0, content: "", pages: { start: row.page, end: row.page }, pageMarks: [] };
+      current = {
+        level: 0,
+        content: "",
+        pages: { start: row.page, end: row.page },
+        pageMarks: [],
+        parts: [],
+        length: 0,
+      };
       buckets.push(current);
     }
     appendRow(current, row, previous, words);
@@ -57,6 +74,7 @@ export function pdfSections(
     Object.assign(buckets[0]!, { level: 1, heading: "Document" });
   }
 
+  for (const bucket of buckets) bucket.content = bucket.parts.join("");
   const kept = buckets.filter((b) => b.level > 0 || b.content !== "");
   // buildSections maps buckets one to one once empty preambles are gone, so pages line up.
   const sections = buildSections(title, kept);
@@ -92,22 +110,27 @@ function appendRow(
 ): void {
   let separator = "";
   let text = row.text;
-  if (bucket.content !== "") {
+  if (bucket.length > 0) {
     if (!previous || previous.page !== row.page) separator = "\n";
     else separator = previous.y - row.y > PARAGRAPH_GAP_RATIO * Math.max(row.size, 1) ? "\n\n" : " ";
     // A word the typesetter broke at the previous row's end (on this page or the last) is whole.
-    const joined = previous && separator !== "\n\n" ? rejoinAcross(bucket.content, text, words) : undefined;
+    const last = bucket.parts.length - 1;
+    const joined =
+      previous && separator !== "\n\n" ? rejoinAcross(bucket.parts[last]!, text, words) : undefined;
     if (joined) {
-      bucket.content = joined.line;
+      bucket.length += joined.line.length - bucket.parts[last]!.length;
+      bucket.parts[last] = joined.line;
       text = joined.next;
     }
   }
   if (text !== "") {
-    bucket.content += separator;
+    if (separator !== "") bucket.parts.push(separator);
+    bucket.length += separator.length;
     const lastMark = bucket.pageMarks[bucket.pageMarks.length - 1];
     if (!lastMark || lastMark.page !== row.page)
-      bucket.pageMarks.push({ offset: bucket.content.length, page: row.page });
-    bucket.content += text;
+      bucket.pageMarks.push({ offset: bucket.length, page: row.page });
+    bucket.parts.push(text);
+    bucket.length += text.length;
   }
   bucket.pages.start = Math.min(bucket.pages.start, row.page);
   bucket.pages.end = Math.max(bucket.pages.end, row.page);
