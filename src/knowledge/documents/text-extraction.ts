@@ -16,7 +16,8 @@ export const TEXT_EXTRACTION_VERSION = 4;
  * drops the site's frame (landmarks, link-dense blocks); a manual page's running header is no
  * longer a text or HTML file's title. 4: soft hyphens and word joiners are dropped (every format;
  * listed where they are common: published HTML and EPUB, documents, presentations, PDFs), a word
- * broken at a line's end is whole again (PDF, text) and Word's non-breaking hyphen is read.
+ * broken at a line's end is whole again (PDF, text), Word's non-breaking hyphen is read, and text
+ * saved from a terminal loses its overstrikes and escape sequences.
  */
 const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
   2: ["html"],

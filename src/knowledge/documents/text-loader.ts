@@ -3,6 +3,7 @@ import type { ParsedDocument } from "./loaded-document.js";
 import { manPageToken } from "./page-chrome.js";
 import { tidyLines } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
+import { withoutTerminalFormatting } from "./terminal-text.js";
 
 /** A first line longer than this reads as prose, not as a title. */
 const MAX_TITLE_CHARS = 80;
@@ -18,8 +19,9 @@ const SECTION_TARGET_CHARS = 1000;
  * Line breaks inside a paragraph are kept: plain text is often laid out by hand (lists, addresses).
  */
 export function parseText(source: string, fileTitle: string): ParsedDocument {
-  // Text laid out in lines (a manual page, a PDF saved as text) has words broken at line ends.
-  const text = rejoinLineBreaks(tidyLines(source));
+  // Text laid out in lines (a manual page, a PDF saved as text) has words broken at line ends;
+  // text saved from a terminal, overstrikes and escape sequences inside words.
+  const text = rejoinLineBreaks(tidyLines(withoutTerminalFormatting(source)));
   const manual = manualPage(text);
   if (manual) {
     const title = manual.title || fileTitle;
