@@ -393,6 +393,7 @@ async function refreshFile(absPath: string, c: FileContext): Promise<void> {
     report.written = true;
     return;
   }
+  if (result.document.decodedAs) report.guessedEncodings.push({ path, encoding: result.document.decodedAs });
   await writeDocument(file, result.document, c);
   if (before) report.updated++;
   else report.added++;

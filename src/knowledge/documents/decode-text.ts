@@ -4,7 +4,10 @@ const BINARY_SNIFF_BYTES = 8192;
 /** How far into an HTML file a declared charset is looked for (the HTML standard's prescan reads 1,024 bytes). */
 const CHARSET_SNIFF_BYTES = 4096;
 
-export type DecodedText = { ok: true; text: string } | { ok: false; reason: string };
+export type DecodedText =
+  | { ok: true; text: string }
+  /** `notUtf8`: text that is neither UTF-8 nor in a declared encoding (guess-encoding.ts may read it). */
+  | { ok: false; reason: string; notUtf8?: true };
 
 export interface DecodeOptions {
   /**
@@ -43,13 +46,14 @@ export function decodeText(bytes: Uint8Array, options: DecodeOptions = {}): Deco
     return {
       ok: false,
       reason: `not valid UTF-8 (first invalid byte at offset ${firstInvalidUtf8Offset(bytes)}; re-save the file as UTF-8${options.html ? ", or declare its encoding with <meta charset>" : ""})`,
+      notUtf8: true,
     };
   }
   if (text.startsWith("\uFEFF")) text = text.slice(1);
   return { ok: true, text: text.replace(/\r\n?/g, "\n") };
 }
 
-function decodeWith(encoding: string, bytes: Uint8Array): DecodedText {
+export function decodeWith(encoding: string, bytes: Uint8Array): DecodedText {
   let text = new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes);
   if (encoding === "windows-1252")
     text = text.replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_C1[c.charCodeAt(0) - 0x80] ?? c);
@@ -97,7 +101,8 @@ export function declaredCharset(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-function encodingFor(label: string): string | undefined {
+/** The WHATWG name of an encoding label ("latin1" is windows-1252), or undefined when no decoder knows it. */
+export function encodingFor(label: string): string | undefined {
   try {
     const encoding = new TextDecoder(label).encoding;
     // A page cannot declare UTF-16 in bytes an ASCII scan could read: the standard reads it as UTF-8.

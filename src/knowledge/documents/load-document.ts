@@ -5,6 +5,7 @@ import { errorMessage } from "../../errors.js";
 import { decodeText } from "./decode-text.js";
 import { documentFormatFor, isOfficeFormat } from "./document-format.js";
 import { documentText } from "./document-text.js";
+import { decodeGuessing } from "./guess-encoding.js";
 import { parsedWithoutSoftHyphens } from "./hyphenation.js";
 import type { LoadedDocument, ParsedDocument } from "./loaded-document.js";
 import { DEFAULT_MAX_SECTION_CHARS, splitOversizedSections } from "./split-oversized.js";
@@ -83,6 +84,8 @@ export async function parseDocumentBytes(
   const maxSectionChars = opts.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS;
   const fileTitle = basename(absPath, extname(absPath));
   let parsed: ParsedDocument;
+  /** The encoding a file that is not UTF-8 and declares none was read in (guess-encoding.ts). */
+  let decodedAs: string | undefined;
   try {
     if (format === "pdf") {
       // Binary: no text decoding; the PDF loader splits its own oversized parts (per-part pages).
@@ -102,8 +105,14 @@ export async function parseDocumentBytes(
       );
     } else {
       const decoded = decodeText(read.bytes, { html: format === "html" });
-      if (!decoded.ok) return decoded;
-      parsed = await parse(format, decoded.text, fileTitle);
+      const guess =
+        !decoded.ok && decoded.notUtf8
+          ? await decodeGuessing(read.bytes, format === "html", decoded)
+          : undefined;
+      const result = guess ?? decoded;
+      if (!result.ok) return { ok: false, reason: result.reason };
+      if (guess?.ok) decodedAs = guess.guessed;
+      parsed = await parse(format, result.text, fileTitle);
     }
   } catch (error) {
     const reason = `${format} parser failed: ${errorMessage(error)}`;
@@ -122,6 +131,7 @@ export async function parseDocumentBytes(
     contentHash: contentHashOf(read.bytes),
   };
   if (parsed.url) doc.url = parsed.url;
+  if (decodedAs) doc.decodedAs = decodedAs;
   // Only a date the document states (front matter, HTML meta): a file's mtime is when it was
   // copied or cloned, which `updated:` would present as when its content last changed.
   if (parsed.modifiedTime) doc.modifiedTime = parsed.modifiedTime;

@@ -20,6 +20,8 @@ export interface LoadedDocument {
   sections: DocSection[];
   /** sha256 (hex) of the raw file bytes, so a refresh can skip unchanged files cheaply. */
   contentHash: string;
+  /** The encoding the file was read in when it is not UTF-8 and declares none: a guess, said in the index's warnings. */
+  decodedAs?: string;
 }
 
 /** What a format parser (markdown, text, html) extracts from decoded text. */

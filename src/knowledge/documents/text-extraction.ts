@@ -17,7 +17,9 @@ export const TEXT_EXTRACTION_VERSION = 4;
  * longer a text or HTML file's title. 4: soft hyphens and word joiners are dropped (every format;
  * listed where they are common: published HTML and EPUB, documents, presentations, PDFs), a word
  * broken at a line's end is whole again (PDF, text), Word's non-breaking hyphen is read, and text
- * saved from a terminal loses its overstrikes and escape sequences.
+ * saved from a terminal loses its overstrikes and escape sequences. A file refused as not UTF-8
+ * may now be read in a guessed encoding: every refusal is remembered with the version it was made
+ * under (ingest-limits.ts boundsKey), so each is tried once more.
  */
 const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
   2: ["html"],

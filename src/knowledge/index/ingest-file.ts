@@ -39,6 +39,8 @@ export interface IngestedDocument {
   /** The language the document was analysed in. */
   language: string;
   sections: IngestedSection[];
+  /** The encoding the file was read in when it is not UTF-8 and declares none (a guess). */
+  decodedAs?: string;
 }
 
 export type IngestResult =
@@ -60,7 +62,7 @@ export async function ingestFile(task: IngestTask): Promise<IngestResult> {
   if (task.knownHash === contentHash) return { ok: true, unchanged: true, contentHash };
   const loaded = await parseDocumentBytes(task.absPath, task.id, read, task.options);
   if (!loaded.ok) return loaded;
-  const { text, contentHash: _hash, id: _id, ...parsed } = loaded.doc;
+  const { text, contentHash: _hash, id: _id, decodedAs, ...parsed } = loaded.doc;
   for (const [name, definition] of Object.entries(task.analyzers ?? {})) registerAnalyzer(name, definition);
   const analysis = CollectionAnalysis.of(task.language);
   const analyzer = analysis.documentAnalyzer(
@@ -76,5 +78,6 @@ export async function ingestFile(task: IngestTask): Promise<IngestResult> {
   };
   if (analyzed.url !== undefined) document.url = analyzed.url;
   if (analyzed.modifiedTime !== undefined) document.modifiedTime = analyzed.modifiedTime;
+  if (decodedAs !== undefined) document.decodedAs = decodedAs;
   return { ok: true, document };
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import * as z from "zod";
 import { DEADLINES } from "../../deadline.js";
 import { WALL_CLOCK_FACTOR } from "../documents/parse-bound.js";
+import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
 
 // The bounds on turning one file into an indexed document. They hold whatever the parser does
 // (a parse runs in a worker thread that is terminated at its bound), so one hostile or huge
@@ -48,11 +49,12 @@ export function ingestLimits(config: IngestLimitsConfig = {}): IngestLimits {
 }
 
 /**
- * The per-file bounds as one short string, stored with a refused file: the file is refused again
- * without a parse while it and these bounds are unchanged.
+ * The per-file bounds and the loaders' extraction version as one short string, stored with a
+ * refused file: the file is refused again without a parse while it and these are unchanged (a
+ * loader that now reads what it refused, say an encoding, gets each refused file once more).
  */
 export function boundsKey(limits: IngestLimits): string {
-  return `${limits.fileTimeoutMs}ms/${limits.fileMemoryMb}MB`;
+  return `${limits.fileTimeoutMs}ms/${limits.fileMemoryMb}MB/x${TEXT_EXTRACTION_VERSION}`;
 }
 
 /** The wall-clock last resort of `limits`. */

@@ -52,6 +52,8 @@ export interface RefreshReport {
   /** Files not looked at because the refresh was stopped (its time budget ran out); their stored version, if any, is kept. */
   pending: number;
   skipped: { path: string; reason: string }[];
+  /** Files read in a guessed encoding: not UTF-8 and declaring none (documents/guess-encoding.ts). */
+  guessedEncodings: { path: string; encoding: string }[];
   /** True when the stored index was rewritten. */
   written: boolean;
   /**
@@ -146,6 +148,7 @@ export function emptyRefreshReport(collection: string): RefreshReport {
     touched: 0,
     pending: 0,
     skipped: [],
+    guessedEncodings: [],
     written: false,
     ms: 0,
   };
@@ -411,7 +414,7 @@ async function checkSample(
 
 /**
  * What an indexer says once it has read a collection's files, the same on both backends: a
- * warning per file it skipped, with the reason; and for a collection with no `language`, the
+ * warning per file it skipped, with the reason, and per file it read in a guessed encoding; and for a collection with no `language`, the
  * language it is analysed in and what decided it (analysis/unset-language.ts), when other than
  * English — the only line that says the documents are not analysed as English.
  */
@@ -421,6 +424,12 @@ export function warnOfWhatWasRead(collection: string, report: RefreshReport): vo
       { collection, file: skip.path, reason: skip.reason },
       // A file name is anyone's to choose: a bidirectional override in it must not reorder the line.
       `skipped ${escapeControlCharacters(skip.path)}: ${skip.reason}`,
+    );
+  }
+  for (const guessed of report.guessedEncodings) {
+    logger().warn(
+      { collection, file: guessed.path, encoding: guessed.encoding },
+      `read ${escapeControlCharacters(guessed.path)} as ${guessed.encoding}: it is not UTF-8 and declares no encoding (re-save it as UTF-8, or declare its encoding, to be sure)`,
     );
   }
   const detected = report.detectedLanguage;
@@ -620,6 +629,7 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
   if (before) report.updated++;
   else report.added++;
   const { document } = result;
+  if (document.decodedAs) report.guessedEncodings.push({ path, encoding: document.decodedAs });
   return {
     id: path,
     title: document.title,

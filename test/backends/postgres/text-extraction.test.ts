@@ -93,4 +93,16 @@ describe.skipIf(skipReason !== undefined)("PostgreSQL: an index from an older te
     const [third] = await backend.refresh(root);
     expect(third).toMatchObject({ unchanged: 2, updated: 0 });
   }, 120_000);
+
+  it("reads a file that is not UTF-8 and declares no encoding in the one it is recognised to be, and reports it", async () => {
+    const notepad =
+      "# Canteen\n\nThe café on the ground floor serves crème brûlée on Fridays; the façade of the résumé office next to it is being repainted, and the naïve mural stays.\n";
+    await writeFile(join(root, "docs", "canteen.md"), Buffer.from(notepad, "latin1"));
+    const [report] = await backend.refresh(root);
+    expect(report).toMatchObject({ added: 1, skipped: [] });
+    expect(report!.guessedEncodings).toEqual([{ path: "docs/canteen.md", encoding: "windows-1252" }]);
+    const hit = (await backend.search({ query: "crème brûlée café" })).results[0];
+    expect(hit?.id).toBe("docs/canteen.md");
+    expect(hit?.chunks?.map((c) => c.content).join(" ")).toContain("crème brûlée");
+  }, 120_000);
 });

@@ -121,6 +121,27 @@ describe("loadDocument", () => {
     expectRejected(await loadDocument(path, "latin1.txt"), /not valid UTF-8/);
   });
 
+  it("reads a text file Windows saved as windows-1252 in that encoding, and says it guessed", async () => {
+    const text = "Größe der Datei prüfen, bevor sie geöffnet wird. Änderungen übernehmen und schließen.\n";
+    const path = await write("notepad.txt", Buffer.from(text, "latin1"));
+    const result = await loadDocument(path, "notepad.txt");
+    expect(result.ok && [result.doc.text, result.doc.decodedAs]).toEqual([text.trim(), "windows-1252"]);
+  });
+
+  it("reads an HTML page that declares no encoding in the one it is recognised to be, else windows-1252", async () => {
+    // "<html><head><title>設定</title>…<p>ファイルを開く前に、…</p>…" in Shift_JIS.
+    const japanese =
+      "PGh0bWw+PGhlYWQ+PHRpdGxlPpDdkug8L3RpdGxlPjwvaGVhZD48Ym9keT48cD6DdINAg0ODi4LwikqCrZFPgsmBQYNUg0ODWYLwim2URoK1gtyCt4FClc+NWILwlduRtoK3gumCyYLNgUGDdINAg0ODi4OBg2qDhYFbgqmC55XbkbaC8JFJkfCCtYLEgq2CvoKzgqKBQjwvcD48L2JvZHk+PC9odG1sPg==";
+    const sjis = await loadDocument(await write("sjis.html", Buffer.from(japanese, "base64")), "sjis.html");
+    expect(sjis.ok && [sjis.doc.title, sjis.doc.decodedAs]).toEqual(["設定", "shift_jis"]);
+    // Too little text to be sure of any encoding: the HTML standard's default.
+    const latin = await loadDocument(
+      await write("short.html", Buffer.from("<p>Pokorn\xfd</p>", "latin1")),
+      "short.html",
+    );
+    expect(latin.ok && [latin.doc.text, latin.doc.decodedAs]).toEqual(["Pokorný", "windows-1252"]);
+  });
+
   it("reads an HTML page in the Latin-1 it declares", async () => {
     const page =
       '<html><head><meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1"><title>Gr\u00fc\u00dfe</title></head><body><p>bl\u00e5b\u00e6r \u0080 5</p></body></html>';

@@ -11,7 +11,7 @@ import { IndexStore, STORE_VERSION } from "../../../src/knowledge/index/index-st
 import { ingestLimits } from "../../../src/knowledge/index/ingest-limits.js";
 import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
 import { isTermIds, LexicalIndex, type TermSequence } from "../../../src/knowledge/index/lexical-index.js";
-import { refreshCollection } from "../../../src/knowledge/index/refresh.js";
+import { refreshCollection, warnOfWhatWasRead } from "../../../src/knowledge/index/refresh.js";
 import { logLines } from "../../support/capture-logs.js";
 
 /** The analysis id of a collection that names no language. */
@@ -123,6 +123,24 @@ describe("refreshCollection", () => {
     expect(documents.map((d) => d.id).sort()).toEqual(["docs/pto.md", "docs/sick.md"]);
     expect(report.skipped.map((s) => s.path).sort()).toEqual(["docs/blob.md", "docs/broken.md"]);
     expect(report.skipped.every((s) => s.reason.length > 0)).toBe(true);
+  });
+
+  it("reads a file that is not UTF-8 and declares no encoding in the one it is recognised to be, and says so", async () => {
+    const notepad =
+      "# Urlaub\n\nJeder Mitarbeiter bekommt 30 Urlaubstage im Jahr. Die Größe des Teams ändert daran nichts; über Ausnahmen entscheidet die Geschäftsführung.\n";
+    await writeFile(join(bot, "docs", "urlaub.md"), Buffer.from(notepad, "latin1"));
+    const { result, log } = await logLines(async () => {
+      const refreshed = await refreshCollection(bot, source, new IndexStore(indexDirectory(bot)));
+      warnOfWhatWasRead("handbook", refreshed.report);
+      return refreshed;
+    });
+    const urlaub = result.documents.find((d) => d.id === "docs/urlaub.md");
+    expect(urlaub?.sections.map((s) => s.content).join("\n")).toContain(
+      "Die Größe des Teams ändert daran nichts",
+    );
+    expect(result.report.skipped).toEqual([]);
+    expect(result.report.guessedEncodings).toEqual([{ path: "docs/urlaub.md", encoding: "windows-1252" }]);
+    expect(log).toMatch(/read docs\/urlaub\.md as windows-1252: it is not UTF-8 and declares no encoding/);
   });
 
   it("never indexes its own state folder, and honours excludes", async () => {
