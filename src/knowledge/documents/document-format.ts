@@ -2,12 +2,14 @@ import { extname } from "node:path";
 
 /** Zip containers of XML parts: Office Open XML, OpenDocument, EPUB (office-loader.ts). */
 export type OfficeFormat = "docx" | "pptx" | "xlsx" | "odt" | "odp" | "ods" | "epub";
-export type DocumentFormat = "markdown" | "mdx" | "text" | "html" | "pdf" | OfficeFormat;
+export type DocumentFormat = "markdown" | "mdx" | "rst" | "text" | "html" | "pdf" | OfficeFormat;
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, DocumentFormat>> = {
   ".md": "markdown",
   ".markdown": "markdown",
   ".mdx": "mdx",
+  ".rst": "rst",
+  ".rest": "rst",
   ".txt": "text",
   ".text": "text",
   ".html": "html",
@@ -42,5 +44,7 @@ export const SUPPORTED_EXTENSIONS: readonly string[] = Object.keys(FORMAT_BY_EXT
 
 /** The loader for a path, by extension (case-insensitive); undefined when none applies. */
 export function documentFormatFor(path: string): DocumentFormat | undefined {
+  // Sphinx publishes each page's reStructuredText source as `_sources/<page>.rst.txt`.
+  if (path.toLowerCase().endsWith(".rst.txt")) return "rst";
   return FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
 }

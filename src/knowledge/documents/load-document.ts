@@ -18,6 +18,7 @@ const officeLoader = () => import("./office-loader.js");
 const markdownLoader = () => import("./markdown-loader.js");
 const htmlLoader = () => import("./html-loader.js");
 const textLoader = () => import("./text-loader.js");
+const rstLoader = () => import("./rst-loader.js");
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
@@ -144,7 +145,7 @@ function unsupported(absPath: string): string {
 }
 
 async function parse(
-  format: "markdown" | "mdx" | "text" | "html",
+  format: "markdown" | "mdx" | "rst" | "text" | "html",
   text: string,
   fileTitle: string,
 ): Promise<ParsedDocument> {
@@ -155,6 +156,8 @@ async function parse(
       return (await markdownLoader()).parseMarkdown(text, fileTitle, { mdx: true });
     case "text":
       return (await textLoader()).parseText(text, fileTitle);
+    case "rst":
+      return (await rstLoader()).parseRst(text, fileTitle);
     case "html":
       return (await htmlLoader()).parseHtml(text, fileTitle);
   }

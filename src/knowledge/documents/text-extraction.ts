@@ -17,14 +17,15 @@ export const TEXT_EXTRACTION_VERSION = 4;
  * longer a text or HTML file's title. 4: soft hyphens and word joiners are dropped (every format;
  * listed where they are common: published HTML and EPUB, documents, presentations, PDFs), a word
  * broken at a line's end is whole again (PDF, text), Word's non-breaking hyphen is read, and text
- * saved from a terminal loses its overstrikes and escape sequences. A file refused as not UTF-8
+ * saved from a terminal loses its overstrikes and escape sequences. reStructuredText (`.rst`, Sphinx's
+ * `.rst.txt`, once read as text) is read with its section titles. A file refused as not UTF-8
  * may now be read in a guessed encoding: every refusal is remembered with the version it was made
  * under (ingest-limits.ts boundsKey), so each is tried once more.
  */
 const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
   2: ["html"],
   3: ["html", "text"],
-  4: ["html", "text", "pdf", "docx", "pptx", "odt", "odp", "epub"],
+  4: ["html", "text", "rst", "pdf", "docx", "pptx", "odt", "odp", "epub"],
 };
 
 /** Whether the text of `path` may differ from what extraction version `since` made of it. */
