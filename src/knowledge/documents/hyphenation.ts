@@ -4,8 +4,7 @@
 // - a word a typesetter broke at the end of a line ("configura-" / "tion" in a PDF, "speci-" /
 //   "fied" in a manual page saved as text): the two halves are no word of the document.
 // A line-end hyphen can also be a word's own ("day-to-" / "day", "read-" / "only"): the
-// document's own words decide, as a reader would (the whole word found elsewhere in it, or the
-// hyphenated one), and a word that already holds a hyphen keeps this one too.
+// document's own words decide, as a reader would (rejoinBrokenWord).
 
 import type { ParsedDocument } from "./loaded-document.js";
 
@@ -69,8 +68,8 @@ const WORD = /\p{L}+(?:[-\u2010]\p{L}+)*/gu;
 /**
  * The word a line ended with (`head`, its hyphen removed) and the letters the next line starts
  * with (`tail`; `tailContinues` when a hyphen and letters follow them), as one word: joined where
- * the hyphen was the typesetter's, hyphenated where the word has its own. `undefined` when the pair is no broken word (the next line starts a new
- * word: a capital after a lower-case letter, a digit, a dash).
+ * the hyphen was the typesetter's, hyphenated where the word has its own. `undefined` when the
+ * pair is no broken word (the next line starts a new one: a capital after a lower-case letter).
  */
 export function rejoinBrokenWord(
   head: string,
