@@ -429,7 +429,7 @@ export function warnOfWhatWasRead(collection: string, report: RefreshReport): vo
   for (const guessed of report.guessedEncodings) {
     logger().warn(
       { collection, file: guessed.path, encoding: guessed.encoding },
-      `read ${escapeControlCharacters(guessed.path)} as ${guessed.encoding}: it is not UTF-8 and declares no encoding (re-save it as UTF-8, or declare its encoding, to be sure)`,
+      `read ${escapeControlCharacters(guessed.path)} as ${guessed.encoding}: it is not valid UTF-8 and declares no encoding (re-save it as UTF-8, or declare its encoding, to be sure)`,
     );
   }
   const detected = report.detectedLanguage;

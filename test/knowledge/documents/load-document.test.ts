@@ -128,6 +128,17 @@ describe("loadDocument", () => {
     expect(result.ok && [result.doc.text, result.doc.decodedAs]).toEqual([text.trim(), "windows-1252"]);
   });
 
+  it("reads a UTF-8 file with a stray byte as UTF-8, that byte replaced, never as a legacy encoding", async () => {
+    const utf8 =
+      "Größe der Datei prüfen, bevor sie geöffnet wird. Über die Größe entscheidet die Geschäftsführung.\n";
+    const bytes = Buffer.concat([Buffer.from(utf8), Buffer.from([0xe9]), Buffer.from(" café\n")]);
+    const result = await loadDocument(await write("mixed.txt", bytes), "mixed.txt");
+    expect(result.ok && [result.doc.text, result.doc.decodedAs]).toEqual([
+      `${utf8}\uFFFD café`,
+      "UTF-8 with 1 invalid byte sequence replaced",
+    ]);
+  });
+
   it("reads an HTML page that declares no encoding in the one it is recognised to be, else windows-1252", async () => {
     // "<html><head><title>設定</title>…<p>ファイルを開く前に、…</p>…" in Shift_JIS.
     const japanese =

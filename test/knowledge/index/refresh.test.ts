@@ -140,7 +140,9 @@ describe("refreshCollection", () => {
     );
     expect(result.report.skipped).toEqual([]);
     expect(result.report.guessedEncodings).toEqual([{ path: "docs/urlaub.md", encoding: "windows-1252" }]);
-    expect(log).toMatch(/read docs\/urlaub\.md as windows-1252: it is not UTF-8 and declares no encoding/);
+    expect(log).toMatch(
+      /read docs\/urlaub\.md as windows-1252: it is not valid UTF-8 and declares no encoding/,
+    );
   });
 
   it("never indexes its own state folder, and honours excludes", async () => {
