@@ -10,15 +10,27 @@ import type { ParsedDocument } from "./loaded-document.js";
 
 const INVISIBLE_BREAKS = /[\u00ad\u2060\ufeff]/g;
 
+const HAS_INVISIBLE_BREAK = /[\u00ad\u2060\ufeff]/;
+
 /** `text` without soft hyphens and word joiners. */
 export function withoutSoftHyphens(text: string): string {
-  return text.includes("\u00ad") || text.includes("\u2060") || text.includes("\ufeff")
-    ? text.replace(INVISIBLE_BREAKS, "")
-    : text;
+  return HAS_INVISIBLE_BREAK.test(text) ? text.replace(INVISIBLE_BREAKS, "") : text;
 }
 
-/** A parsed document's title, headings and text without soft hyphens and word joiners. */
+/**
+ * A parsed document's title, headings and text without soft hyphens and word joiners; the
+ * document itself when it holds none (most do not: nothing is copied for them).
+ */
 export function parsedWithoutSoftHyphens(parsed: ParsedDocument): ParsedDocument {
+  const holds =
+    HAS_INVISIBLE_BREAK.test(parsed.title) ||
+    parsed.sections.some(
+      (s) =>
+        HAS_INVISIBLE_BREAK.test(s.content) ||
+        HAS_INVISIBLE_BREAK.test(s.heading ?? "") ||
+        s.headingPath.some((h) => HAS_INVISIBLE_BREAK.test(h)),
+    );
+  if (!holds) return parsed;
   return {
     ...parsed,
     title: withoutSoftHyphens(parsed.title),
@@ -101,6 +113,11 @@ const isWordOf = (part: string, words: ReadonlySet<string>) =>
   [...part].length >= MIN_COMPOUND_PART && words.has(part.toLowerCase());
 const isLower = (c: string) => c !== c.toUpperCase() && c === c.toLowerCase();
 
+/** Whether a line ends in a hyphen (a hyphen, groff's U+2010 or a soft hyphen): a word may break there. */
+export function endsInHyphen(line: string): boolean {
+  return /[-\u2010\u00ad]$/.test(line);
+}
+
 /** Longer than this is no word: only a line's last characters are read for one. */
 const MAX_WORD_CHARS = 64;
 /**
@@ -123,7 +140,7 @@ export function rejoinAcross(
   next: string,
   words: ReadonlySet<string>,
 ): { line: string; next: string } | undefined {
-  if (!/[-\u2010\u00ad]$/.test(line)) return undefined;
+  if (!endsInHyphen(line)) return undefined;
   const end = line.slice(-MAX_WORD_CHARS);
   const broken = LINE_END_BREAK.exec(end);
   const start = broken && LINE_START.exec(next);

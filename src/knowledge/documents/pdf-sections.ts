@@ -3,7 +3,7 @@
 // at word boundaries with each part's pages re-derived from where its text came from (the
 // reference gives every part the whole leaf's range, which cites pages a part never touches).
 import type { DocSection } from "../../types.js";
-import { documentWords, rejoinAcross } from "./hyphenation.js";
+import { documentWords, endsInHyphen, rejoinAcross } from "./hyphenation.js";
 import type { PdfRow } from "./pdf-rows.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 import { splitContent } from "./split-oversized.js";
@@ -39,7 +39,10 @@ export function pdfSections(
   const buckets: PagedBucket[] = [];
   let current: PagedBucket | undefined;
   let previous: PdfRow | undefined;
-  const words = documentWords(rows.map((row) => row.text));
+  // The document's words are read only when some row ends in a hyphen (most PDFs: none).
+  const words = rows.some((row) => endsInHyphen(row.text))
+    ? documentWords(rows.map((row) => row.text))
+    : new Set<string>();
   rows.forEach((row, i) => {
     const level = headingLevels.get(i);
     if (level !== undefined) {

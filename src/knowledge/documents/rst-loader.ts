@@ -49,7 +49,7 @@ function adornment(line: string): string | undefined {
 }
 
 /** A title's inline markup to its words: roles, interpreted text, literals, emphasis, substitutions. */
-export function rstInline(text: string): string {
+function rstInline(text: string): string {
   return text
     .replace(/:[\w.+-]+(?::[\w.+-]+)*:`([^`]*)`/g, "$1")
     .replace(/`([^`<]*?)\s*<[^>`]*>`_{0,2}/g, "$1")

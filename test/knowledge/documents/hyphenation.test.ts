@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyzerFor } from "../../../src/knowledge/analysis/registry.js";
 import {
   documentWords,
+  parsedWithoutSoftHyphens,
   rejoinAcross,
   rejoinBrokenWord,
   rejoinLineBreaks,
@@ -18,6 +19,22 @@ describe("soft hyphens and word joiners", () => {
     expect(analyzerFor("de").analyze(text)).toEqual(
       analyzerFor("de").analyze("Sicherheitsaktualisierungen und Information"),
     );
+  });
+
+  it("are dropped from a parsed document's title, headings and text; one without them is returned as it is", () => {
+    const section = {
+      headingPath: ["Sicher\u00adheit", "Up\u00addates"],
+      heading: "Up\u00addates",
+      level: 1,
+      content: "In\u00adhalt",
+    };
+    const parsed = { title: "Sicher\u00adheit", sections: [section] };
+    expect(parsedWithoutSoftHyphens(parsed)).toEqual({
+      title: "Sicherheit",
+      sections: [{ headingPath: ["Sicherheit", "Updates"], heading: "Updates", level: 1, content: "Inhalt" }],
+    });
+    const plain = { title: "Plain", sections: [{ headingPath: ["Plain"], level: 0, content: "text" }] };
+    expect(parsedWithoutSoftHyphens(plain)).toBe(plain);
   });
 
   it("leave text without them as it is", () => {
