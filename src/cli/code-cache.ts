@@ -31,7 +31,8 @@ export type CodeCacheState = "used" | "written-at-exit" | "rejected" | "off";
  * load through the code cache too: the bundle's import() of one takes that file instead of
  * node_modules. The language detector's n-grams (1.6 MB of JavaScript) took about half a second
  * to parse and compile in each process that detects, which every search with corrective
- * retrieval on and a question of a dozen letters is.
+ * retrieval on and a question of a dozen letters is; bundled, they are one JSON.parse (the build
+ * rewrites the object literal), which the code cache cannot speed up but V8 runs ~3× faster.
  */
 export const PREBUNDLED_PACKAGES: Readonly<Record<string, string>> = { "eld/small": "eld-small.cjs" };
 

@@ -147,6 +147,22 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
     expect(JSON.parse(stdout)).toEqual({ verdict: "correct", correct: "function", error: "function" });
   });
 
+  it("the command's prebundled language detector detects exactly as the eld package it was built from", async () => {
+    // The command loads eld from dist/cli-bundle (its n-grams rewritten as JSON); the library
+    // loads the package itself. Same verdict and same scores, or the rewrite changed the data.
+    const bundled = join(app, "node_modules/second-look/dist/cli-bundle/eld-small.cjs");
+    const script = `import { createRequire } from "node:module";
+const shipped = createRequire(import.meta.url)(${JSON.stringify(bundled)}).eld;
+const { eld } = await import("eld/small");
+const texts = ["Wie ändere ich die Seitenzahlen in der Kopfzeile?", "how do I change the page numbers",
+  "Comment installer Debian sur quarante postes identiques", "ページ番号を2ページ目から始めるには", "Как настроить сеть", "hvordan setter jeg opp skriveren"];
+process.stdout.write(JSON.stringify(texts.map((t) => [shipped.detect(t).language === eld.detect(t).language, JSON.stringify(shipped.detect(t).getScores()) === JSON.stringify(eld.detect(t).getScores()), eld.detect(t).language])));`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], { cwd: app });
+    const rows = JSON.parse(stdout) as [boolean, boolean, string][];
+    expect(rows.map(([language, scores]) => [language, scores])).toEqual(rows.map(() => [true, true]));
+    expect(rows.map(([, , language]) => language)).toEqual(["de", "en", "fr", "ja", "ru", "no"]);
+  });
+
   it("npx second-look search reads a PDF through the shipped pdf.js, without a warning", async () => {
     const pdfBot = join(work, "pdf-bot");
     mkdirSync(join(pdfBot, "docs"), { recursive: true });
