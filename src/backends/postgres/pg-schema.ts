@@ -89,6 +89,16 @@ export function tablesIn(schema: string): Tables {
  *   form no section holds (a prefix-stemmed language) finds the form it is searched as with one
  *   range read (pg-reads.ts heldForms, ranking-core/unseen-forms.ts).
  */
+/** A table of one count per collection and key: a term's document frequency, a language's documents. */
+function countsPerCollection(t: Tables, table: string, key: string, count: string): string {
+  return `CREATE TABLE ${table} (
+      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
+      ${key} text NOT NULL,
+      ${count} bigint NOT NULL,
+      PRIMARY KEY (collection_id, ${key})
+    );`;
+}
+
 const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   (t) => `
     CREATE TABLE ${t.collections} (
@@ -131,12 +141,7 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
     );
     CREATE INDEX ON ${t.sections} (document_id, ord);
     CREATE INDEX ON ${t.sections} USING gin (tsv);
-    CREATE TABLE ${t.terms} (
-      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
-      term text NOT NULL,
-      df bigint NOT NULL,
-      PRIMARY KEY (collection_id, term)
-    );
+    ${countsPerCollection(t, t.terms, "term", "df")}
   `,
   (t) => `
     CREATE TABLE ${t.calibrations} (
@@ -217,12 +222,7 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
   `,
   (t) => `
     ALTER TABLE ${t.documents} ADD COLUMN language text;
-    CREATE TABLE ${t.collectionLanguages} (
-      collection_id integer NOT NULL REFERENCES ${t.collections} (id) ON DELETE CASCADE,
-      language text NOT NULL,
-      documents bigint NOT NULL,
-      PRIMARY KEY (collection_id, language)
-    );
+    ${countsPerCollection(t, t.collectionLanguages, "language", "documents")}
   `,
   (t) => `
     -- Terms in byte order whatever the database's collation: a prefix is one range (heldForms).

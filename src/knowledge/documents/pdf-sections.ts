@@ -25,6 +25,21 @@ interface PagedBucket extends SectionBucket {
   length: number;
 }
 
+/** A new section at `page` (a heading row's, or the preamble's without a heading), appended. */
+function startBucket(buckets: PagedBucket[], page: number, level: number, heading?: string): PagedBucket {
+  const bucket: PagedBucket = {
+    level,
+    ...(heading !== undefined ? { heading } : {}),
+    content: "",
+    pages: { start: page, end: page },
+    pageMarks: [],
+    parts: [],
+    length: 0,
+  };
+  buckets.push(bucket);
+  return bucket;
+}
+
 /**
  * Sections for the rows, given each heading row's level (row index → level 1–6). Text before
  * the first heading is a level-0 preamble; a document with no heading at all is one section
@@ -46,30 +61,11 @@ export function pdfSections(
   rows.forEach((row, i) => {
     const level = headingLevels.get(i);
     if (level !== undefined) {
-      current = {
-        level,
-        heading: row.text,
-        content: "",
-        pages: { start: row.page, end: row.page },
-        pageMarks: [],
-        parts: [],
-        length: 0,
-      };
-      buckets.push(current);
+      current = startBucket(buckets, row.page, level, row.text);
       previous = undefined;
       return;
     }
-    if (!current) {
-      current = {
-        level: 0,
-        content: "",
-        pages: { start: row.page, end: row.page },
-        pageMarks: [],
-        parts: [],
-        length: 0,
-      };
-      buckets.push(current);
-    }
+    current ??= startBucket(buckets, row.page, 0);
     appendRow(current, row, previous, words);
     previous = row;
   });
