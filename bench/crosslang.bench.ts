@@ -191,9 +191,9 @@ async function mismatchFigures(questionsOf: (lang: string) => string): Promise<M
     for (const lang of ALL_LANGUAGES) {
       const own = languageOf(lang)!.tag;
       const questions = texts.get(lang)!;
-      figures.own[lang] = questions.filter((t) => isLanguageMismatch(t, guess(t), [own], margin)).length;
+      figures.own[lang] = questions.filter((t) => isLanguageMismatch(t, guess(t), [own], { margin })).length;
       figures.overEnglish[lang] = questions.filter((t) =>
-        isLanguageMismatch(t, guess(t), ["en"], margin),
+        isLanguageMismatch(t, guess(t), ["en"], { margin }),
       ).length;
       figures.inLanguage += figures.own[lang];
       figures.questions += questions.length;

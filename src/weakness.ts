@@ -13,7 +13,7 @@
 // of lohelp-en's answered questions. A Huginn server's weak footer still marks its text weak.
 // Also the rule for a query written in another language than the documents it searches, which
 // makes a search weak whatever it scored.
-import type { Band, SearchResponse } from "./types.js";
+import type { Band, CollectionLanguage, SearchResponse } from "./types.js";
 
 /** A hit at or above this calibrated relevance is `high`. */
 export const HIGH_BAND_MIN = 0.65;
@@ -84,6 +84,9 @@ const OWN_SCRIPT: Readonly<Record<string, RegExp>> = {
   th: /\p{Script=Thai}/u,
 };
 
+/** The tag of English, whose documents the vocabulary rule of mayBeInAnotherLanguage reads. */
+const ENGLISH = "en";
+
 const WIDE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
@@ -105,29 +108,69 @@ export function languageEvidence(query: string): number {
 }
 
 /**
+ * Whether `query` could be in another language than every one of `documentLanguages`, before any
+ * detector reads it: not with too few letters (MIN_LANGUAGE_LETTERS), not when it holds a letter
+ * of a document language's own script, and not when the documents are English and hold every one
+ * of its words (`unmatchedShare` 0, QueryCoverage). English documentation seldom holds another
+ * language's words, while every other language's documentation holds English's (commands,
+ * product names, pages not yet translated): over the lohelp and debian-handbook questions, the
+ * English collections held every word of none of the 1,347 questions in other languages that
+ * the detector calls foreign, and of 120 of the 163 English questions, whose search then never
+ * loads the detector; the other collections held every word of 705 of the 1,424 English
+ * questions it calls foreign there, so the vocabulary rule is English documents' alone.
+ */
+export function mayBeInAnotherLanguage(
+  query: string,
+  documentLanguages: readonly string[],
+  unmatchedShare?: number,
+): boolean {
+  if (documentLanguages.length === 0 || !hasLanguageEvidence(query)) return false;
+  const sample = query.slice(0, 2_000);
+  if (documentLanguages.some((language) => OWN_SCRIPT[language]?.test(sample))) return false;
+  return !(unmatchedShare === 0 && documentLanguages.every((language) => language === ENGLISH));
+}
+
+/**
  * Whether `query` is written in another language than every one of `documentLanguages` (the
- * searched collections' languages): only when the detector trusts its guess, the query is long
- * enough to have a language, the guess is none of those languages (nor one a detector confuses
- * with them), the query holds no letter of their own script, and the guess outscores each of
- * them by `margin` ({@link LANGUAGE_MISMATCH_MARGIN}; the bench compares others). Unknown
- * document languages (an empty list) never mismatch.
+ * searched collections' languages): only when the detector trusts its guess, the query could be
+ * ({@link mayBeInAnotherLanguage}: letters enough, none of the documents' own script, not every
+ * word held by English documents), the guess is none of those languages (nor one a detector
+ * confuses with them), and it outscores each of them by `margin` ({@link
+ * LANGUAGE_MISMATCH_MARGIN}; the bench compares others). Unknown document languages (an empty
+ * list) never mismatch.
  */
 export function isLanguageMismatch(
   query: string,
   guess: QueryLanguageGuess | undefined,
   documentLanguages: readonly string[],
-  margin: number = LANGUAGE_MISMATCH_MARGIN,
+  options: { margin?: number; unmatchedShare?: number } = {},
 ): boolean {
-  if (!guess?.reliable || documentLanguages.length === 0) return false;
-  if (!hasLanguageEvidence(query)) return false;
+  if (!guess?.reliable || !mayBeInAnotherLanguage(query, documentLanguages, options.unmatchedShare))
+    return false;
   const top = guess.scores[guess.tag] ?? 0;
-  const sample = query.slice(0, 2_000);
+  const margin = options.margin ?? LANGUAGE_MISMATCH_MARGIN;
   return documentLanguages.every(
-    (language) =>
-      !sameLanguage(language, guess.tag) &&
-      !OWN_SCRIPT[language]?.test(sample) &&
-      top - (guess.scores[language] ?? 0) >= margin,
+    (language) => !sameLanguage(language, guess.tag) && top - (guess.scores[language] ?? 0) >= margin,
   );
+}
+
+/**
+ * The languages of the searched collections, or undefined when any one of them has none known
+ * (a search over such a collection is never called another language's).
+ */
+export function searchedLanguages(
+  collections: readonly string[],
+  languages: Readonly<Record<string, CollectionLanguage>> | undefined,
+): CollectionLanguage[] | undefined {
+  if (!languages || collections.length === 0) return undefined;
+  const known = collections.map((c) => languages[c]);
+  if (known.some((l) => l === undefined || l.tags.length === 0)) return undefined;
+  return known as CollectionLanguage[];
+}
+
+/** The distinct language tags of the searched collections. */
+export function languageTags(known: readonly CollectionLanguage[]): string[] {
+  return [...new Set(known.flatMap((l) => l.tags))];
 }
 
 function sameLanguage(a: string, b: string): boolean {

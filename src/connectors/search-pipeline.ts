@@ -24,7 +24,7 @@ import {
   SEARCH_KNOWLEDGE_TOOL,
   type SearchRequest,
 } from "../types.js";
-import { hasLanguageEvidence } from "../weakness.js";
+import { languageTags, mayBeInAnotherLanguage, searchedLanguages } from "../weakness.js";
 import type { CorrectCall, CorrectFn } from "./bot-runtime.js";
 
 export { modelText, type SearchCall } from "../corrective/search-call.js";
@@ -108,13 +108,20 @@ export async function correctCall(
   const grade: GradeFn | undefined =
     model && parent ? (input) => context.with(parent, () => model(input)) : model;
   try {
-    // The detector (n-grams of ~50 MB, a quarter of a second to load) loads once per process,
-    // on the first search whose query has letters enough to be in another language.
+    // The detector (n-grams of ~50 MB, 0.1 s to load in the CLI, 0.4 s from the package:
+    // detect.ts) loads once per process, on the first search the pass will ask it about: one
+    // whose query could be in another language than the collections it searched, by the rule
+    // the pass applies (src/weakness.ts mayBeInAnotherLanguage).
+    const searched = searchedLanguages(call.args.collections ?? call.scope, corrector.languages);
+    const asksDetector =
+      searched !== undefined &&
+      mayBeInAnotherLanguage(
+        call.args.query,
+        languageTags(searched),
+        call.response?.queryCoverage?.unmatchedShare,
+      );
     const languages: CorrectiveLanguages | undefined = corrector.languages
-      ? {
-          collections: corrector.languages,
-          guess: hasLanguageEvidence(call.args.query) ? await languageDetector() : () => undefined,
-        }
+      ? { collections: corrector.languages, guess: asksDetector ? await languageDetector() : () => undefined }
       : undefined;
     // The pass's modules load with its first call: a bot with corrective retrieval off never loads them.
     const { correctSearchCall } = await import("../corrective/correct-tool-result.js");

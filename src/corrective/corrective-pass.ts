@@ -222,7 +222,13 @@ export function startPass(
   languages: CorrectiveLanguages | undefined,
 ): CorrectivePass {
   const searched = settings.originalCollections ?? settings.allowed;
-  const mismatch = languageMismatch(settings.originalQuery, searched, languages, settings.log);
+  const mismatch = languageMismatch(
+    settings.originalQuery,
+    searched,
+    languages,
+    settings.log,
+    shown.reading.evidence().unmatchedShare,
+  );
   const reading = mismatch ? mismatchedReading(shown.reading, mismatch.reason) : shown.reading;
   const documentLanguage = documentLanguageOf(searched, languages);
   const originalBest = shown.reading.evidence().bestRelevance;

@@ -17,7 +17,15 @@ import {
 } from "../knowledge-tool/result-text.js";
 import type { Logger } from "../telemetry/logger.js";
 import type { CollectionLanguage, Grade, Hit, RetryHints, SearchResponse } from "../types.js";
-import { isLanguageMismatch, isWeak, type QueryLanguageGuess, WEAK_BEST_SCORE } from "../weakness.js";
+import {
+  isLanguageMismatch,
+  isWeak,
+  languageTags,
+  mayBeInAnotherLanguage,
+  type QueryLanguageGuess,
+  searchedLanguages,
+  WEAK_BEST_SCORE,
+} from "../weakness.js";
 import { autoAsksOnCoverage, hasCoverage } from "./auto-ask-rule.js";
 
 // The default grader (docs/design.md §5): no model call, deterministic, pure. It reads what the search
@@ -356,18 +364,21 @@ export interface LanguageMismatch {
 
 /**
  * The original query's language against the searched collections' (undefined unless every one
- * of them has a known language and the query is clearly in none of them). A detector that
- * throws detects nothing.
+ * of them has a known language and the query is clearly in none of them). `unmatchedShare` is
+ * the search's (QueryCoverage), when it ran in-process. A detector that throws detects nothing.
  */
 export function languageMismatch(
   query: string,
   collections: readonly string[],
   languages: CorrectiveLanguages | undefined,
   log: Logger,
+  unmatchedShare?: number,
 ): LanguageMismatch | undefined {
-  const known = knownLanguages(collections, languages);
+  const known = searchedLanguages(collections, languages?.collections);
   if (!known || !languages) return undefined;
-  const tags = [...new Set(known.flatMap((l) => l.tags))];
+  const tags = languageTags(known);
+  // The detector is not asked (nor loaded, search-pipeline.ts) about a query that cannot be another language.
+  if (!mayBeInAnotherLanguage(query, tags, unmatchedShare)) return undefined;
   let guess: QueryLanguageGuess | undefined;
   try {
     guess = languages.guess(query);
@@ -375,7 +386,7 @@ export function languageMismatch(
     log.debug({ err: String(error) }, "corrective: query language unknown");
     return undefined;
   }
-  if (!guess || !isLanguageMismatch(query, guess, tags)) return undefined;
+  if (!guess || !isLanguageMismatch(query, guess, tags, { unmatchedShare })) return undefined;
   const documentLanguage = joinNames([...new Set(known.map((l) => l.name))]);
   return {
     query: guess,
@@ -391,19 +402,8 @@ export function documentLanguageOf(
   collections: readonly string[],
   languages: CorrectiveLanguages | undefined,
 ): string | undefined {
-  const known = knownLanguages(collections, languages);
+  const known = searchedLanguages(collections, languages?.collections);
   return known ? joinNames([...new Set(known.map((l) => l.name))]) : undefined;
-}
-
-/** Each searched collection's language, or undefined when any one of them has none known. */
-function knownLanguages(
-  collections: readonly string[],
-  languages: CorrectiveLanguages | undefined,
-): CollectionLanguage[] | undefined {
-  if (!languages || collections.length === 0) return undefined;
-  const known = collections.map((c) => languages.collections[c]);
-  if (known.some((l) => l === undefined || l.tags.length === 0)) return undefined;
-  return known as CollectionLanguage[];
 }
 
 /** The first reading of a search whose query is in another language: weak, and worth a model's look. */

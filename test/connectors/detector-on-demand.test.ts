@@ -1,10 +1,11 @@
-// The language detector (eld's n-grams: tens of MB, a quarter of a second to load) loads only for
-// a corrective pass whose query has letters enough to be in another language: a short query is
-// never a language mismatch, so its pass goes without it — and a long one in another language is
-// still caught.
+// The language detector (eld's n-grams: tens of MB, up to half a second to load) loads only for a
+// corrective pass whose query could be in another language than the documents (weakness.ts
+// mayBeInAnotherLanguage): not a short query, not one holding the documents' own script, not one
+// whose every word English documents hold — and a long one in another language is still caught.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { BotConfigSchema } from "../../src/bots/config-schema.js";
 import { assembleBot } from "../../src/connectors/assemble-bot.js";
+import { correctCall, searchCall } from "../../src/connectors/search-pipeline.js";
 import { hit, response, stubBackend } from "../corrective/corrective-fixtures.js";
 
 const loads = vi.hoisted(() => ({ count: 0 }));
@@ -23,9 +24,9 @@ beforeEach(() => {
   loads.count = 0;
 });
 
-function bot() {
+function bot(language = "en") {
   const config = BotConfigSchema.parse({
-    knowledge: { backend: "embedded", collections: { docs: { paths: ["docs/**"], language: "en" } } },
+    knowledge: { backend: "embedded", collections: { docs: { paths: ["docs/**"], language } } },
     correctiveRetrieval: { enabled: true, grader: "signal" },
   });
   // Every search scores high: only the language can make one weak.
@@ -58,5 +59,48 @@ describe("the corrective pass's language detector", () => {
     const corrected = await bot()("Wie füge ich Seitenzahlen in die Fußzeile ein?");
     expect(loads.count).toBe(1);
     expect(corrected?.metadata.languageMismatch).toEqual({ query: "de", documents: ["en"] });
+  });
+
+  // A search that ran in-process carries how its words met the documents (QueryCoverage).
+  async function structured(language: string, query: string, unmatchedShare: number) {
+    const config = BotConfigSchema.parse({
+      knowledge: { backend: "embedded", collections: { docs: { paths: ["docs/**"], language } } },
+      correctiveRetrieval: { enabled: true, grader: "signal" },
+    });
+    const backend = stubBackend(
+      (request) => ({
+        ...response(request.query, [hit("docs", "footer.html", "Headers and Footers", 0.9)]),
+        queryCoverage: { keyTermsInTopHit: 1, unmatchedShare },
+      }),
+      ["docs"],
+    );
+    const assembled = assembleBot({ config }, backend, {});
+    const call = await searchCall(assembled.pipeline, { query }, ["docs"]);
+    return correctCall(assembled.correctorFor(), call, { signal: AbortSignal.timeout(20_000) });
+  }
+
+  it("is not loaded when English documents hold every word of the query", async () => {
+    const corrected = await structured("en", "how do I insert page numbers in the footer", 0);
+    expect(loads.count).toBe(0);
+    expect(corrected.correction?.metadata.languageMismatch).toBeUndefined();
+  });
+
+  it("is loaded when a word of the query is in no document, and finds the other language", async () => {
+    const corrected = await structured("en", "Wie füge ich Seitenzahlen in die Fußzeile ein?", 0.6);
+    expect(loads.count).toBe(1);
+    expect(corrected.correction?.metadata.languageMismatch).toEqual({ query: "de", documents: ["en"] });
+  });
+
+  it("is loaded over documents in another language than English even when they hold every word", async () => {
+    // German documentation holds English words (commands, product names): its vocabulary says nothing.
+    const corrected = await structured("de", "how do I insert page numbers in the footer of every page", 0);
+    expect(loads.count).toBe(1);
+    expect(corrected.correction?.metadata.languageMismatch).toEqual({ query: "en", documents: ["de"] });
+  });
+
+  it("is not loaded for a query holding a letter of the documents' own script", async () => {
+    const corrected = await bot("ru")("Как вставить номера страниц в нижний колонтитул?");
+    expect(loads.count).toBe(0);
+    expect(corrected?.metadata.languageMismatch).toBeUndefined();
   });
 });

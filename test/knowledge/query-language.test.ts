@@ -4,7 +4,12 @@
 // language written alike are not.
 import { beforeAll, describe, expect, it } from "vitest";
 import { type LanguageDetector, languageDetector } from "../../src/knowledge/analysis/detect.js";
-import { isLanguageMismatch, languageEvidence, MIN_LANGUAGE_LETTERS } from "../../src/weakness.js";
+import {
+  isLanguageMismatch,
+  languageEvidence,
+  MIN_LANGUAGE_LETTERS,
+  mayBeInAnotherLanguage,
+} from "../../src/weakness.js";
 
 let guess: LanguageDetector;
 beforeAll(async () => {
@@ -81,5 +86,29 @@ describe("isLanguageMismatch", () => {
   it("counts a Han, Kana or Hangul character as three letters", () => {
     expect(languageEvidence("目次")).toBe(6);
     expect(languageEvidence("page 1")).toBe(4);
+  });
+});
+
+describe("mayBeInAnotherLanguage (whether the detector is asked at all)", () => {
+  const german = "Wie füge ich Seitenzahlen in die Fußzeile ein?";
+
+  it("rules out a query whose every word English documents hold, and only English ones", () => {
+    expect(mayBeInAnotherLanguage(german, ["en"], 0)).toBe(false);
+    expect(isLanguageMismatch(german, guess(german), ["en"], { unmatchedShare: 0 })).toBe(false);
+    expect(mayBeInAnotherLanguage(german, ["en"], 0.4)).toBe(true);
+    expect(isLanguageMismatch(german, guess(german), ["en"], { unmatchedShare: 0.4 })).toBe(true);
+    // Unknown (a result seen only as text): the detector decides.
+    expect(mayBeInAnotherLanguage(german, ["en"])).toBe(true);
+    const english = "how do I insert page numbers in the footer";
+    expect(mayBeInAnotherLanguage(english, ["de"], 0)).toBe(true);
+    expect(mayBeInAnotherLanguage(english, ["en", "de"], 0)).toBe(true);
+  });
+
+  it("rules out a query holding a letter of a document language's own script, or too few letters", () => {
+    expect(mayBeInAnotherLanguage("Как вставить номера страниц?", ["ru"])).toBe(false);
+    expect(mayBeInAnotherLanguage("Как вставить номера страниц?", ["en"])).toBe(true);
+    expect(mayBeInAnotherLanguage("SmartArt 組織図 writer for my reports", ["en", "ja"])).toBe(false);
+    expect(mayBeInAnotherLanguage("PDF export", ["en"])).toBe(false);
+    expect(mayBeInAnotherLanguage(german, [])).toBe(false);
   });
 });
