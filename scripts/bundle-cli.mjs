@@ -10,9 +10,9 @@
 //
 // What stays outside the bundle, loaded from node_modules as before:
 // - the peer dependencies (package.json `peerDependencies`): a user may not have them installed;
-// - eld (1.6 MB of n-grams loaded on the first language detection): bundled on its own beside
-//   the CLI (PREBUNDLED_PACKAGES below), so it too loads through the code cache, and only when a
-//   command detects a language, its n-grams as JSON (ngramsAsJson below);
+// - eld (1.6 MB of n-grams loaded on the first language detection): the detector loads the copy
+//   scripts/vendor-eld.mjs writes (its n-grams as JSON), else the package, and only when a
+//   command detects a language;
 // - undici and the OTel SDK packages (loaded for model calls and tracing only): copying them would
 //   only grow the package;
 // - packages our code loads with createRequire (pino-pretty, snowball-stemmers): esbuild does
@@ -27,8 +27,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, sep } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { isDeepStrictEqual } from "node:util";
+import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -160,46 +159,3 @@ if (left) {
   process.exit(1);
 }
 writeFileSync(bundleFile, handed);
-
-/**
- * eld's n-gram tables (81,206 keys over 60 languages in its "small" set) as JSON.parse of one
- * string rather than as an object literal: V8 builds the same object from JSON about three times
- * as fast (a cold search that loads the detector spent ~0.3 s more on the literal, code cache or
- * not). The parsed copy is checked against the package's own before it is written.
- */
-const ngramsAsJson = {
-  name: "ngrams-as-json",
-  setup(build) {
-    build.onLoad({ filter: /[\\/]eld[\\/]src[\\/]ngrams[\\/][^\\/]+\.js$/ }, async (args) => {
-      const { ngramsData, ...rest } = await import(pathToFileURL(args.path).href);
-      const json = JSON.stringify(ngramsData);
-      if (Object.keys(rest).length > 0 || !isDeepStrictEqual(JSON.parse(json), ngramsData)) {
-        process.stderr.write(
-          `bundle-cli: ${args.path} no longer reads as plain n-gram data; bundled as it is\n`,
-        );
-        return undefined;
-      }
-      return { contents: `export const ngramsData = JSON.parse(${JSON.stringify(json)});`, loader: "js" };
-    });
-  },
-};
-
-// The packages the launcher loads through the code cache too (src/cli/code-cache.ts
-// PREBUNDLED_PACKAGES), each bundled on its own; node_modules keeps them for the library.
-const { PREBUNDLED_PACKAGES } = await import(pathToFileURL(join(dist, "cli", "code-cache.js")).href);
-for (const [specifier, file] of Object.entries(PREBUNDLED_PACKAGES)) {
-  await esbuild.build({
-    stdin: { contents: `export * from ${JSON.stringify(specifier)};`, resolveDir: root },
-    outfile: join(outdir, file),
-    bundle: true,
-    plugins: [ngramsAsJson],
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    minifyWhitespace: true,
-    minifySyntax: true,
-    keepNames: true,
-    legalComments: "none",
-    logLevel: "warning",
-  });
-}

@@ -58,6 +58,12 @@ const markdownIt = spawnSync(
   },
 );
 if (markdownIt.status !== 0) process.exit(markdownIt.status ?? 1);
+// eld's detector with its n-grams read as JSON (scripts/vendor-eld.mjs says why).
+const eld = spawnSync(process.execPath, [new URL("vendor-eld.mjs", import.meta.url).pathname], {
+  cwd: root,
+  stdio: "inherit",
+});
+if (eld.status !== 0) process.exit(eld.status ?? 1);
 // config.schema.json from the compiled zod schema (scripts/write-config-schema.mjs says why).
 const schema = spawnSync(process.execPath, [new URL("write-config-schema.mjs", import.meta.url).pathname], {
   cwd: root,

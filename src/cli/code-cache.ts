@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createRequire } from "node:module";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { Script } from "node:vm";
 
 /** Where the cache lives, or `off`; unset: $XDG_CACHE_HOME/second-look/code, else ~/.cache/second-look/code. */
@@ -25,19 +25,6 @@ export const CODE_CACHE_VARIABLE = "SECOND_LOOK_CODE_CACHE";
 
 /** How a run met the cache: used, to be written when the command ends, rejected (rewritten then), or off. */
 export type CodeCacheState = "used" | "written-at-exit" | "rejected" | "off";
-
-/**
- * Packages the build also bundles on their own beside the CLI (scripts/bundle-cli.mjs), so they
- * load through the code cache too: the bundle's import() of one takes that file instead of
- * node_modules. The language detector's n-grams (1.6 MB of JavaScript) took about half a second
- * to parse and compile in each process that detects, which every search with corrective
- * retrieval on and a question of a dozen letters is; bundled, they are one JSON.parse (the build
- * rewrites the object literal), which the code cache cannot speed up but V8 runs ~3× faster.
- */
-export const PREBUNDLED_PACKAGES: Readonly<Record<string, string>> = { "eld/small": "eld-small.cjs" };
-
-/** The prebundled packages this process has loaded, by file. */
-const prebundledLoads = new Map<string, Record<string, unknown>>();
 
 export interface BundleRun {
   exports: Record<string, unknown>;
@@ -140,17 +127,7 @@ export function runBundle(file: string, command: string | undefined, cacheDir = 
   const script = new Script(wrapper, { filename: file, cachedData: cached });
   const module = { exports: {} as Record<string, unknown> };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  const importPackage = async (specifier: string): Promise<unknown> => {
-    const prebundled = PREBUNDLED_PACKAGES[specifier];
-    if (prebundled === undefined) return import(specifier);
-    // Once per process, as import() would: every importer shares the one module.
-    let loaded = prebundledLoads.get(prebundled);
-    if (loaded === undefined) {
-      loaded = runBundle(join(dirname(file), prebundled), basename(prebundled, ".cjs"), cacheDir).exports;
-      prebundledLoads.set(prebundled, loaded);
-    }
-    return loaded;
-  };
+  const importPackage = (specifier: string): Promise<unknown> => import(specifier);
   run.call(module.exports, module.exports, createRequire(file), module, file, dirname(file), importPackage);
   let cache: CodeCacheState = "off";
   if (dir !== undefined) {

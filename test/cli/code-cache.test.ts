@@ -16,12 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  CODE_CACHE_FILES,
-  CODE_CACHE_VARIABLE,
-  codeCacheDir,
-  PREBUNDLED_PACKAGES,
-} from "../../src/cli/code-cache.js";
+import { CODE_CACHE_FILES, CODE_CACHE_VARIABLE, codeCacheDir } from "../../src/cli/code-cache.js";
 
 const run = promisify(execFile);
 const REPO = resolve(import.meta.dirname, "../..");
@@ -156,31 +151,6 @@ describe("the launcher's code cache", () => {
     const result = await launch(file, join(blocker, "cache"));
     expect(result.cache).toBe("off");
     expect(result.output.sum).toBe(19900 + 200);
-  });
-
-  it("takes a prebundled package from its own file beside the bundle, through the cache too", async () => {
-    const file = join(root, "with-package.cjs");
-    writeFileSync(
-      file,
-      "var __secondLookImport = __secondLookImport ?? ((specifier) => import(specifier));\n" +
-        'exports.main = async () => { const first = await __secondLookImport("eld/small"); const { eld } = first; const again = await __secondLookImport("eld/small"); ' +
-        "process.stdout.write(JSON.stringify({ args: [], sum: 0, base: eld, mark: first === again, imported: typeof eld })); };\n",
-    );
-    expect(PREBUNDLED_PACKAGES["eld/small"]).toBe("eld-small.cjs");
-    writeFileSync(join(root, "eld-small.cjs"), 'exports.eld = "the prebundled file";\n');
-    const cacheDir = join(root, "cache-e");
-    const first = await launch(file, cacheDir);
-    expect(first.output.base).toBe("the prebundled file");
-    // One module per process, as import() gives.
-    expect(first.output.mark).toBe(true);
-    expect(
-      readdirSync(cacheDir)
-        .map((name) => name.slice(33))
-        .sort(),
-    ).toEqual(["eld-small.bin", "search.bin"]);
-    const second = await launch(file, cacheDir);
-    expect(second.cache).toBe("used");
-    expect(second.output.base).toBe("the prebundled file");
   });
 
   it("is off when the variable says so, and otherwise under the user's cache folder", () => {

@@ -147,10 +147,10 @@ process.stdout.write(JSON.stringify({ verdict: grade.verdict, correct: typeof co
     expect(JSON.parse(stdout)).toEqual({ verdict: "correct", correct: "function", error: "function" });
   });
 
-  it("the command's prebundled language detector detects exactly as the eld package it was built from", async () => {
-    // The command loads eld from dist/cli-bundle (its n-grams rewritten as JSON); the library
-    // loads the package itself. Same verdict and same scores, or the rewrite changed the data.
-    const bundled = join(app, "node_modules/second-look/dist/cli-bundle/eld-small.cjs");
+  it("ships eld's detector with its n-grams as JSON, detecting exactly as the eld package it was built from", async () => {
+    // The detector loads vendor/eld (scripts/vendor-eld.mjs); same verdict and same scores as the
+    // installed package, or the rewrite changed the data.
+    const bundled = join(app, "node_modules/second-look/vendor/eld/eld-small.cjs");
     const script = `import { createRequire } from "node:module";
 const shipped = createRequire(import.meta.url)(${JSON.stringify(bundled)}).eld;
 const { eld } = await import("eld/small");

@@ -1,12 +1,12 @@
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { logger } from "../../telemetry/logger.js";
 import type { QueryLanguageGuess } from "../../weakness.js";
 import { languageOf } from "./registry.js";
 
 /**
- * Language detection with `eld` (Nito-ELD, n-gram based; its "small" data set: ~50 MB of heap,
- * 0.4 s to load from the package, 0.1 s from the CLI's bundle, which holds its n-grams as JSON:
- * scripts/bundle-cli.mjs), loaded on first use only, so a bot that never detects never
- * pays for it. One detector for both uses: the document language of an "auto" collection, and
+ * Language detection with `eld` (Nito-ELD, n-gram based; its "small" data set: ~50 MB of heap),
+ * loaded on first use only, so a bot that never detects never pays for it. One detector for both uses: the document language of an "auto" collection, and
  * the query language the corrective pass compares with the documents' (src/weakness.ts
  * isLanguageMismatch), which reads every language's score rather than trusting the guess alone.
  */
@@ -18,11 +18,29 @@ export type DetectedLanguage = QueryLanguageGuess;
 /** Detection reads this much of a text: enough for a stable verdict, bounded work per document. */
 export const DETECTION_SAMPLE_CHARS = 4000;
 
+type Eld = typeof import("eld/small");
+
+/**
+ * The copy scripts/vendor-eld.mjs writes at build time: eld/small with its n-gram table read by
+ * one JSON.parse, which loads in 0.13 s where the package's object literal takes 0.4 s (that
+ * script says why); else the package as published (a build that skipped the script).
+ */
+const VENDORED = fileURLToPath(new URL("../../../vendor/eld/eld-small.cjs", import.meta.url));
+
+async function loadEld(): Promise<Eld> {
+  try {
+    return createRequire(import.meta.url)(VENDORED) as Eld;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "MODULE_NOT_FOUND") throw error;
+    return import("eld/small");
+  }
+}
+
 let loading: Promise<LanguageDetector> | undefined;
 
 /** The detector, loaded once per process; a detector that fails to load detects nothing. */
 export function languageDetector(): Promise<LanguageDetector> {
-  loading ??= import("eld/small").then(
+  loading ??= loadEld().then(
     ({ eld }): LanguageDetector =>
       (text) => {
         const sample = text.slice(0, DETECTION_SAMPLE_CHARS);
