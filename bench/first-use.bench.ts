@@ -59,6 +59,8 @@ interface Side {
 interface StepFigures {
   wallMs: number;
   cpuMs: number;
+  /** The process's peak resident memory (its parser threads' included). */
+  peakMiB: number;
 }
 
 const median = (values: number[]) => percentiles(values, [50])[0]!;
@@ -116,7 +118,13 @@ function markdownSource(work: string): { dir: string; origin: string } {
 }
 
 /** A bot (never indexed) of the source's files, saved with `extension`. */
-function botOf(dir: string, source: string, extension: "md" | "txt", extra: object = {}): number {
+function botOf(
+  dir: string,
+  source: string,
+  extension: "md" | "txt",
+  extra: object = {},
+  language = "en",
+): number {
   mkdirSync(join(dir, "docs"), { recursive: true });
   let bytes = 0;
   for (const file of readdirSync(source).filter((f) => f.endsWith(".md"))) {
@@ -124,7 +132,7 @@ function botOf(dir: string, source: string, extension: "md" | "txt", extra: obje
     bytes += text.length;
     writeFileSync(join(dir, "docs", `${file.slice(0, -3)}.${extension}`), text);
   }
-  const collection = { paths: [`docs/**/*.${extension}`], language: "en" };
+  const collection = { paths: [`docs/**/*.${extension}`], language };
   writeFileSync(
     join(dir, "config.json"),
     JSON.stringify({ knowledge: { collections: { docs: collection } }, ...extra }),
@@ -192,9 +200,10 @@ async function measureIngest(sides: Side[], work: string, source: string) {
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
-      for (const format of ["md", "txt"] as const) {
+      // "auto": the Markdown again, each document's language detected in the parser threads.
+      for (const format of ["md", "txt", "auto"] as const) {
         const bot = join(work, `ingest-${side.label}-${format}-${round}`);
-        bytes = botOf(bot, source, format);
+        bytes = botOf(bot, source, format === "txt" ? "txt" : "md", {}, format === "auto" ? "auto" : "en");
         const figures = await step(side, ["index", bot, "--json"]);
         process.stderr.write(
           `first-use: ${side.label} ${format} round ${round + 1}: ${JSON.stringify(figures)}\n`,
@@ -210,6 +219,7 @@ async function measureIngest(sides: Side[], work: string, source: string) {
     return {
       wallMs: Math.round(median(runs.map((r) => r.wallMs))),
       cpuMs: Math.round(median(runs.map((r) => r.cpuMs))),
+      peakMiB: Math.round(median(runs.map((r) => r.peakMiB))),
     };
   };
   // Markdown over .txt per round (the two ran one after the other, under about the same load), then the median.
@@ -223,8 +233,18 @@ async function measureIngest(sides: Side[], work: string, source: string) {
   return {
     bytes,
     rounds: Object.fromEntries(samples),
-    before: { md: summary("before md"), txt: summary("before txt"), markdownOverText: ratios("before") },
-    after: { md: summary("after md"), txt: summary("after txt"), markdownOverText: ratios("after") },
+    before: {
+      md: summary("before md"),
+      txt: summary("before txt"),
+      auto: summary("before auto"),
+      markdownOverText: ratios("before"),
+    },
+    after: {
+      md: summary("after md"),
+      txt: summary("after txt"),
+      auto: summary("after auto"),
+      markdownOverText: ratios("after"),
+    },
   };
 }
 
@@ -330,6 +350,9 @@ function report(
     `| Markdown MB/s (wall) | ${perWall(ingest.before.md)} | ${perWall(ingest.after.md)} | |`,
     `| Markdown MB per CPU-second (per core) | ${perCpu(ingest.before.md)} | ${perCpu(ingest.after.md)} | ≥ ${TARGETS.mbPerCpuSecond} |`,
     `| .txt MB per CPU-second | ${perCpu(ingest.before.txt)} | ${perCpu(ingest.after.txt)} | |`,
+    `| Markdown ingest, peak MiB | ${ingest.before.md.peakMiB} | ${ingest.after.md.peakMiB} | |`,
+    `| Markdown ingest, \`language: "auto"\` (a detector in every parser thread): wall s (CPU s) | ${s(ingest.before.auto.wallMs)} (${s(ingest.before.auto.cpuMs)}) | ${s(ingest.after.auto.wallMs)} (${s(ingest.after.auto.cpuMs)}) | |`,
+    `| Markdown ingest, \`language: "auto"\`, peak MiB | ${ingest.before.auto.peakMiB} | ${ingest.after.auto.peakMiB} | |`,
     ...[...Object.keys(CONFIGS), LONG_QUERY_ROW, UNHELD_QUERY_ROW, NO_CACHE_ROW].flatMap((label) => [
       `| cold search, ${label}: ms | ${search[`before ${label}`]} | ${search[`after ${label}`]} | |`,
       `| cold search / node -e 0, ${label} | ${ratio(search[`before ${label}`]!, node)} | ${ratio(search[`after ${label}`]!, node)} | ≤ ${TARGETS.searchOverNode} |`,
@@ -337,7 +360,7 @@ function report(
     `| node -e 0: ms (same rounds) | ${node} | ${node} | |`,
   ];
   const markdown = [
-    `Before: ${before.ref} (${before.commit}); after: ${after.ref} (${after.commit}). Ingest data: ${origin}, ${mb.toFixed(2)} MB; the .txt bot holds the same bytes. Ingest = \`second-look index <bot> --json\` on a bot never indexed (\`language: "en"\`), in a process of its own; CPU = user + system of every thread. Medians of ${ROUNDS} rounds; a ratio is the median of each round's Markdown run over its .txt run, which ran right after it. Cold search = \`second-look search <bot> <query> --json\` on an indexed bot of ${SEARCH_PAGES} generated Markdown pages (~3 KB each), spawn to exit, medians of ${SEARCH_ROUNDS} rounds beside \`node -e 0\` (2 per round); a new process each time, with the code cache a command's first run leaves (a folder of this run's, empty at its start), except in the row that turns it off.`,
+    `Before: ${before.ref} (${before.commit}); after: ${after.ref} (${after.commit}). Ingest data: ${origin}, ${mb.toFixed(2)} MB; the .txt bot holds the same bytes. Ingest = \`second-look index <bot> --json\` on a bot never indexed (\`language: "en"\`, and \`"auto"\` where said), in a process of its own; CPU = user + system of every thread; peak = the process's maximum resident set. Medians of ${ROUNDS} rounds; a ratio is the median of each round's Markdown run over its .txt run, which ran right after it. Cold search = \`second-look search <bot> <query> --json\` on an indexed bot of ${SEARCH_PAGES} generated Markdown pages (~3 KB each), spawn to exit, medians of ${SEARCH_ROUNDS} rounds beside \`node -e 0\` (2 per round); a new process each time, with the code cache a command's first run leaves (a folder of this run's, empty at its start), except in the row that turns it off.`,
     "",
     "| | before | after | target |",
     "| --- | ---: | ---: | --- |",
