@@ -6,9 +6,10 @@ import { languageOf } from "./registry.js";
 
 /**
  * Language detection with `eld` (Nito-ELD, n-gram based; its "small" data set: ~50 MB of heap),
- * loaded on first use only, so a bot that never detects never pays for it. One detector for both uses: the document language of an "auto" collection, and
- * the query language the corrective pass compares with the documents' (src/weakness.ts
- * isLanguageMismatch), which reads every language's score rather than trusting the guess alone.
+ * loaded on first use only, so a bot that never detects never pays for it. One detector for both
+ * uses: the document language of an "auto" collection, and the query language the corrective pass
+ * compares with the documents' (src/weakness.ts isLanguageMismatch), which reads every language's
+ * score rather than trusting the guess alone.
  */
 export type LanguageDetector = (text: string) => DetectedLanguage | undefined;
 
