@@ -111,6 +111,12 @@ export interface QueryCoverage {
   keyTermsInTopHit: number;
   /** The share of terms no document of the top hit's collection holds. */
   unmatchedShare: number;
+  /**
+   * How many of the query's words are function words (stopwords) of the top hit's collection's
+   * language and not of English's: evidence the query is written in that language (weakness.ts
+   * mayBeInAnotherLanguage). 0 over an English collection.
+   */
+  ownFunctionWords?: number;
 }
 
 /** A re-search the backend itself ran before answering (Huginn's `corrective=auto`). */

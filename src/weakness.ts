@@ -13,7 +13,7 @@
 // of lohelp-en's answered questions. A Huginn server's weak footer still marks its text weak.
 // Also the rule for a query written in another language than the documents it searches, which
 // makes a search weak whatever it scored.
-import type { Band, CollectionLanguage, SearchResponse } from "./types.js";
+import type { Band, CollectionLanguage, QueryCoverage, SearchResponse } from "./types.js";
 
 /** A hit at or above this calibrated relevance is `high`. */
 export const HIGH_BAND_MIN = 0.65;
@@ -84,8 +84,16 @@ const OWN_SCRIPT: Readonly<Record<string, RegExp>> = {
   th: /\p{Script=Thai}/u,
 };
 
-/** The tag of English, whose documents the vocabulary rule of mayBeInAnotherLanguage reads. */
+/** The tag of English, whose documents the vocabulary rule of mayBeInAnotherLanguage reads alone. */
 const ENGLISH = "en";
+/**
+ * Function words of the documents' language (not English's) a query whose every word the
+ * documents hold must have to be taken as in that language (QueryCoverage.ownFunctionWords).
+ */
+export const MIN_OWN_FUNCTION_WORDS = 2;
+
+/** What a search knows of how the query's words met the documents (QueryCoverage), when it ran in-process. */
+export type VocabularyEvidence = Partial<Pick<QueryCoverage, "unmatchedShare" | "ownFunctionWords">>;
 
 const WIDE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
@@ -110,31 +118,36 @@ export function languageEvidence(query: string): number {
 /**
  * Whether `query` could be in another language than every one of `documentLanguages`, before any
  * detector reads it: not with too few letters (MIN_LANGUAGE_LETTERS), not when it holds a letter
- * of a document language's own script, and not when the documents are English and hold every one
- * of its words (`unmatchedShare` 0, QueryCoverage). English documentation seldom holds another
- * language's words, while every other language's documentation holds English's (commands,
- * product names, pages not yet translated): over the lohelp and debian-handbook questions, the
- * English collections held every word of none of the 1,347 questions in other languages that
- * the detector calls foreign, and of 120 of the 163 English questions, whose search then never
- * loads the detector; the other collections held every word of 705 of the 1,424 English
- * questions it calls foreign there, so the vocabulary rule is English documents' alone.
+ * of a document language's own script, and not when the documents hold every one of its words
+ * (`coverage.unmatchedShare` 0, the search's QueryCoverage) and are English, or are in one other
+ * language whose function words the query uses (MIN_OWN_FUNCTION_WORDS, not English's: every
+ * other language's documentation holds English words — commands, product names, untranslated
+ * pages — so its vocabulary alone says nothing). Over the lohelp and debian-handbook questions,
+ * each language's against each language's documents (202 pairs): the English collections held
+ * every word of none of the 1,347 questions in other languages that the detector calls foreign,
+ * and of 120 of the 163 English ones; the Latin-script collections in other languages held every
+ * word, with two function words of theirs, of none of the 9,042 it calls foreign there and of
+ * 558 of their 1,058 own questions (held whole, without the function words: 705 of the 1,424
+ * English questions it calls foreign). A query this rules out never loads the detector.
  */
 export function mayBeInAnotherLanguage(
   query: string,
   documentLanguages: readonly string[],
-  unmatchedShare?: number,
+  coverage?: VocabularyEvidence,
 ): boolean {
   if (documentLanguages.length === 0 || !hasLanguageEvidence(query)) return false;
   const sample = query.slice(0, 2_000);
   if (documentLanguages.some((language) => OWN_SCRIPT[language]?.test(sample))) return false;
-  return !(unmatchedShare === 0 && documentLanguages.every((language) => language === ENGLISH));
+  if (coverage?.unmatchedShare !== 0) return true;
+  if (documentLanguages.every((language) => language === ENGLISH)) return false;
+  return !(documentLanguages.length === 1 && (coverage.ownFunctionWords ?? 0) >= MIN_OWN_FUNCTION_WORDS);
 }
 
 /**
  * Whether `query` is written in another language than every one of `documentLanguages` (the
  * searched collections' languages): only when the detector trusts its guess, the query could be
  * ({@link mayBeInAnotherLanguage}: letters enough, none of the documents' own script, not every
- * word held by English documents), the guess is none of those languages (nor one a detector
+ * word held by documents it otherwise reads as theirs), the guess is none of those languages (nor one a detector
  * confuses with them), and it outscores each of them by `margin` ({@link
  * LANGUAGE_MISMATCH_MARGIN}; the bench compares others). Unknown document languages (an empty
  * list) never mismatch.
@@ -143,10 +156,9 @@ export function isLanguageMismatch(
   query: string,
   guess: QueryLanguageGuess | undefined,
   documentLanguages: readonly string[],
-  options: { margin?: number; unmatchedShare?: number } = {},
+  options: { margin?: number; coverage?: VocabularyEvidence } = {},
 ): boolean {
-  if (!guess?.reliable || !mayBeInAnotherLanguage(query, documentLanguages, options.unmatchedShare))
-    return false;
+  if (!guess?.reliable || !mayBeInAnotherLanguage(query, documentLanguages, options.coverage)) return false;
   const top = guess.scores[guess.tag] ?? 0;
   const margin = options.margin ?? LANGUAGE_MISMATCH_MARGIN;
   return documentLanguages.every(

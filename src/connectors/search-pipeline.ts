@@ -114,11 +114,7 @@ export async function correctCall(
     const searched = searchedLanguages(call.args.collections ?? call.scope, corrector.languages);
     const asksDetector =
       searched !== undefined &&
-      mayBeInAnotherLanguage(
-        call.args.query,
-        languageTags(searched),
-        call.response?.queryCoverage?.unmatchedShare,
-      );
+      mayBeInAnotherLanguage(call.args.query, languageTags(searched), call.response?.queryCoverage);
     const languages: CorrectiveLanguages | undefined = corrector.languages
       ? { collections: corrector.languages, guess: asksDetector ? await languageDetector() : () => undefined }
       : undefined;

@@ -222,13 +222,9 @@ export function startPass(
   languages: CorrectiveLanguages | undefined,
 ): CorrectivePass {
   const searched = settings.originalCollections ?? settings.allowed;
-  const mismatch = languageMismatch(
-    settings.originalQuery,
-    searched,
-    languages,
-    settings.log,
-    shown.reading.evidence().unmatchedShare,
-  );
+  // How the query's words met the documents, when the search ran in-process (QueryCoverage).
+  const vocabulary = shown.reading.evidence();
+  const mismatch = languageMismatch(settings.originalQuery, searched, languages, settings.log, vocabulary);
   const reading = mismatch ? mismatchedReading(shown.reading, mismatch.reason) : shown.reading;
   const documentLanguage = documentLanguageOf(searched, languages);
   const originalBest = shown.reading.evidence().bestRelevance;

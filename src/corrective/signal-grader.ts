@@ -24,6 +24,7 @@ import {
   mayBeInAnotherLanguage,
   type QueryLanguageGuess,
   searchedLanguages,
+  type VocabularyEvidence,
   WEAK_BEST_SCORE,
 } from "../weakness.js";
 import { autoAsksOnCoverage, hasCoverage } from "./auto-ask-rule.js";
@@ -126,6 +127,8 @@ export interface SignalEvidence {
   keyTermsInTopHit?: number;
   /** Share of the query's weight no document holds (QueryCoverage), when reported. */
   unmatchedShare?: number;
+  /** The query's function words of the documents' language, not English's (QueryCoverage), when reported. */
+  ownFunctionWords?: number;
 }
 
 /**
@@ -210,6 +213,7 @@ export function responseEvidence(response: SearchResponse): SignalEvidence {
     evidence.fifthRelevance = ranked[4] ?? 0;
     evidence.keyTermsInTopHit = coverage.keyTermsInTopHit;
     evidence.unmatchedShare = coverage.unmatchedShare;
+    if (coverage.ownFunctionWords !== undefined) evidence.ownFunctionWords = coverage.ownFunctionWords;
   }
   return evidence;
 }
@@ -364,21 +368,21 @@ export interface LanguageMismatch {
 
 /**
  * The original query's language against the searched collections' (undefined unless every one
- * of them has a known language and the query is clearly in none of them). `unmatchedShare` is
- * the search's (QueryCoverage), when it ran in-process. A detector that throws detects nothing.
+ * of them has a known language and the query is clearly in none of them). `coverage` is the
+ * search's (QueryCoverage), when it ran in-process. A detector that throws detects nothing.
  */
 export function languageMismatch(
   query: string,
   collections: readonly string[],
   languages: CorrectiveLanguages | undefined,
   log: Logger,
-  unmatchedShare?: number,
+  coverage?: VocabularyEvidence,
 ): LanguageMismatch | undefined {
   const known = searchedLanguages(collections, languages?.collections);
   if (!known || !languages) return undefined;
   const tags = languageTags(known);
   // The detector is not asked (nor loaded, search-pipeline.ts) about a query that cannot be another language.
-  if (!mayBeInAnotherLanguage(query, tags, unmatchedShare)) return undefined;
+  if (!mayBeInAnotherLanguage(query, tags, coverage)) return undefined;
   let guess: QueryLanguageGuess | undefined;
   try {
     guess = languages.guess(query);
@@ -386,7 +390,7 @@ export function languageMismatch(
     log.debug({ err: String(error) }, "corrective: query language unknown");
     return undefined;
   }
-  if (!guess || !isLanguageMismatch(query, guess, tags, { unmatchedShare })) return undefined;
+  if (!guess || !isLanguageMismatch(query, guess, tags, { coverage })) return undefined;
   const documentLanguage = joinNames([...new Set(known.map((l) => l.name))]);
   return {
     query: guess,

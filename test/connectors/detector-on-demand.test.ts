@@ -62,7 +62,12 @@ describe("the corrective pass's language detector", () => {
   });
 
   // A search that ran in-process carries how its words met the documents (QueryCoverage).
-  async function structured(language: string, query: string, unmatchedShare: number) {
+  async function structured(
+    language: string,
+    query: string,
+    unmatchedShare: number,
+    ownFunctionWords?: number,
+  ) {
     const config = BotConfigSchema.parse({
       knowledge: { backend: "embedded", collections: { docs: { paths: ["docs/**"], language } } },
       correctiveRetrieval: { enabled: true, grader: "signal" },
@@ -70,7 +75,11 @@ describe("the corrective pass's language detector", () => {
     const backend = stubBackend(
       (request) => ({
         ...response(request.query, [hit("docs", "footer.html", "Headers and Footers", 0.9)]),
-        queryCoverage: { keyTermsInTopHit: 1, unmatchedShare },
+        queryCoverage: {
+          keyTermsInTopHit: 1,
+          unmatchedShare,
+          ...(ownFunctionWords !== undefined ? { ownFunctionWords } : {}),
+        },
       }),
       ["docs"],
     );
@@ -96,6 +105,12 @@ describe("the corrective pass's language detector", () => {
     const corrected = await structured("de", "how do I insert page numbers in the footer of every page", 0);
     expect(loads.count).toBe(1);
     expect(corrected.correction?.metadata.languageMismatch).toEqual({ query: "en", documents: ["de"] });
+  });
+
+  it("is not loaded when German documents hold every word of a query that uses German function words", async () => {
+    const corrected = await structured("de", "Wie füge ich Seitenzahlen in die Fußzeile ein?", 0, 4);
+    expect(loads.count).toBe(0);
+    expect(corrected.correction?.metadata.languageMismatch).toBeUndefined();
   });
 
   it("is not loaded for a query holding a letter of the documents' own script", async () => {

@@ -91,17 +91,33 @@ describe("isLanguageMismatch", () => {
 
 describe("mayBeInAnotherLanguage (whether the detector is asked at all)", () => {
   const german = "Wie füge ich Seitenzahlen in die Fußzeile ein?";
+  const english = "how do I insert page numbers in the footer";
 
-  it("rules out a query whose every word English documents hold, and only English ones", () => {
-    expect(mayBeInAnotherLanguage(german, ["en"], 0)).toBe(false);
-    expect(isLanguageMismatch(german, guess(german), ["en"], { unmatchedShare: 0 })).toBe(false);
-    expect(mayBeInAnotherLanguage(german, ["en"], 0.4)).toBe(true);
-    expect(isLanguageMismatch(german, guess(german), ["en"], { unmatchedShare: 0.4 })).toBe(true);
+  it("rules out a query whose every word English documents hold", () => {
+    expect(mayBeInAnotherLanguage(german, ["en"], { unmatchedShare: 0 })).toBe(false);
+    expect(isLanguageMismatch(german, guess(german), ["en"], { coverage: { unmatchedShare: 0 } })).toBe(
+      false,
+    );
+    expect(mayBeInAnotherLanguage(german, ["en"], { unmatchedShare: 0.4 })).toBe(true);
+    expect(isLanguageMismatch(german, guess(german), ["en"], { coverage: { unmatchedShare: 0.4 } })).toBe(
+      true,
+    );
     // Unknown (a result seen only as text): the detector decides.
     expect(mayBeInAnotherLanguage(german, ["en"])).toBe(true);
-    const english = "how do I insert page numbers in the footer";
-    expect(mayBeInAnotherLanguage(english, ["de"], 0)).toBe(true);
-    expect(mayBeInAnotherLanguage(english, ["en", "de"], 0)).toBe(true);
+  });
+
+  it("over other languages' documents, asks for the language's own function words as well", () => {
+    // German documentation holds English words: held whole is not enough.
+    expect(mayBeInAnotherLanguage(english, ["de"], { unmatchedShare: 0, ownFunctionWords: 0 })).toBe(true);
+    expect(mayBeInAnotherLanguage(english, ["de"], { unmatchedShare: 0 })).toBe(true);
+    expect(mayBeInAnotherLanguage(german, ["de"], { unmatchedShare: 0, ownFunctionWords: 1 })).toBe(true);
+    expect(mayBeInAnotherLanguage(german, ["de"], { unmatchedShare: 0, ownFunctionWords: 2 })).toBe(false);
+    expect(mayBeInAnotherLanguage(german, ["de"], { unmatchedShare: 0.2, ownFunctionWords: 3 })).toBe(true);
+    // Several languages searched: the count is one collection's.
+    expect(mayBeInAnotherLanguage(german, ["de", "fr"], { unmatchedShare: 0, ownFunctionWords: 3 })).toBe(
+      true,
+    );
+    expect(mayBeInAnotherLanguage(english, ["en", "de"], { unmatchedShare: 0 })).toBe(true);
   });
 
   it("rules out a query holding a letter of a document language's own script, or too few letters", () => {

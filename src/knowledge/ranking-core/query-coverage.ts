@@ -1,4 +1,5 @@
 import type { QueryCoverage } from "../../types.js";
+import { defaultAnalyzer } from "../analysis/registry.js";
 import type { CollectionIndex } from "../index/collection-index.js";
 import type { QueryTermStats } from "../index/lexical-index.js";
 
@@ -13,6 +14,7 @@ const KEY_TERMS = 3;
  */
 export function queryCoverage(
   index: CollectionIndex,
+  query: string,
   stats: readonly QueryTermStats[],
   document: number,
 ): QueryCoverage | undefined {
@@ -34,7 +36,18 @@ export function queryCoverage(
   return {
     keyTermsInTopHit: keyWeight > 0 ? heldWeight / keyWeight : 0,
     unmatchedShare: unmatched / total,
+    ownFunctionWords: ownFunctionWords(index, query),
   };
+}
+
+/** The query's words that the collection's analyzer calls stopwords and English's does not. */
+function ownFunctionWords(index: CollectionIndex, query: string): number {
+  const { analyzer } = index;
+  const english = defaultAnalyzer();
+  if (analyzer.language === english.language) return 0;
+  return analyzer
+    .words(query, { spacedOnly: true })
+    .filter((word) => analyzer.isStopword(word) && !english.isStopword(word)).length;
 }
 
 /** Which of `termIds` (a term the index lacks has a negative id) some section of the document holds. */

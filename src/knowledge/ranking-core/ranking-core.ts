@@ -117,7 +117,7 @@ export class RankingCore {
     const response: SearchResponse = { query, results, bestScore, reranked };
     if (!results.length) response.noConfidentResults = true;
     const lead = top[0];
-    const coverage = lead && queryCoverage(lead.index, lead.ranking.stats, lead.document);
+    const coverage = lead && queryCoverage(lead.index, query, lead.ranking.stats, lead.document);
     if (coverage) response.queryCoverage = coverage;
     if (isWeak(response)) {
       const feedback = feedbackFor(top, query);

@@ -21,7 +21,7 @@ describe("the response's query coverage (what auto's ask rule reads beside relev
   it("a query whose words the top hit's document holds: every key term there, nothing unmatched", async () => {
     const r = await engine.search({ query: "extract zip archive" });
     expect(r.results[0]?.id).toBe("zipfile.md");
-    expect(r.queryCoverage).toEqual({ keyTermsInTopHit: 1, unmatchedShare: 0 });
+    expect(r.queryCoverage).toEqual({ keyTermsInTopHit: 1, unmatchedShare: 0, ownFunctionWords: 0 });
   });
 
   it("a word no document holds is unmatched, and a key term the top hit lacks", async () => {
@@ -45,5 +45,26 @@ describe("the response's query coverage (what auto's ask rule reads beside relev
   it("a query without terms reports none", async () => {
     const r = await engine.search({ query: "the and of" });
     expect(r.queryCoverage).toBeUndefined();
+  });
+
+  it("counts the query's function words of the collection's language that are not English's", async () => {
+    const german = KnowledgeEngine.fromDocuments(
+      {
+        handbuch: [
+          doc("seiten.md", "Seitenzahlen", "Seitenzahlen fügen Sie in die Fußzeile jeder Seite ein."),
+          doc("tabellen.md", "Tabellen", "Eine Tabelle speichern Sie als PDF."),
+        ],
+      },
+      { language: "de" },
+    );
+    // "wie", "ich", "die", "ein" are German stopwords; so is "in", which English's list holds too.
+    const asked = await german.search({ query: "wie füge ich Seitenzahlen in die Fußzeile ein" });
+    expect(asked.queryCoverage?.ownFunctionWords).toBe(4);
+    const english = await german.search({ query: "how do I save a table as PDF" });
+    expect(english.results).not.toHaveLength(0);
+    expect(english.queryCoverage?.ownFunctionWords).toBe(0);
+    // Over an English collection the count is never taken.
+    const r = await engine.search({ query: "how do I rotate the log files every night" });
+    expect(r.queryCoverage?.ownFunctionWords).toBe(0);
   });
 });
