@@ -36,37 +36,18 @@ const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
   stdio: "inherit",
 });
 if (result.status !== 0) process.exit(result.status ?? 1);
-// The CLI as one bundle, so a command starts without loading some 400 files (scripts/bundle-cli.mjs says why).
-const bundled = spawnSync(process.execPath, [new URL("bundle-cli.mjs", import.meta.url).pathname], {
-  cwd: root,
-  stdio: "inherit",
-});
-if (bundled.status !== 0) process.exit(bundled.status ?? 1);
-// The pdf.js build the PDF loader reads, shipped in the package (scripts/vendor-pdfjs.mjs says why).
-const vendored = spawnSync(process.execPath, [new URL("vendor-pdfjs.mjs", import.meta.url).pathname], {
-  cwd: root,
-  stdio: "inherit",
-});
-if (vendored.status !== 0) process.exit(vendored.status ?? 1);
-// markdown-it with its class fields set by plain assignment (scripts/vendor-markdown-it.mjs says why).
-const markdownIt = spawnSync(
-  process.execPath,
-  [new URL("vendor-markdown-it.mjs", import.meta.url).pathname],
-  {
+// The build's other outputs, each script saying why it exists, in the order `npm run build` runs them.
+const STEPS = [
+  "bundle-cli.mjs", // the CLI as one bundle, so a command starts without loading some 400 files
+  "vendor-pdfjs.mjs", // the pdf.js build the PDF loader reads, shipped in the package
+  "vendor-markdown-it.mjs", // markdown-it with its class fields set by plain assignment
+  "vendor-eld.mjs", // eld's detector with its n-grams read as JSON
+  "write-config-schema.mjs", // config.schema.json from the compiled zod schema
+];
+for (const step of STEPS) {
+  const run = spawnSync(process.execPath, [new URL(step, import.meta.url).pathname], {
     cwd: root,
     stdio: "inherit",
-  },
-);
-if (markdownIt.status !== 0) process.exit(markdownIt.status ?? 1);
-// eld's detector with its n-grams read as JSON (scripts/vendor-eld.mjs says why).
-const eld = spawnSync(process.execPath, [new URL("vendor-eld.mjs", import.meta.url).pathname], {
-  cwd: root,
-  stdio: "inherit",
-});
-if (eld.status !== 0) process.exit(eld.status ?? 1);
-// config.schema.json from the compiled zod schema (scripts/write-config-schema.mjs says why).
-const schema = spawnSync(process.execPath, [new URL("write-config-schema.mjs", import.meta.url).pathname], {
-  cwd: root,
-  stdio: "inherit",
-});
-process.exit(schema.status ?? 1);
+  });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}

@@ -414,9 +414,10 @@ async function checkSample(
 
 /**
  * What an indexer says once it has read a collection's files, the same on both backends: a
- * warning per file it skipped, with the reason, and per file it read in a guessed encoding; and for a collection with no `language`, the
- * language it is analysed in and what decided it (analysis/unset-language.ts), when other than
- * English — the only line that says the documents are not analysed as English.
+ * warning per file it skipped, with the reason, and per file it read in a guessed encoding; and
+ * for a collection with no `language`, the language it is analysed in and what decided it
+ * (analysis/unset-language.ts), when other than English — the only line that says the documents
+ * are not analysed as English.
  */
 export function warnOfWhatWasRead(collection: string, report: RefreshReport): void {
   for (const skip of report.skipped) {
