@@ -325,17 +325,35 @@ function botConfig(
 function relativeRef(cwd: string, dir: string): string {
   const rel = slashed(relative(cwd, dir));
   if (rel === "") return ".";
-  if (isAbsolute(rel) || rel.startsWith("../")) return rel;
+  // A folder outside the working one reads as the user named it, not as a climb of `../`.
+  if (isAbsolute(rel) || rel.startsWith("../")) return slashed(dir);
   return `./${rel}`;
 }
 
-/** A query to try: a sampled document's title when it is plain words, else a placeholder. */
-function sampleQuery(titles: readonly string[]): string {
+/** A title's leading section number ("4.3. ", "1) ", "II. "): not words anyone types. */
+const SECTION_NUMBER = /^(?:(?:\p{N}+(?:[.)]|\s)|[IVXLC]+[.)])\s*)+(?=\p{L})/u;
+/** Words a sample query ideally has: a topic, not one word or a sentence. */
+const QUERY_WORDS = { fewest: 2, most: 8, ideal: 4 } as const;
+
+/**
+ * A query to try: the sampled documents' title that reads most like a topic someone would ask
+ * about — its section number left off; plain words only; not a shouted file name ("AUTHORS",
+ * "NEWS"); two to eight words, the nearest to four first (then by alphabet, so the choice is
+ * stable). Else any plain title, else a placeholder.
+ */
+export function sampleQuery(titles: readonly string[]): string {
   const plain = titles
-    .map((t) => t.trim())
-    .filter((t) => /^[\p{L}\p{N} ,.-]{3,60}$/u.test(t))
-    .sort();
-  return plain[0] ?? "your question";
+    .map((t) => t.trim().replace(SECTION_NUMBER, "").trim())
+    .filter((t) => /^[\p{L}\p{N} ,.'-]{3,60}$/u.test(t) && /\p{L}/u.test(t));
+  const words = (t: string) => t.split(/\s+/).length;
+  const topical = plain.filter((t) => {
+    const shouted = /\p{Lu}/u.test(t) && !/\p{Ll}/u.test(t);
+    const n = words(t);
+    return !shouted && n >= QUERY_WORDS.fewest && n <= QUERY_WORDS.most;
+  });
+  const byFit = (a: string, b: string) =>
+    Math.abs(words(a) - QUERY_WORDS.ideal) - Math.abs(words(b) - QUERY_WORDS.ideal) || a.localeCompare(b);
+  return topical.sort(byFit)[0] ?? plain.sort()[0] ?? "your question";
 }
 
 /** The next three commands: search, ask (offline without a model), and the MCP server. */

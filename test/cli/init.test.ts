@@ -11,9 +11,9 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type InitJson, pickSample } from "../../src/cli/init.js";
+import { type InitJson, pickSample, sampleQuery } from "../../src/cli/init.js";
 import {
   LanguageSample,
   UNSET_LANGUAGE_SAMPLE_DOCUMENTS,
@@ -219,6 +219,9 @@ describe("second-look init", { timeout: 60_000 }, () => {
       expect.stringMatching(/^ {2}npx second-look ask /),
       expect.stringMatching(/^ {2}npx second-look mcp /),
     ]);
+    // The bot folder lies outside the working folder: named as the user named it, not as ../../…
+    expect(relative(process.cwd(), work).startsWith("..")).toBe(true);
+    expect(lines.at(-1)).toBe(`  npx second-look mcp ${join(work, "kb")}`);
   });
 });
 
@@ -235,5 +238,29 @@ describe("init's language sample", () => {
     for (const file of files) sample.offer(file.id, { title: file.id, sections: [{ content: words }] });
     expect(picked.map((file) => file.id)).toEqual(sample.texts.map((text) => text.split("\n")[0]));
     expect(pickSample(files.slice(0, 3))).toHaveLength(3);
+  });
+});
+
+describe("init's query to try", () => {
+  it("is the title that reads most like a topic: no section number, no shouted file name, near four words", () => {
+    const titles = [
+      "1. AUTHORS",
+      "NEWS",
+      "4.3. Memcheck Command-Line Options",
+      "Valgrind Frequently Asked Questions",
+    ];
+    expect(sampleQuery(titles)).toBe("Valgrind Frequently Asked Questions");
+    expect(sampleQuery(["II. Getting Started", "Index"])).toBe("Getting Started");
+  });
+
+  it("keeps a number that is part of a word, and never strips a word's first letter", () => {
+    expect(sampleQuery(["3D graphics"])).toBe("3D graphics");
+    expect(sampleQuery(["Introduction to the tools"])).toBe("Introduction to the tools");
+  });
+
+  it("falls back to any plain title, then to a placeholder; never a title a shell would misread", () => {
+    expect(sampleQuery(["README"])).toBe("README");
+    expect(sampleQuery(['say "hi" $(rm -rf ~)', "`x`"])).toBe("your question");
+    expect(sampleQuery([])).toBe("your question");
   });
 });
