@@ -49,9 +49,9 @@ export const CollectionUrlSchema = z.union([
     template: UrlTemplate,
     extensions: z
       .record(
-        z
-          .string()
-          .regex(/^\.[A-Za-z0-9]{1,16}$/, { error: 'keys are file extensions with the dot, e.g. ".md"' }),
+        z.string().regex(/^(\.[A-Za-z0-9]{1,16}){1,3}$/, {
+          error: 'keys are file extensions with the dot, e.g. ".md" (or ".md.gz" for a compressed one)',
+        }),
         z.string().regex(/^(\.[A-Za-z0-9]{1,16}|\/)?$/, {
           error:
             'values are what the page ends with instead: an extension such as ".html", "" to drop it, or "/"',

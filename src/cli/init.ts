@@ -4,7 +4,7 @@
 // the next three commands printed.
 import { existsSync } from "node:fs";
 import { cp, mkdir, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { glob } from "tinyglobby";
 import { resolveBot } from "../bots/bot-resolver.js";
@@ -18,7 +18,12 @@ import {
   LanguageSample,
   sampleMembers,
 } from "../knowledge/analysis/unset-language.js";
-import { documentFormatFor, SUPPORTED_EXTENSIONS } from "../knowledge/documents/document-format.js";
+import {
+  documentExtension,
+  documentFormatFor,
+  GZIP_EXTENSION,
+  SUPPORTED_EXTENSIONS,
+} from "../knowledge/documents/document-format.js";
 import { isLexicallyInside, resolvedPath } from "../knowledge/documents/inside-folder.js";
 import type { RefreshReport } from "../knowledge/index/refresh.js";
 import {
@@ -51,6 +56,8 @@ export interface InitJson {
   language: string;
   collections: RefreshReport[];
   next: string[];
+  /** Files under the documents' folder that are no document the loaders read, per extension ("" for none). */
+  notRead: Record<string, number>;
 }
 
 /** Where copied documents go inside the bot folder. */
@@ -79,12 +86,14 @@ export async function runInit(
   const ownFiles = isLexicallyInside(realDir, realFrom)
     ? `${slashed(relative(realFrom, realDir))}/`
     : undefined;
-  const found = (await documentFiles(from)).filter(
-    (f) => (realFrom !== realDir || f !== DEFAULT_PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles)),
-  );
+  const listed = await folderFiles(from);
+  const theirs = (f: string) =>
+    (realFrom !== realDir || f !== DEFAULT_PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles));
+  const found = listed.documents.filter(theirs);
+  const notRead = countExtensions(listed.others.filter(theirs));
   if (found.length === 0) {
     throw new CliError(
-      `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too)`,
+      `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too, and the text ones compressed as ${GZIP_EXTENSION})`,
     );
   }
   const inside = realFrom === realDir || isLexicallyInside(realFrom, realDir);
@@ -128,6 +137,7 @@ export async function runInit(
       language: language.language,
       collections: reports,
       next,
+      notRead,
     };
     io.stdout.write(`${JSON.stringify(json)}\n`);
     return 0;
@@ -135,6 +145,7 @@ export async function runInit(
   const lines = [
     `wrote ${configFile} and ${join(dir, DEFAULT_PERSONA_FILE)}`,
     `${collection}: ${plural(found.length, "document")} (${describeFormats(formats)}) ${place.copied ? `copied from ${from} into ${join(dir, COPIED_DOCUMENTS_FOLDER)}` : `read where they are, under ${from}`}`,
+    ...(Object.keys(notRead).length > 0 ? [`not read: ${describeNotRead(notRead)}`] : []),
     `language: ${describeLanguage(language)}`,
     "correctiveRetrieval: on (grader=signal, budget=1)",
     ...reports.map(summary),
@@ -152,11 +163,12 @@ async function mustBeFolder(path: string, what: string): Promise<void> {
 }
 
 /**
- * The documents under `root` the loaders read, relative paths with forward slashes, sorted. As
- * the indexer takes a collection's files: never our own state or dependency trees, and no more
- * than its cap on a collection's files (a folder of documents, not a disk; init refuses past it).
+ * The files under `root`, relative paths with forward slashes, sorted: the documents the loaders
+ * read, and the others (said, not read). As the indexer takes a collection's files: never our own
+ * state or dependency trees, and no more than its cap on a collection's files (a folder of
+ * documents, not a disk; init refuses past it).
  */
-async function documentFiles(root: string): Promise<string[]> {
+async function folderFiles(root: string): Promise<{ documents: string[]; others: string[] }> {
   const files = await glob(["**/*"], {
     cwd: root,
     ignore: ALWAYS_EXCLUDED,
@@ -165,13 +177,36 @@ async function documentFiles(root: string): Promise<string[]> {
     expandDirectories: false,
     dot: false,
   });
-  const documents = files.filter((f) => documentFormatFor(f) !== undefined).sort();
+  const documents: string[] = [];
+  const others: string[] = [];
+  for (const file of files.sort()) (documentFormatFor(file) !== undefined ? documents : others).push(file);
   if (documents.length > MAX_FILES_PER_COLLECTION) {
     throw new CliError(
       `${root} holds ${documents.length} documents; init takes at most ${MAX_FILES_PER_COLLECTION}`,
     );
   }
-  return documents;
+  return { documents, others };
+}
+
+/** Files per extension (lower case, with its dot; "" for a name without one). */
+function countExtensions(files: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const file of files) {
+    const extension = extname(file).toLowerCase();
+    counts[extension] = (counts[extension] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** How many files were not read, the commonest extensions first: "66 files (52 .gz, 3 .png, …)". */
+function describeNotRead(counts: Record<string, number>): string {
+  const entries = Object.entries(counts).sort(
+    (a, b) => b[1] - a[1] || Number(a[0] === "") - Number(b[0] === "") || a[0].localeCompare(b[0]),
+  );
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  const shown = entries.slice(0, 4).map(([ext, n]) => `${n} ${ext || "without an extension"}`);
+  const more = entries.length > 4 ? ", …" : "";
+  return `${plural(total, "file")} of other types (${shown.join(", ")}${more})`;
 }
 
 interface Placed {
@@ -198,7 +233,7 @@ async function placeDocuments(
   inside: string | undefined,
 ): Promise<Placed> {
   const isInside = inside !== undefined;
-  const extensions = [...new Set(found.map((f) => f.slice(f.lastIndexOf(".") + 1)))].sort();
+  const extensions = [...new Set(found.map((f) => documentExtension(f)!.slice(1)))].sort();
   const pattern = extensions.length === 1 ? `*.${extensions[0]}` : `*.{${extensions.join(",")}}`;
   const base = inside ?? COPIED_DOCUMENTS_FOLDER;
   const target = isInside ? from : join(dir, COPIED_DOCUMENTS_FOLDER);

@@ -59,6 +59,25 @@ interface CollectionLinks {
   root: string;
 }
 
+/**
+ * The longest listed extension the file's name ends with, after at least one other character
+ * (`.md.gz` before `.gz`; a file named `.md` has none), in lower case as listed.
+ */
+function listedExtension(path: string, extensions: ReadonlyMap<string, string>): string | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  let longest: string | undefined;
+  for (const extension of extensions.keys()) {
+    if (
+      name.length > extension.length &&
+      name.endsWith(extension) &&
+      extension.length > (longest?.length ?? 0)
+    ) {
+      longest = extension;
+    }
+  }
+  return longest;
+}
+
 /** The addresses of a bot's documents: their own, else their collection's template filled. */
 export class DocumentLinks {
   private constructor(private readonly collections: ReadonlyMap<string, CollectionLinks>) {}
@@ -94,11 +113,8 @@ export class DocumentLinks {
     const links = this.collections.get(collection);
     if (!links) return undefined;
     let path = links.root && id.startsWith(`${links.root}/`) ? id.slice(links.root.length + 1) : id;
-    const dot = path.lastIndexOf(".");
-    if (dot > path.lastIndexOf("/")) {
-      const replacement = links.extensions.get(path.slice(dot).toLowerCase());
-      if (replacement !== undefined) path = path.slice(0, dot) + replacement;
-    }
+    const extension = listedExtension(path, links.extensions);
+    if (extension !== undefined) path = path.slice(0, -extension.length) + links.extensions.get(extension);
     const encoded = path.split("/").map(encodeURIComponent).join("/");
     return safeHttpUrl(links.template.replaceAll(PATH_PLACEHOLDER, encoded));
   }

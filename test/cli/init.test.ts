@@ -12,6 +12,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type InitJson, pickSample, sampleQuery } from "../../src/cli/init.js";
 import {
@@ -102,6 +103,37 @@ describe("second-look init", { timeout: 60_000 }, () => {
       const found = JSON.parse(search.stdout) as { response: { results: { id: string }[] } };
       expect(found.response.results[0]?.id, phrase).toBe(id);
     }
+  });
+
+  it("reads text documents compressed with gzip, and says which files it did not read", async () => {
+    const docs = join(work, "pkg-doc");
+    mkdirSync(join(docs, "html"), { recursive: true });
+    writeFileSync(
+      join(docs, "html/upgrade.rst.gz"),
+      gzipSync("Upgrading\n=========\n\nRaise the resolver's backtracking limit.\n"),
+    );
+    write(join(docs, "README.md"), "# Readme\n\nThe quarterly lighthouse inspection.\n");
+    writeFileSync(join(docs, "changelog.Debian.gz"), gzipSync("pkg (1.0-1) unstable; urgency=low\n"));
+    writeFileSync(join(docs, "html/logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    write(
+      join(docs, "copyright"),
+      "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n",
+    );
+    const bot = join(work, "kb");
+    const json = await initJson(bot, "--from", docs);
+    expect(json).toMatchObject({ files: 2, formats: { markdown: 1, rst: 1 } });
+    expect(json.notRead).toEqual({ ".gz": 1, ".png": 1, "": 1 });
+    expect(json.collections[0]).toMatchObject({ added: 2, skipped: [] });
+    const config = JSON.parse(readFileSync(join(bot, "config.json"), "utf8"));
+    expect(config.knowledge.collections["pkg-doc"].paths).toEqual(["documents/**/*.{md,rst.gz}"]);
+    const search = await runCli(["search", bot, "resolver backtracking limit", "--json"]);
+    const found = JSON.parse(search.stdout) as { response: { results: { id: string }[] } };
+    expect(found.response.results[0]?.id).toBe("documents/html/upgrade.rst.gz");
+
+    const person = await runCli(["init", join(work, "kb2"), "--from", docs]);
+    expect(person.stdout.split("\n")).toContain(
+      "not read: 3 files of other types (1 .gz, 1 .png, 1 without an extension)",
+    );
   });
 
   it("without --from reads the documents where they are, inside the bot folder", async () => {

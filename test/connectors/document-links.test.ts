@@ -41,6 +41,27 @@ describe("DocumentLinks", () => {
     expect(links.linkFor("none", "other/x.md")).toBeUndefined();
   });
 
+  it("rewrites the longest listed extension a name ends with: a compressed page's, before its last", () => {
+    const links = DocumentLinks.of({
+      pkg: {
+        paths: ["documents/**/*.{md,md.gz,gz}"],
+        url: {
+          template: "https://pip.example.org/{path}",
+          extensions: { ".md": ".html", ".MD.GZ": ".html", ".gz": "" },
+        },
+      },
+    });
+    expect(links.linkFor("pkg", "documents/topics/secure-installs.md.gz")).toBe(
+      "https://pip.example.org/topics/secure-installs.html",
+    );
+    expect(links.linkFor("pkg", "documents/topics/caching.md")).toBe(
+      "https://pip.example.org/topics/caching.html",
+    );
+    expect(links.linkFor("pkg", "documents/NEWS.gz")).toBe("https://pip.example.org/NEWS");
+    // A name that is only the extension keeps it: nothing would be left of it.
+    expect(links.linkFor("pkg", "documents/.gz")).toBe("https://pip.example.org/.gz");
+  });
+
   it("prefers the document's own http(s) address and drops any other scheme", () => {
     const links = DocumentLinks.of({ docs: { paths: ["docs/**"], url: "https://docs.example.com/{path}" } });
     expect(links.linkFor("docs", "docs/a.md", "https://elsewhere.example/a")).toBe(
@@ -81,6 +102,12 @@ describe("DocumentLinks", () => {
     const scheme = withUrl("javascript:alert('{path}')");
     expect(JSON.stringify(scheme.error?.issues)).toContain("must be an http:// or https:// address");
     expect(withUrl({ template: "https://d.example/{path}", extensions: { md: ".html" } }).success).toBe(
+      false,
+    );
+    expect(withUrl({ template: "https://d.example/{path}", extensions: { ".md.gz": ".html" } }).success).toBe(
+      true,
+    );
+    expect(withUrl({ template: "https://d.example/{path}", extensions: { ".md.": ".html" } }).success).toBe(
       false,
     );
   });

@@ -42,9 +42,51 @@ export function isOfficeFormat(format: DocumentFormat): format is OfficeFormat {
 /** File extensions the loaders read (lower case, with the dot), e.g. for an indexer's globs. */
 export const SUPPORTED_EXTENSIONS: readonly string[] = Object.keys(FORMAT_BY_EXTENSION);
 
+/**
+ * A text format's file compressed with gzip (`page.html.gz`, `guide.rst.gz`), as Debian ships
+ * the larger pages under /usr/share/doc and many documentation trees keep old ones. PDF, Office
+ * and EPUB files are compressed already, so `.pdf.gz` and the like are not read.
+ */
+export const GZIP_EXTENSION = ".gz";
+const GZIP_READABLE: ReadonlySet<DocumentFormat> = new Set<DocumentFormat>([
+  "markdown",
+  "mdx",
+  "rst",
+  "text",
+  "html",
+]);
+
+/** Whether the loaders read `path` through gzip (its name ends in `.gz` after a text format's extension). */
+export function isGzipped(path: string): boolean {
+  return path.toLowerCase().endsWith(GZIP_EXTENSION) && documentFormatFor(path) !== undefined;
+}
+
 /** The loader for a path, by extension (case-insensitive); undefined when none applies. */
 export function documentFormatFor(path: string): DocumentFormat | undefined {
-  // Sphinx publishes each page's reStructuredText source as `_sources/<page>.rst.txt`.
-  if (path.toLowerCase().endsWith(".rst.txt")) return "rst";
+  if (!path.toLowerCase().endsWith(GZIP_EXTENSION)) return uncompressedFormat(path);
+  const inner = uncompressedFormat(path.slice(0, -GZIP_EXTENSION.length));
+  return inner !== undefined && GZIP_READABLE.has(inner) ? inner : undefined;
+}
+
+/**
+ * The end of a document's name that says how it is read, with its dots: `.md`, `.rst.txt`,
+ * `.html.gz`; undefined for a file the loaders do not read. A glob of a collection's documents
+ * is written from these.
+ */
+export function documentExtension(path: string): string | undefined {
+  if (documentFormatFor(path) === undefined) return undefined;
+  const gz = path.toLowerCase().endsWith(GZIP_EXTENSION) ? path.slice(-GZIP_EXTENSION.length) : "";
+  const name = gz ? path.slice(0, -gz.length) : path;
+  const inner = name.toLowerCase().endsWith(SPHINX_SOURCE)
+    ? name.slice(-SPHINX_SOURCE.length)
+    : extname(name);
+  return `${inner}${gz}`;
+}
+
+// Sphinx publishes each page's reStructuredText source as `_sources/<page>.rst.txt`.
+const SPHINX_SOURCE = ".rst.txt";
+
+function uncompressedFormat(path: string): DocumentFormat | undefined {
+  if (path.toLowerCase().endsWith(SPHINX_SOURCE)) return "rst";
   return FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
 }

@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import { basename, extname } from "node:path";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
 import { errorMessage } from "../../errors.js";
 import { decodeText } from "./decode-text.js";
-import { documentFormatFor, isOfficeFormat } from "./document-format.js";
+import { documentFormatFor, GZIP_EXTENSION, isGzipped, isOfficeFormat } from "./document-format.js";
 import { documentText } from "./document-text.js";
 import { decodeGuessing } from "./guess-encoding.js";
 import { parsedWithoutSoftHyphens } from "./hyphenation.js";
@@ -83,7 +85,16 @@ export async function parseDocumentBytes(
   const format = documentFormatFor(absPath);
   if (!format) return { ok: false, reason: unsupported(absPath) };
   const maxSectionChars = opts.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS;
-  const fileTitle = basename(absPath, extname(absPath));
+  const gzipped = isGzipped(absPath);
+  const name = basename(absPath);
+  const plainName = gzipped ? name.slice(0, -GZIP_EXTENSION.length) : name;
+  const fileTitle = basename(plainName, extname(plainName));
+  let bytes = read.bytes;
+  if (gzipped) {
+    const unpacked = await gunzipBounded(bytes, opts.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
+    if (!unpacked.ok) return unpacked;
+    bytes = unpacked.bytes;
+  }
   let parsed: ParsedDocument;
   /** The encoding a file that is not UTF-8 and declares none was read in (guess-encoding.ts). */
   let decodedAs: string | undefined;
@@ -91,7 +102,7 @@ export async function parseDocumentBytes(
     if (format === "pdf") {
       // Binary: no text decoding; the PDF loader splits its own oversized parts (per-part pages).
       const { parsePdf } = await pdfLoader();
-      parsed = await parsePdf(read.bytes, fileTitle, {
+      parsed = await parsePdf(bytes, fileTitle, {
         maxSectionChars,
         ...(opts.pdfTimeoutMs !== undefined ? { timeoutMs: opts.pdfTimeoutMs } : {}),
       });
@@ -99,17 +110,15 @@ export async function parseDocumentBytes(
       const timeout = opts.officeTimeoutMs;
       const { parseOffice } = await officeLoader();
       parsed = await parseOffice(
-        read.bytes,
+        bytes,
         format,
         fileTitle,
         timeout !== undefined ? { timeoutMs: timeout } : {},
       );
     } else {
-      const decoded = decodeText(read.bytes, { html: format === "html" });
+      const decoded = decodeText(bytes, { html: format === "html" });
       const guess =
-        !decoded.ok && decoded.notUtf8
-          ? await decodeGuessing(read.bytes, format === "html", decoded)
-          : undefined;
+        !decoded.ok && decoded.notUtf8 ? await decodeGuessing(bytes, format === "html", decoded) : undefined;
       const result = guess ?? decoded;
       if (!result.ok) return { ok: false, reason: result.reason };
       if (guess?.ok) decodedAs = guess.guessed;
@@ -137,6 +146,27 @@ export async function parseDocumentBytes(
   // copied or cloned, which `updated:` would present as when its content last changed.
   if (parsed.modifiedTime) doc.modifiedTime = parsed.modifiedTime;
   return { ok: true, doc };
+}
+
+const gunzipAsync = promisify(gunzip);
+
+/**
+ * A gzip file's contents, refused past `maxBytes` uncompressed: the document limit bounds what
+ * is unpacked (a few KB can unpack to gigabytes), not only what is read.
+ */
+async function gunzipBounded(
+  bytes: Uint8Array,
+  maxBytes: number,
+): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; reason: string }> {
+  try {
+    return { ok: true, bytes: await gunzipAsync(bytes, { maxOutputLength: maxBytes }) };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === "ERR_BUFFER_TOO_LARGE") {
+      return { ok: false, reason: `file too large uncompressed (over the ${formatBytes(maxBytes)} limit)` };
+    }
+    return { ok: false, reason: `not a readable gzip file: ${errorMessage(error)}` };
+  }
 }
 
 function unsupported(absPath: string): string {
