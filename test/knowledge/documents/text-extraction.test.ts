@@ -26,7 +26,13 @@ describe("extractionChangedSince", () => {
   });
 
   it("version 5 (gzip-compressed text formats read) re-reads no file that was read before", () => {
-    for (const path of ["docs/page.html", "docs/guide.rst", "docs/notes.md", "docs/page.html.gz", "docs/manual.pdf"]) {
+    for (const path of [
+      "docs/page.html",
+      "docs/guide.rst",
+      "docs/notes.md",
+      "docs/page.html.gz",
+      "docs/manual.pdf",
+    ]) {
       expect(extractionChangedSince(4, path)).toBe(false);
     }
   });
