@@ -19,12 +19,12 @@ export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limit
 export { IngestPool } from "./index/ingest-pool.js";
 export {
   ALWAYS_EXCLUDED,
+  admitFile,
   type CollectionSource,
   emptyRefreshReport,
   listCollectionFiles,
   MAX_FILES_PER_COLLECTION,
   type RefreshProgress,
   type RefreshReport,
-  statFailureReason,
   warnOfWhatWasRead,
 } from "./index/refresh.js";

@@ -1,12 +1,13 @@
-import { stat } from "node:fs/promises";
 import type pg from "pg";
 import { CollectionAnalysis } from "../../knowledge/analysis/collection-analysis.js";
+import { isRefusedByType } from "../../knowledge/documents/document-format.js";
 import { documentIdFor } from "../../knowledge/documents/document-id.js";
 import {
   extractionChangedSince,
   TEXT_EXTRACTION_VERSION,
 } from "../../knowledge/documents/text-extraction.js";
 import {
+  admitFile,
   boundsKey,
   type CollectionSource,
   emptyRefreshReport,
@@ -19,7 +20,6 @@ import {
   type RefreshProgress,
   type RefreshReport,
   settingFor,
-  statFailureReason,
   warnOfWhatWasRead,
 } from "../../knowledge/ingest-core.js";
 import { KnowledgeError } from "../../knowledge/knowledge-error.js";
@@ -356,18 +356,9 @@ type RunContext = Omit<FileContext, "serially">;
 
 async function refreshFile(absPath: string, c: FileContext): Promise<void> {
   const { report } = c;
-  const path = documentIdFor(c.botDir, absPath);
-  if (path === undefined) {
-    report.skipped.push({ path: absPath, reason: "outside the bot folder" });
-    return;
-  }
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(absPath);
-  } catch (error) {
-    report.skipped.push({ path, reason: statFailureReason(absPath, error) });
-    return;
-  }
+  const admitted = await admitFile(c.botDir, absPath, report);
+  if (!admitted) return;
+  const { path, info } = admitted;
   const file = { path, size: info.size, mtimeMs: info.mtimeMs };
   const before = c.previous.get(path);
   const reread = c.reread(path);
@@ -425,6 +416,7 @@ function keptWithoutParsing(
   const refused = c.previousSkips.get(file.path);
   if (
     refused &&
+    !isRefusedByType(refused.reason) &&
     refused.size === file.size &&
     refused.mtimeMs === file.mtimeMs &&
     refused.bounds === c.bounds

@@ -83,6 +83,27 @@ export function documentExtension(path: string): string | undefined {
   return `${inner}${gz}`;
 }
 
+/**
+ * Why no loader reads `path` (`unsupported file type ".gz"`), or undefined for a document. The
+ * indexers refuse such a file by its name and never remember the refusal, so a version that
+ * reads the type takes the file on its next refresh, with nothing else re-read.
+ */
+export function unsupportedReason(path: string): string | undefined {
+  if (documentFormatFor(path) !== undefined) return undefined;
+  const extension = extname(path);
+  return `${UNSUPPORTED_TYPE}${extension ? ` "${extension}"` : " (no extension)"}`;
+}
+
+const UNSUPPORTED_TYPE = "unsupported file type";
+
+/**
+ * Whether a refusal an index remembers is one by type: indexes written before the refusal was
+ * no longer remembered hold them, and a file refused so is read if its type now is.
+ */
+export function isRefusedByType(reason: string): boolean {
+  return reason.startsWith(UNSUPPORTED_TYPE);
+}
+
 // Sphinx publishes each page's reStructuredText source as `_sources/<page>.rst.txt`.
 const SPHINX_SOURCE = ".rst.txt";
 

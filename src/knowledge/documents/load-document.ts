@@ -5,7 +5,13 @@ import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { errorMessage } from "../../errors.js";
 import { decodeText } from "./decode-text.js";
-import { documentFormatFor, GZIP_EXTENSION, isGzipped, isOfficeFormat } from "./document-format.js";
+import {
+  documentFormatFor,
+  GZIP_EXTENSION,
+  isGzipped,
+  isOfficeFormat,
+  unsupportedReason,
+} from "./document-format.js";
 import { documentText } from "./document-text.js";
 import { decodeGuessing } from "./guess-encoding.js";
 import { parsedWithoutSoftHyphens } from "./hyphenation.js";
@@ -55,7 +61,8 @@ export async function loadDocument(
   opts: LoadDocumentOptions = {},
 ): Promise<LoadDocumentResult> {
   // An unsupported file is refused before its bytes are read.
-  if (!documentFormatFor(absPath)) return { ok: false, reason: unsupported(absPath) };
+  const unsupported = unsupportedReason(absPath);
+  if (unsupported !== undefined) return { ok: false, reason: unsupported };
   const read = await readDocumentFile(absPath, opts.maxBytes ?? DEFAULT_MAX_DOCUMENT_BYTES);
   return read.ok ? parseDocumentBytes(absPath, id, read, opts) : read;
 }
@@ -83,7 +90,7 @@ export async function parseDocumentBytes(
   opts: LoadDocumentOptions = {},
 ): Promise<LoadDocumentResult> {
   const format = documentFormatFor(absPath);
-  if (!format) return { ok: false, reason: unsupported(absPath) };
+  if (!format) return { ok: false, reason: unsupportedReason(absPath)! };
   const maxSectionChars = opts.maxSectionChars ?? DEFAULT_MAX_SECTION_CHARS;
   const gzipped = isGzipped(absPath);
   const name = basename(absPath);
@@ -167,11 +174,6 @@ async function gunzipBounded(
     }
     return { ok: false, reason: `not a readable gzip file: ${errorMessage(error)}` };
   }
-}
-
-function unsupported(absPath: string): string {
-  const ext = extname(absPath);
-  return `unsupported file type${ext ? ` "${ext}"` : " (no extension)"}`;
 }
 
 async function parse(

@@ -5,7 +5,7 @@
 // (src/knowledge/index/index-store.ts for the embedded index, pg-indexer.ts for PostgreSQL).
 import { type DocumentFormat, documentFormatFor } from "./document-format.js";
 
-export const TEXT_EXTRACTION_VERSION = 5;
+export const TEXT_EXTRACTION_VERSION = 4;
 
 /**
  * The formats whose text each version changed. 1: every version before the number was kept
@@ -20,15 +20,14 @@ export const TEXT_EXTRACTION_VERSION = 5;
  * saved from a terminal loses its overstrikes and escape sequences. reStructuredText (`.rst`, Sphinx's
  * `.rst.txt`, once read as text) is read with its section titles. A file refused as not UTF-8
  * may now be read in a guessed encoding: every refusal is remembered with the version it was made
- * under (ingest-limits.ts boundsKey), so each is tried once more. 5: text formats compressed with
- * gzip (`guide.rst.gz`, `page.html.gz`) are read: no text read before changes (no format listed),
- * and each such file, refused before as of an unsupported type, is tried once more.
+ * under (ingest-limits.ts boundsKey), so each is tried once more. A new format needs no version:
+ * a file of a type no loader read was never remembered as refused (document-format.ts
+ * unsupportedReason).
  */
 const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
   2: ["html"],
   3: ["html", "text"],
   4: ["html", "text", "rst", "pdf", "docx", "pptx", "odt", "odp", "epub"],
-  5: [],
 };
 
 /** Whether the text of `path` may differ from what extraction version `since` made of it. */

@@ -1,4 +1,4 @@
-import { readdir } from "node:fs";
+import { readdir, type Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { glob } from "tinyglobby";
@@ -7,6 +7,7 @@ import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { DEFAULT_LANGUAGE } from "../analysis/registry.js";
 import { type DetectedLanguage, detectedLanguageLine } from "../analysis/unset-language.js";
+import { isRefusedByType, unsupportedReason } from "../documents/document-format.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { isLexicallyInside, resolvedPath } from "../documents/inside-folder.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
@@ -447,11 +448,41 @@ export function warnOfWhatWasRead(collection: string, report: RefreshReport): vo
  * comes back from the folder listing with U+FFFD in place of its bytes, which names no file:
  * said so, with what to do, rather than as a missing file.
  */
-export function statFailureReason(absPath: string, error: unknown): string {
+function statFailureReason(absPath: string, error: unknown): string {
   if ((error as NodeJS.ErrnoException)?.code === "ENOENT" && absPath.includes("\uFFFD")) {
     return "its file name is not valid UTF-8 (shown with \uFFFD where its bytes are); rename the file to index it";
   }
   return `cannot stat: ${(error as Error).message}`;
+}
+
+/**
+ * A listed file as an indexer takes it: its id and its size and time, or undefined when it is
+ * skipped (and reported): an id that would climb out of the bot folder (that would publish files
+ * nobody listed), a type no loader reads — refused by its name and never remembered, so a
+ * version that reads the type takes the file on its next refresh (document-format.ts
+ * unsupportedReason) — or a failed stat.
+ */
+export async function admitFile(
+  botDir: string,
+  absPath: string,
+  report: RefreshReport,
+): Promise<{ path: string; info: Stats } | undefined> {
+  const path = documentIdFor(botDir, absPath);
+  if (path === undefined) {
+    report.skipped.push({ path: absPath, reason: "outside the bot folder" });
+    return undefined;
+  }
+  const unsupported = unsupportedReason(absPath);
+  if (unsupported !== undefined) {
+    report.skipped.push({ path, reason: unsupported });
+    return undefined;
+  }
+  try {
+    return { path, info: await stat(absPath) };
+  } catch (error) {
+    report.skipped.push({ path, reason: statFailureReason(absPath, error) });
+    return undefined;
+  }
 }
 
 /**
@@ -565,19 +596,9 @@ interface RefreshContext {
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
   const { botDir, previous, previouslySkipped, skippedFiles, limits, report, pool, signal, language } =
     context;
-  const path = documentIdFor(botDir, absPath);
-  if (path === undefined) {
-    // An id must never climb out of the bot folder: that would publish files nobody listed.
-    report.skipped.push({ path: absPath, reason: "outside the bot folder" });
-    return undefined;
-  }
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(absPath);
-  } catch (error) {
-    report.skipped.push({ path, reason: statFailureReason(absPath, error) });
-    return undefined;
-  }
+  const admitted = await admitFile(botDir, absPath, report);
+  if (!admitted) return undefined;
+  const { path, info } = admitted;
   const before = previous.get(path);
   if (before && before.size === info.size && before.mtimeMs === info.mtimeMs) {
     report.unchanged++;
@@ -586,6 +607,7 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
   const refused = previouslySkipped.get(path);
   if (
     refused &&
+    !isRefusedByType(refused.reason) &&
     refused.size === info.size &&
     refused.mtimeMs === info.mtimeMs &&
     refused.limits === limits

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { indexDirectory, openEmbeddedEngine } from "../../../src/backends/embedded/open-embedded.js";
 import { CollectionAnalysis } from "../../../src/knowledge/analysis/collection-analysis.js";
@@ -254,6 +255,50 @@ describe("refreshCollection: a failure of the install is not remembered against 
     expect(found.state === "loaded" ? found.skipped : "no index").toEqual([]);
     const repaired = await refreshCollection(bot, source, store);
     expect(repaired.report).toMatchObject({ added: 2, skipped: [] });
+  });
+
+  it("a file of a type no loader reads is skipped by its name and never remembered", async () => {
+    await writeFile(join(bot, "docs", "diagram.xyz"), "not a document");
+    await writeFile(join(bot, "docs", "LICENSE"), "no extension");
+    const store = new IndexStore(indexDirectory(bot));
+    const everything = { name: "handbook", paths: ["docs/**/*"] };
+    const first = await refreshCollection(bot, everything, store);
+    expect(first.report).toMatchObject({ added: 2 });
+    expect(first.report.skipped).toEqual([
+      { path: "docs/LICENSE", reason: "unsupported file type (no extension)" },
+      { path: "docs/diagram.xyz", reason: 'unsupported file type ".xyz"' },
+    ]);
+    const found = await store.inspect("handbook", ENGLISH);
+    expect(found.state === "loaded" ? found.skipped : "no index").toEqual([]);
+  });
+
+  it("a file an older loader refused by its type is read once its type is (gzip-compressed Markdown)", async () => {
+    await writeFile(
+      join(bot, "docs", "travel.md.gz"),
+      gzipSync("# Travel\n\nBook trains through the portal.\n"),
+    );
+    const store = new IndexStore(indexDirectory(bot));
+    const everything = { name: "handbook", paths: ["docs/**/*"] };
+    // The loader before gzip: the same refusal by type that index remembered.
+    const olderLoader = {
+      limits: ingestLimits(),
+      ingest: async (file: { id: string }) =>
+        file.id.endsWith(".gz")
+          ? { ok: false, reason: 'unsupported file type ".gz"' }
+          : { ok: false, reason: "markdown parser failed: too deep" },
+    } as unknown as IngestPool;
+    await refreshCollection(bot, everything, store, { pool: olderLoader });
+    const remembered = await store.inspect("handbook", ENGLISH);
+    expect(remembered.state === "loaded" ? remembered.skipped.map((s) => s.path).sort() : []).toEqual([
+      "docs/pto.md",
+      "docs/sick.md",
+      "docs/travel.md.gz",
+    ]);
+    const now = await refreshCollection(bot, everything, store);
+    // The refusals by the file's own failure stand (nothing changed); the one by type does not.
+    expect(now.report.added).toBe(1);
+    expect(now.report.skipped.map((s) => s.path).sort()).toEqual(["docs/pto.md", "docs/sick.md"]);
+    expect(now.documents.map((d) => d.id)).toEqual(["docs/travel.md.gz"]);
   });
 
   it("a file's own failure is remembered (refused again without a parse until it changes)", async () => {
