@@ -92,8 +92,9 @@ export async function runInit(
   const found = listed.documents.filter(theirs);
   const notRead = countExtensions(listed.others.filter(theirs));
   if (found.length === 0) {
+    const other = Object.keys(notRead).length > 0 ? `; it holds ${describeNotRead(notRead)}` : "";
     throw new CliError(
-      `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too, and the text ones compressed as ${GZIP_EXTENSION})`,
+      `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too, and the text ones compressed as ${GZIP_EXTENSION})${other}`,
     );
   }
   const inside = realFrom === realDir || isLexicallyInside(realFrom, realDir);
@@ -198,7 +199,22 @@ function countExtensions(files: readonly string[]): Record<string, number> {
   return counts;
 }
 
-/** How many files were not read, the commonest extensions first: "66 files (52 .gz, 3 .png, …)". */
+/** Formats people keep documents in that no loader reads, and the one to save them as. */
+const SAVE_AS: Readonly<Record<string, string>> = {
+  ".doc": ".docx",
+  ".rtf": ".docx",
+  ".ppt": ".pptx",
+  ".xls": ".xlsx",
+  ".pages": ".docx",
+  ".key": ".pptx",
+  ".numbers": ".xlsx",
+};
+
+/**
+ * How many files were not read, the commonest extensions first, and what to save a document
+ * format no loader reads as: "66 files of other types (52 .gz, 3 .png, …)", "3 files of other
+ * types (3 .doc; save them as .docx to have them read)".
+ */
 function describeNotRead(counts: Record<string, number>): string {
   const entries = Object.entries(counts).sort(
     (a, b) => b[1] - a[1] || Number(a[0] === "") - Number(b[0] === "") || a[0].localeCompare(b[0]),
@@ -206,7 +222,11 @@ function describeNotRead(counts: Record<string, number>): string {
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   const shown = entries.slice(0, 4).map(([ext, n]) => `${n} ${ext || "without an extension"}`);
   const more = entries.length > 4 ? ", …" : "";
-  return `${plural(total, "file")} of other types (${shown.join(", ")}${more})`;
+  const advice = entries
+    .filter(([ext]) => SAVE_AS[ext] !== undefined)
+    .map(([ext]) => `${ext} as ${SAVE_AS[ext]}`);
+  const save = advice.length > 0 ? `; save ${advice.join(", ")} to have them read` : "";
+  return `${plural(total, "file")} of other types (${shown.join(", ")}${more}${save})`;
 }
 
 interface Placed {

@@ -227,7 +227,18 @@ describe("second-look init", { timeout: 60_000 }, () => {
       /^second-look init: no documents in \S+empty: init reads \.md, .*\.pdf.* files/,
     );
     expect(none.stderr.trim().split("\n")).toHaveLength(1);
+    expect(none.stderr).toContain("; it holds 1 file of other types (1 .png)\n");
     expect(existsSync(join(work, "bot/config.json"))).toBe(false);
+
+    const legacy = join(work, "legacy");
+    write(join(legacy, "minutes.doc"), "old Word");
+    write(join(legacy, "budget.XLS"), "old Excel");
+    write(join(legacy, "plan.doc"), "old Word");
+    const old = await runCli(["init", join(work, "bot"), "--from", legacy]);
+    expect(old.exitCode).toBe(1);
+    expect(old.stderr).toContain(
+      "; it holds 3 files of other types (2 .doc, 1 .xls; save .doc as .docx, .xls as .xlsx to have them read)\n",
+    );
 
     const missing = await runCli(["init", join(work, "bot"), "--from", join(work, "nowhere")]);
     expect(missing.exitCode).toBe(1);
