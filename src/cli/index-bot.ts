@@ -7,7 +7,8 @@ import { openBotBackend } from "../connectors/open-bot-backend.js";
 import { correctiveOffNote } from "../corrective/corrective-config.js";
 import { DEFAULT_LANGUAGE } from "../knowledge/analysis/registry.js";
 import { detectedLanguageLine } from "../knowledge/analysis/unset-language.js";
-import type { RefreshReport } from "../knowledge/index/refresh.js";
+import { describeUnreadTypes } from "../knowledge/documents/document-format.js";
+import { type RefreshReport, skipsByKind } from "../knowledge/index/refresh.js";
 import { progressReporter } from "./progress.js";
 import { plural, terminalText } from "./terminal-text.js";
 
@@ -58,7 +59,10 @@ export async function indexBot(
   return { reports, ms: Math.round(performance.now() - started) };
 }
 
-/** One line per collection, then one line per skipped file saying why, in words. */
+/**
+ * One line per collection, then one line per skipped file saying why, in words (files of types no
+ * loader reads: one line for all of them, counted per extension).
+ */
 export function summary(r: RefreshReport): string {
   if (r.files === 0 && r.removed === 0 && r.skipped.length === 0) {
     return `${r.collection}: no files match its paths (check knowledge.collections.${r.collection}.paths in config.json) · ${r.ms} ms`;
@@ -71,6 +75,8 @@ export function summary(r: RefreshReport): string {
   const detected = r.detectedLanguage;
   if (detected && detected.tag !== DEFAULT_LANGUAGE)
     lines.push(`  ${detectedLanguageLine(r.collection, detected)}`);
-  for (const s of r.skipped) lines.push(`  skipped ${s.path}: ${s.reason}`);
+  const { byType, others } = skipsByKind(r.skipped);
+  for (const s of others) lines.push(`  skipped ${s.path}: ${s.reason}`);
+  if (byType) lines.push(`  skipped ${describeUnreadTypes(byType)}`);
   return lines.join("\n");
 }

@@ -4,7 +4,7 @@
 // the next three commands printed.
 import { existsSync } from "node:fs";
 import { cp, mkdir, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { glob } from "tinyglobby";
 import { resolveBot } from "../bots/bot-resolver.js";
@@ -19,6 +19,8 @@ import {
   sampleMembers,
 } from "../knowledge/analysis/unset-language.js";
 import {
+  countByExtension,
+  describeUnreadTypes,
   documentExtension,
   documentFormatFor,
   GZIP_EXTENSION,
@@ -90,9 +92,9 @@ export async function runInit(
   const theirs = (f: string) =>
     (realFrom !== realDir || f !== DEFAULT_PERSONA_FILE) && !(ownFiles && f.startsWith(ownFiles));
   const found = listed.documents.filter(theirs);
-  const notRead = countExtensions(listed.others.filter(theirs));
+  const notRead = countByExtension(listed.others.filter(theirs));
   if (found.length === 0) {
-    const other = Object.keys(notRead).length > 0 ? `; it holds ${describeNotRead(notRead)}` : "";
+    const other = Object.keys(notRead).length > 0 ? `; it holds ${describeUnreadTypes(notRead)}` : "";
     throw new CliError(
       `no documents in ${from}: init reads ${SUPPORTED_EXTENSIONS.join(", ")} files (in sub-folders too, and the text ones compressed as ${GZIP_EXTENSION})${other}`,
     );
@@ -146,7 +148,7 @@ export async function runInit(
   const lines = [
     `wrote ${configFile} and ${join(dir, DEFAULT_PERSONA_FILE)}`,
     `${collection}: ${plural(found.length, "document")} (${describeFormats(formats)}) ${place.copied ? `copied from ${from} into ${join(dir, COPIED_DOCUMENTS_FOLDER)}` : `read where they are, under ${from}`}`,
-    ...(Object.keys(notRead).length > 0 ? [`not read: ${describeNotRead(notRead)}`] : []),
+    ...(Object.keys(notRead).length > 0 ? [`not read: ${describeUnreadTypes(notRead)}`] : []),
     `language: ${describeLanguage(language)}`,
     "correctiveRetrieval: on (grader=signal, budget=1)",
     ...reports.map(summary),
@@ -187,46 +189,6 @@ async function folderFiles(root: string): Promise<{ documents: string[]; others:
     );
   }
   return { documents, others };
-}
-
-/** Files per extension (lower case, with its dot; "" for a name without one). */
-function countExtensions(files: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const file of files) {
-    const extension = extname(file).toLowerCase();
-    counts[extension] = (counts[extension] ?? 0) + 1;
-  }
-  return counts;
-}
-
-/** Formats people keep documents in that no loader reads, and the one to save them as. */
-const SAVE_AS: Readonly<Record<string, string>> = {
-  ".doc": ".docx",
-  ".rtf": ".docx",
-  ".ppt": ".pptx",
-  ".xls": ".xlsx",
-  ".pages": ".docx",
-  ".key": ".pptx",
-  ".numbers": ".xlsx",
-};
-
-/**
- * How many files were not read, the commonest extensions first, and what to save a document
- * format no loader reads as: "66 files of other types (52 .gz, 3 .png, …)", "3 files of other
- * types (3 .doc; save them as .docx to have them read)".
- */
-function describeNotRead(counts: Record<string, number>): string {
-  const entries = Object.entries(counts).sort(
-    (a, b) => b[1] - a[1] || Number(a[0] === "") - Number(b[0] === "") || a[0].localeCompare(b[0]),
-  );
-  const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  const shown = entries.slice(0, 4).map(([ext, n]) => `${n} ${ext || "without an extension"}`);
-  const more = entries.length > 4 ? ", …" : "";
-  const advice = entries
-    .filter(([ext]) => SAVE_AS[ext] !== undefined)
-    .map(([ext]) => `${ext} as ${SAVE_AS[ext]}`);
-  const save = advice.length > 0 ? `; save ${advice.join(", ")} to have them read` : "";
-  return `${plural(total, "file")} of other types (${shown.join(", ")}${more}${save})`;
 }
 
 interface Placed {

@@ -79,6 +79,32 @@ describe("second-look index, human output", () => {
     );
   });
 
+  it("counts the files of types no loader reads in one line, with what to save a document format as", async () => {
+    const images = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`shot-${i}.png`, "png"]));
+    const dir = await bot(
+      "unread",
+      { "guide.md": "# Guide\n\nText.", ...images, "minutes.doc": "old Word", "broken.pdf": "%PDF-1.7 no" },
+      { everything: { paths: ["docs/*"] } },
+    );
+    const warnings = captureWarnings();
+    const run = await runCli(["index", dir]);
+    expect(run.exitCode).toBe(0);
+    const lines = run.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^everything: 43 files · 1 added, .*, 42 skipped · \d+ ms$/);
+    expect(lines.slice(1, 3)).toEqual([
+      expect.stringMatching(/^ {2}skipped docs\/broken\.pdf: \S/),
+      "  skipped 41 files of types no loader reads (40 .png, 1 .doc; save .doc as .docx to have them read)",
+    ]);
+    const said = warnings().map((w) => w.msg);
+    expect(said.filter((m) => m.includes(".png"))).toEqual([
+      "collection everything: skipped 41 files of types no loader reads (40 .png, 1 .doc; save .doc as .docx to have them read)",
+    ]);
+    // The run's report still names every file, for scripts.
+    const json = await runCli(["index", dir, "--json"]);
+    const report = JSON.parse(json.stdout) as { collections: { skipped: { path: string }[] }[] };
+    expect(report.collections[0]?.skipped).toHaveLength(42);
+  });
+
   it("escapes control characters of file names and titles on the terminal", async () => {
     const dir = await bot(
       "escapes",

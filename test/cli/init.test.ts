@@ -132,7 +132,7 @@ describe("second-look init", { timeout: 60_000 }, () => {
 
     const person = await runCli(["init", join(work, "kb2"), "--from", docs]);
     expect(person.stdout.split("\n")).toContain(
-      "not read: 3 files of other types (1 .gz, 1 .png, 1 without an extension)",
+      "not read: 3 files of types no loader reads (1 .gz, 1 .png, 1 without an extension)",
     );
   });
 
@@ -227,7 +227,7 @@ describe("second-look init", { timeout: 60_000 }, () => {
       /^second-look init: no documents in \S+empty: init reads \.md, .*\.pdf.* files/,
     );
     expect(none.stderr.trim().split("\n")).toHaveLength(1);
-    expect(none.stderr).toContain("; it holds 1 file of other types (1 .png)\n");
+    expect(none.stderr).toContain("; it holds 1 file of types no loader reads (1 .png)\n");
     expect(existsSync(join(work, "bot/config.json"))).toBe(false);
 
     const legacy = join(work, "legacy");
@@ -237,7 +237,7 @@ describe("second-look init", { timeout: 60_000 }, () => {
     const old = await runCli(["init", join(work, "bot"), "--from", legacy]);
     expect(old.exitCode).toBe(1);
     expect(old.stderr).toContain(
-      "; it holds 3 files of other types (2 .doc, 1 .xls; save .doc as .docx, .xls as .xlsx to have them read)\n",
+      "; it holds 3 files of types no loader reads (2 .doc, 1 .xls; save .doc as .docx, .xls as .xlsx to have them read)\n",
     );
 
     const missing = await runCli(["init", join(work, "bot"), "--from", join(work, "nowhere")]);

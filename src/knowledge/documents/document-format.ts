@@ -111,3 +111,44 @@ function uncompressedFormat(path: string): DocumentFormat | undefined {
   if (path.toLowerCase().endsWith(SPHINX_SOURCE)) return "rst";
   return FORMAT_BY_EXTENSION[extname(path).toLowerCase()];
 }
+
+/** Formats people keep documents in that no loader reads, and the one to save them as. */
+const SAVE_AS: Readonly<Record<string, string>> = {
+  ".doc": ".docx",
+  ".rtf": ".docx",
+  ".ppt": ".pptx",
+  ".xls": ".xlsx",
+  ".pages": ".docx",
+  ".key": ".pptx",
+  ".numbers": ".xlsx",
+};
+
+/** Files per extension (lower case, with its dot; "" for a name without one). */
+export function countByExtension(paths: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const path of paths) {
+    const extension = extname(path).toLowerCase();
+    counts[extension] = (counts[extension] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * Files no loader reads, in one phrase: how many, the commonest extensions first, and what to
+ * save a document format among them as — "9 files of types no loader reads (5 .gz, 1 .png, …)",
+ * "3 files of types no loader reads (2 .doc, 1 .xls; save .doc as .docx, .xls as .xlsx to have
+ * them read)". One line however many files: a folder of images is not a page of warnings.
+ */
+export function describeUnreadTypes(counts: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(counts).sort(
+    (a, b) => b[1] - a[1] || Number(a[0] === "") - Number(b[0] === "") || a[0].localeCompare(b[0]),
+  );
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  const shown = entries.slice(0, 4).map(([extension, n]) => `${n} ${extension || "without an extension"}`);
+  const more = entries.length > 4 ? ", …" : "";
+  const advice = entries
+    .filter(([extension]) => SAVE_AS[extension] !== undefined)
+    .map(([extension]) => `${extension} as ${SAVE_AS[extension]}`);
+  const save = advice.length > 0 ? `; save ${advice.join(", ")} to have them read` : "";
+  return `${total} file${total === 1 ? "" : "s"} of types no loader reads (${shown.join(", ")}${more}${save})`;
+}

@@ -7,7 +7,12 @@ import { logger } from "../../telemetry/logger.js";
 import { CollectionAnalysis } from "../analysis/collection-analysis.js";
 import { DEFAULT_LANGUAGE } from "../analysis/registry.js";
 import { type DetectedLanguage, detectedLanguageLine } from "../analysis/unset-language.js";
-import { isRefusedByType, unsupportedReason } from "../documents/document-format.js";
+import {
+  countByExtension,
+  describeUnreadTypes,
+  isRefusedByType,
+  unsupportedReason,
+} from "../documents/document-format.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { isLexicallyInside, resolvedPath } from "../documents/inside-folder.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
@@ -421,11 +426,18 @@ async function checkSample(
  * are not analysed as English.
  */
 export function warnOfWhatWasRead(collection: string, report: RefreshReport): void {
-  for (const skip of report.skipped) {
+  const { byType, others } = skipsByKind(report.skipped);
+  for (const skip of others) {
     logger().warn(
       { collection, file: skip.path, reason: skip.reason },
       // A file name is anyone's to choose: a bidirectional override in it must not reorder the line.
       `skipped ${escapeControlCharacters(skip.path)}: ${skip.reason}`,
+    );
+  }
+  if (byType) {
+    logger().warn(
+      { collection, unreadTypes: byType },
+      `collection ${collection}: skipped ${describeUnreadTypes(byType)}`,
     );
   }
   for (const guessed of report.guessedEncodings) {
@@ -441,6 +453,21 @@ export function warnOfWhatWasRead(collection: string, report: RefreshReport): vo
       `collection ${collection}: ${detectedLanguageLine(collection, detected)}`,
     );
   }
+}
+
+/**
+ * A run's skips as a person reads them: the files of types no loader reads counted per extension
+ * (one line for a folder of images, not a line each), the others each with its reason.
+ */
+export function skipsByKind(skipped: RefreshReport["skipped"]): {
+  byType: Record<string, number> | undefined;
+  others: RefreshReport["skipped"];
+} {
+  const byType = skipped.filter((s) => isRefusedByType(s.reason)).map((s) => s.path);
+  return {
+    byType: byType.length > 0 ? countByExtension(byType) : undefined,
+    others: skipped.filter((s) => !isRefusedByType(s.reason)),
+  };
 }
 
 /**
