@@ -2,7 +2,16 @@ import { extname } from "node:path";
 
 /** Zip containers of XML parts: Office Open XML, OpenDocument, EPUB (office-loader.ts). */
 export type OfficeFormat = "docx" | "pptx" | "xlsx" | "odt" | "odp" | "ods" | "epub";
-export type DocumentFormat = "markdown" | "mdx" | "rst" | "text" | "html" | "pdf" | OfficeFormat;
+export type DocumentFormat =
+  | "markdown"
+  | "mdx"
+  | "rst"
+  | "text"
+  | "html"
+  | "csv"
+  | "tsv"
+  | "pdf"
+  | OfficeFormat;
 
 const FORMAT_BY_EXTENSION: Readonly<Record<string, DocumentFormat>> = {
   ".md": "markdown",
@@ -14,6 +23,8 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, DocumentFormat>> = {
   ".text": "text",
   ".html": "html",
   ".htm": "html",
+  ".csv": "csv",
+  ".tsv": "tsv",
   ".pdf": "pdf",
   ".docx": "docx",
   ".pptx": "pptx",
@@ -54,6 +65,8 @@ const GZIP_READABLE: ReadonlySet<DocumentFormat> = new Set<DocumentFormat>([
   "rst",
   "text",
   "html",
+  "csv",
+  "tsv",
 ]);
 
 /** Whether the loaders read `path` through gzip (its name ends in `.gz` after a text format's extension). */

@@ -27,6 +27,7 @@ const markdownLoader = () => import("./markdown-loader.js");
 const htmlLoader = () => import("./html-loader.js");
 const textLoader = () => import("./text-loader.js");
 const rstLoader = () => import("./rst-loader.js");
+const csvLoader = () => import("./csv-loader.js");
 
 export const DEFAULT_MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 
@@ -177,7 +178,7 @@ async function gunzipBounded(
 }
 
 async function parse(
-  format: "markdown" | "mdx" | "rst" | "text" | "html",
+  format: "markdown" | "mdx" | "rst" | "text" | "html" | "csv" | "tsv",
   text: string,
   fileTitle: string,
 ): Promise<ParsedDocument> {
@@ -192,6 +193,10 @@ async function parse(
       return (await rstLoader()).parseRst(text, fileTitle);
     case "html":
       return (await htmlLoader()).parseHtml(text, fileTitle);
+    case "csv":
+      return (await csvLoader()).parseCsv(text, fileTitle);
+    case "tsv":
+      return (await csvLoader()).parseCsv(text, fileTitle, true);
   }
 }
 

@@ -1,0 +1,81 @@
+// Tables kept as delimited text: read as an Excel sheet is (one section, a row a line), with the
+// delimiter a comma-decimal locale writes, quoted fields, and the sheet's bounds.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCsv, sniffDelimiter } from "../../../src/knowledge/documents/csv-loader.js";
+import { type LoadDocumentResult, loadDocument } from "../../../src/knowledge/documents/load-document.js";
+import type { LoadedDocument } from "../../../src/knowledge/documents/loaded-document.js";
+import { MAX_ROW_CELLS, MAX_SHEET_ROWS } from "../../../src/knowledge/documents/office-sections.js";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "second-look-csv-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function load(name: string, content: string | Uint8Array): Promise<LoadDocumentResult> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return loadDocument(path, name);
+}
+
+function loaded(result: LoadDocumentResult): LoadedDocument {
+  if (!result.ok) throw new Error(`expected a document, got: ${result.reason}`);
+  return result.doc;
+}
+
+describe("delimited tables", () => {
+  it("reads a CSV as one section headed by its name, a row a line, quoted fields whole", async () => {
+    const csv =
+      'Product,Price,Notes\r\n"Widget, large",12.50,"ships in\ntwo boxes"\r\nGadget,3.00,\r\n\r\n"Say ""hi""",0,\r\n';
+    const doc = loaded(await load("prices.csv", csv));
+    expect(doc.title).toBe("prices");
+    expect(doc.sections).toHaveLength(1);
+    expect(doc.sections[0]?.heading).toBe("prices");
+    expect(doc.sections[0]?.content).toBe(
+      'Product | Price | Notes\nWidget, large | 12.50 | ships in two boxes\nGadget | 3.00\nSay "hi" | 0',
+    );
+  });
+
+  it("reads the semicolons of a comma-decimal locale as the delimiter, and a .tsv's tabs", async () => {
+    const doc = loaded(await load("preise.csv", "Artikel;Preis\nSchraube;0,10\nMutter;0,05\n"));
+    expect(doc.sections[0]?.content).toBe("Artikel | Preis\nSchraube | 0,10\nMutter | 0,05");
+    const tsv = loaded(await load("team.tsv", "name\trole\nAda, Countess\tengineer\n"));
+    expect(tsv.sections[0]?.content).toBe("name | role\nAda, Countess | engineer");
+    expect(sniffDelimiter("a|b|c\n1|2|3\n")).toBe("|");
+    expect(sniffDelimiter("one column\nno delimiter\n")).toBe(",");
+    expect(sniffDelimiter('"x;y",z\n"p;q",r\n')).toBe(",");
+  });
+
+  it("reads UTF-8 with a byte order mark, a Windows-1252 export, and a gzip-compressed one", async () => {
+    expect(loaded(await load("bom.csv", "\uFEFFcity,country\nMünchen,DE\n")).sections[0]?.content).toBe(
+      "city | country\nMünchen | DE",
+    );
+    const ansi = Buffer.from("Stadt;Land\nMünchen;Deutschland\nZürich;Schweiz\n", "latin1");
+    expect(loaded(await load("ansi.csv", ansi)).sections[0]?.content).toContain("München | Deutschland");
+    const packed = loaded(await load("orders.csv.gz", gzipSync("order,total\nA-17,99\n")));
+    expect(packed.sections[0]?.content).toBe("order | total\nA-17 | 99");
+  });
+
+  it("reads at most a sheet's rows and cells", () => {
+    const wide = Array.from({ length: MAX_ROW_CELLS + 10 }, (_, i) => `c${i}`).join(",");
+    const rows = Array.from({ length: MAX_SHEET_ROWS + 50 }, (_, i) => `row${i},x`).join("\n");
+    const doc = parseCsv(`${wide}\n${rows}\n`, "big");
+    const lines = doc.sections.flatMap((s) => s.content.split("\n"));
+    expect(lines).toHaveLength(MAX_SHEET_ROWS);
+    expect(lines[0]?.split(" | ")).toHaveLength(MAX_ROW_CELLS);
+    expect(lines.at(-1)).toBe(`row${MAX_SHEET_ROWS - 2} | x`);
+  });
+
+  it("refuses a quote left open with the reason, after a bounded read", async () => {
+    const open = `id,text\n1,"never closed ${"x".repeat(600_000)}\n2,after\n`;
+    const result = await load("broken.csv", open);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? "" : result.reason).toMatch(/^csv parser failed: /);
+  });
+});
