@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -386,6 +387,8 @@ process.stdout.write(JSON.stringify(texts.map((t) => [shipped.detect(t).language
       "documents/budget.xlsx": "stationery allowance",
       "documents/charter.odt": "steering committee quorum",
       "documents/ops/gruesse.html": "blåbær latin page",
+      "documents/suppliers.csv": "harbour chandlery rope",
+      "documents/ops/runbook.md.gz": "failover drill rehearsal",
     };
     writeFileSync(join(docs, "keys.md"), "# Rotating keys\n\nThe signing key rotates every ninety days.\n");
     writeFileSync(
@@ -429,6 +432,12 @@ process.stdout.write(JSON.stringify(texts.map((t) => [shipped.detect(t).language
       }),
     );
     writeFileSync(join(docs, "ops/gruesse.html"), latin1HtmlBytes("latin"));
+    // A table exported with a comma-decimal locale's semicolons, and a page compressed as Debian ships them.
+    writeFileSync(join(docs, "suppliers.csv"), "Supplier;Goods;Price\nHarbour chandlery;Rope;12,50\n");
+    writeFileSync(
+      join(docs, "ops/runbook.md.gz"),
+      gzipSync("# Runbook\n\nThe failover drill needs a rehearsal every month.\n"),
+    );
     const env = { ...cleanEnv(), SECOND_LOOK_LOG_LEVEL: "warn" };
 
     const init = await run(NPX, ["second-look", "init", "./kb", "--from", docs, "--json"], {
@@ -441,7 +450,7 @@ process.stdout.write(JSON.stringify(texts.map((t) => [shipped.detect(t).language
       next: string[];
     };
     expect(made.formats).toEqual({
-      markdown: 1,
+      markdown: 2,
       html: 2,
       text: 1,
       pdf: 1,
@@ -449,6 +458,7 @@ process.stdout.write(JSON.stringify(texts.map((t) => [shipped.detect(t).language
       pptx: 1,
       xlsx: 1,
       odt: 1,
+      csv: 1,
     });
     expect(made.next.map((c) => c.split(" ").slice(0, 4).join(" "))).toEqual([
       "npx second-look search ./kb",
