@@ -1,33 +1,12 @@
 // Tables kept as delimited text: read as an Excel sheet is (one section, a row a line), with the
 // delimiter a comma-decimal locale writes, quoted fields, and the sheet's bounds.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseCsv, sniffDelimiter } from "../../../src/knowledge/documents/csv-loader.js";
-import { type LoadDocumentResult, loadDocument } from "../../../src/knowledge/documents/load-document.js";
-import type { LoadedDocument } from "../../../src/knowledge/documents/loaded-document.js";
 import { MAX_ROW_CELLS, MAX_SHEET_ROWS } from "../../../src/knowledge/documents/office-sections.js";
+import { documentFolder, loaded, refusal } from "../../support/document-folder.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "second-look-csv-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function load(name: string, content: string | Uint8Array): Promise<LoadDocumentResult> {
-  const path = join(dir, name);
-  await writeFile(path, content);
-  return loadDocument(path, name);
-}
-
-function loaded(result: LoadDocumentResult): LoadedDocument {
-  if (!result.ok) throw new Error(`expected a document, got: ${result.reason}`);
-  return result.doc;
-}
+const { load } = documentFolder("second-look-csv-");
 
 describe("delimited tables", () => {
   it("reads a CSV as one section headed by its name, a row a line, quoted fields whole", async () => {
@@ -74,8 +53,6 @@ describe("delimited tables", () => {
 
   it("refuses a quote left open with the reason, after a bounded read", async () => {
     const open = `id,text\n1,"never closed ${"x".repeat(600_000)}\n2,after\n`;
-    const result = await load("broken.csv", open);
-    expect(result.ok).toBe(false);
-    expect(result.ok ? "" : result.reason).toMatch(/^csv parser failed: /);
+    expect(refusal(await load("broken.csv", open))).toMatch(/^csv parser failed: /);
   });
 });

@@ -2,46 +2,18 @@
 // pages under /usr/share/doc: read as the format inside, bounded by the document limit once
 // unpacked, and refused with a reason when broken.
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   documentExtension,
   documentFormatFor,
   isGzipped,
 } from "../../../src/knowledge/documents/document-format.js";
-import {
-  type LoadDocumentResult,
-  loadDocument,
-  parseDocumentBytes,
-} from "../../../src/knowledge/documents/load-document.js";
-import type { LoadedDocument } from "../../../src/knowledge/documents/loaded-document.js";
+import { loadDocument, parseDocumentBytes } from "../../../src/knowledge/documents/load-document.js";
+import { documentFolder, loaded, refusal } from "../../support/document-folder.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "second-look-gzip-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
-
-async function write(name: string, content: string | Uint8Array): Promise<string> {
-  const path = join(dir, name);
-  await writeFile(path, content);
-  return path;
-}
-
-function loaded(result: LoadDocumentResult): LoadedDocument {
-  if (!result.ok) throw new Error(`expected a document, got: ${result.reason}`);
-  return result.doc;
-}
-
-function refusal(result: LoadDocumentResult): string {
-  if (result.ok) throw new Error(`expected a refusal, got the document ${result.doc.id}`);
-  return result.reason;
-}
+const { write } = documentFolder("second-look-gzip-");
 
 describe("the format of a compressed document", () => {
   it("is the format inside for the text formats, and none for the rest", () => {
