@@ -1,8 +1,9 @@
-// A table kept as delimited text (`.csv`, `.tsv`) → one section, headed by the file's name, each
-// row one line of " | "-joined cells: the shape an Excel sheet is read in (office-sheets.ts), so a
-// list exported from a spreadsheet reads the same either way. Parsed by csv-parse (RFC 4180:
-// quoted fields holding the delimiter, quotes and line breaks), bounded as a sheet is: at most
-// MAX_SHEET_ROWS rows and MAX_ROW_CELLS cells a row are read, and the parse stops there.
+// A table kept as delimited text (`.csv`, `.tsv`) → sections headed by the file's name, each row
+// one line of " | "-joined cells as an Excel sheet's rows are (office-sheets.ts), and each section
+// of about a section's size opening with the table's first row, its column names. Parsed by
+// csv-parse (RFC 4180: quoted fields holding the delimiter, quotes and line breaks), bounded as a
+// sheet is: at most MAX_SHEET_ROWS rows and MAX_ROW_CELLS cells a row are read, and the parse
+// stops there.
 
 import { parse } from "csv-parse/sync";
 import type { ParsedDocument } from "./loaded-document.js";
@@ -14,7 +15,8 @@ import {
   rowLine,
   SectionWriter,
 } from "./office-sections.js";
-import { buildSections } from "./section-tree.js";
+import { buildSections, type SectionBucket } from "./section-tree.js";
+import { DEFAULT_MAX_SECTION_CHARS } from "./split-oversized.js";
 
 /** Delimiters a `.csv` file is written with: the comma, and the semicolon of locales whose decimal mark is a comma. */
 const CSV_DELIMITERS = [",", ";", "\t", "|"] as const;
@@ -27,7 +29,7 @@ const SNIFF_LINES = 20;
 const MAX_RECORD_CHARS = MAX_ROW_CELLS * MAX_CELL_CHARS;
 
 /**
- * A delimited table to one section. `tabs`: the file says it is tab-separated (`.tsv`); a `.csv`
+ * A delimited table to sections (partsWithHeader). `tabs`: the file says it is tab-separated (`.tsv`); a `.csv`
  * file's delimiter is the one of `,` `;` tab `|` that splits its first lines into the most equal,
  * widest rows (so "Name;Price" files from a comma-decimal locale read as two columns). Throws on a
  * file the parser cannot read (a quote never closed), which the caller reports as the reason.
@@ -44,10 +46,39 @@ export function parseCsv(source: string, fileTitle: string, tabs = false): Parse
     to: MAX_SHEET_ROWS,
     max_record_size: MAX_RECORD_CHARS,
   }) as string[][];
+  const lines = rows
+    .map((row) => rowLine(row.slice(0, MAX_ROW_CELLS).map(cellText)))
+    .filter((line) => line !== "");
+  return { title: fileTitle, sections: buildSections(fileTitle, partsWithHeader(fileTitle, lines)) };
+}
+
+/**
+ * The rows in sections of about a section's size, each after the first row again: a hit on row
+ * 4,000 reads with its column names ("Product | Price" above "Gadget | 3,00"), as a table's
+ * reader needs them. A first row is a table's header by the format's custom (RFC 4180's optional
+ * header line); where it is data, it is one line repeated per part, as a heading is.
+ */
+function partsWithHeader(fileTitle: string, lines: readonly string[]): SectionBucket[] {
   const writer = new SectionWriter();
-  writer.heading(1, fileTitle);
-  for (const row of rows) writer.block(rowLine(row.slice(0, MAX_ROW_CELLS).map(cellText)), "row");
-  return { title: fileTitle, sections: buildSections(fileTitle, writer.finish()) };
+  const [header, ...body] = lines;
+  if (header === undefined) return writer.finish();
+  // Room for the rows of one part once the header line is in it.
+  const room = Math.max(1, DEFAULT_MAX_SECTION_CHARS - header.length - 1);
+  const openPart = () => {
+    writer.heading(1, fileTitle);
+    writer.block(header, "row");
+  };
+  openPart();
+  let size = 0;
+  for (const line of body) {
+    if (size > 0 && size + line.length + 1 > room) {
+      openPart();
+      size = 0;
+    }
+    writer.block(line, "row");
+    size += line.length + 1;
+  }
+  return writer.finish();
 }
 
 /**

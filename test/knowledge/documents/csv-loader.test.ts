@@ -4,6 +4,7 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { parseCsv, sniffDelimiter } from "../../../src/knowledge/documents/csv-loader.js";
 import { MAX_ROW_CELLS, MAX_SHEET_ROWS } from "../../../src/knowledge/documents/office-sections.js";
+import { DEFAULT_MAX_SECTION_CHARS } from "../../../src/knowledge/documents/split-oversized.js";
 import { documentFolder, loaded, refusal } from "../../support/document-folder.js";
 
 const { load } = documentFolder("second-look-csv-");
@@ -43,12 +44,37 @@ describe("delimited tables", () => {
 
   it("reads at most a sheet's rows and cells", () => {
     const wide = Array.from({ length: MAX_ROW_CELLS + 10 }, (_, i) => `c${i}`).join(",");
+    expect(parseCsv(`${wide}\n1,2\n`, "wide").sections[0]?.content.split("\n")[0]?.split(" | ")).toHaveLength(
+      MAX_ROW_CELLS,
+    );
     const rows = Array.from({ length: MAX_SHEET_ROWS + 50 }, (_, i) => `row${i},x`).join("\n");
-    const doc = parseCsv(`${wide}\n${rows}\n`, "big");
-    const lines = doc.sections.flatMap((s) => s.content.split("\n"));
-    expect(lines).toHaveLength(MAX_SHEET_ROWS);
-    expect(lines[0]?.split(" | ")).toHaveLength(MAX_ROW_CELLS);
-    expect(lines.at(-1)).toBe(`row${MAX_SHEET_ROWS - 2} | x`);
+    const doc = parseCsv(`name,value\n${rows}\n`, "long");
+    const bodyRows = doc.sections.flatMap((s) => s.content.split("\n").slice(1));
+    // The header is the first of the sheet's rows.
+    expect(bodyRows).toHaveLength(MAX_SHEET_ROWS - 1);
+    expect(bodyRows.at(-1)).toBe(`row${MAX_SHEET_ROWS - 2} | x`);
+  });
+
+  it("opens every part of a long table with its column names, each part within a section's size", () => {
+    const rows = Array.from(
+      { length: 400 },
+      (_, i) => `Part ${i},${(i * 1.25).toFixed(2)},bin ${i % 7}`,
+    ).join("\n");
+    const doc = parseCsv(`Part,Price,Location\n${rows}\n`, "inventory");
+    expect(doc.sections.length).toBeGreaterThan(5);
+    for (const section of doc.sections) {
+      expect(section.heading).toBe("inventory");
+      expect(section.content.split("\n")[0]).toBe("Part | Price | Location");
+      expect(section.content.length).toBeLessThanOrEqual(DEFAULT_MAX_SECTION_CHARS);
+    }
+    const body = doc.sections.flatMap((s) => s.content.split("\n").slice(1));
+    expect(body).toEqual(
+      Array.from({ length: 400 }, (_, i) => `Part ${i} | ${(i * 1.25).toFixed(2)} | bin ${i % 7}`),
+    );
+    // A table of its header alone is that one line.
+    expect(parseCsv("only,a,header\n", "empty").sections.map((s) => s.content)).toEqual([
+      "only | a | header",
+    ]);
   });
 
   it("refuses a quote left open with the reason, after a bounded read", async () => {
