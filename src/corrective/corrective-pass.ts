@@ -222,12 +222,13 @@ export function startPass(
   languages: CorrectiveLanguages | undefined,
 ): CorrectivePass {
   const searched = settings.originalCollections ?? settings.allowed;
-  // How the query's words met the documents, when the search ran in-process (QueryCoverage).
-  const vocabulary = shown.reading.evidence();
-  const mismatch = languageMismatch(settings.originalQuery, searched, languages, settings.log, vocabulary);
+  // Read once: its coverage (how the query's words met the documents, when the search ran
+  // in-process) and its best relevance.
+  const shownEvidence = shown.reading.evidence();
+  const mismatch = languageMismatch(settings.originalQuery, searched, languages, settings.log, shownEvidence);
   const reading = mismatch ? mismatchedReading(shown.reading, mismatch.reason) : shown.reading;
   const documentLanguage = documentLanguageOf(searched, languages);
-  const originalBest = shown.reading.evidence().bestRelevance;
+  const originalBest = shownEvidence.bestRelevance;
   const tried = new Set([
     queryIdentity(settings.originalQuery),
     ...shown.searchedByServer.map(queryIdentity),

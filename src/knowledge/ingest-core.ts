@@ -15,7 +15,7 @@ export {
   settingFor,
 } from "./index/detected-language.js";
 export type { IngestedDocument, IngestResult } from "./index/ingest-file.js";
-export { boundsKey, type IngestLimits, ingestLimits } from "./index/ingest-limits.js";
+export { boundsKey, type IngestLimits, ingestLimits, refusedAgain } from "./index/ingest-limits.js";
 export { IngestPool } from "./index/ingest-pool.js";
 export {
   ALWAYS_EXCLUDED,

@@ -1,6 +1,5 @@
 import type pg from "pg";
 import { CollectionAnalysis } from "../../knowledge/analysis/collection-analysis.js";
-import { isRefusedByType } from "../../knowledge/documents/document-format.js";
 import { documentIdFor } from "../../knowledge/documents/document-id.js";
 import {
   extractionChangedSince,
@@ -19,6 +18,7 @@ import {
   listCollectionFiles,
   type RefreshProgress,
   type RefreshReport,
+  refusedAgain,
   settingFor,
   warnOfWhatWasRead,
 } from "../../knowledge/ingest-core.js";
@@ -414,13 +414,7 @@ function keptWithoutParsing(
     return true;
   }
   const refused = c.previousSkips.get(file.path);
-  if (
-    refused &&
-    !isRefusedByType(refused.reason) &&
-    refused.size === file.size &&
-    refused.mtimeMs === file.mtimeMs &&
-    refused.bounds === c.bounds
-  ) {
+  if (refused && refusedAgain(refused, refused.bounds, file, c.bounds)) {
     c.report.skipped.push({ path: file.path, reason: refused.reason });
     c.skips.push(refused);
     return true;

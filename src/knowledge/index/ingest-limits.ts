@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import * as z from "zod";
 import { DEADLINES } from "../../deadline.js";
+import { isRefusedByType } from "../documents/document-format.js";
 import { WALL_CLOCK_FACTOR } from "../documents/parse-bound.js";
 import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
 
@@ -55,6 +56,26 @@ export function ingestLimits(config: IngestLimitsConfig = {}): IngestLimits {
  */
 export function boundsKey(limits: IngestLimits): string {
   return `${limits.fileTimeoutMs}ms/${limits.fileMemoryMb}MB/x${TEXT_EXTRACTION_VERSION}`;
+}
+
+/**
+ * Whether a file an earlier run refused is refused again without a parse: it is as it was (size,
+ * modification time) and so are the bounds it was refused under. A refusal by the file's type
+ * is never honoured: the indexers no longer remember one (refresh.ts admitFile), an older index
+ * may hold some, and the type may be read now (document-format.ts isRefusedByType).
+ */
+export function refusedAgain(
+  refused: { size: number; mtimeMs: number; reason: string },
+  refusedUnder: string,
+  file: { size: number; mtimeMs: number },
+  bounds: string,
+): boolean {
+  return (
+    !isRefusedByType(refused.reason) &&
+    refused.size === file.size &&
+    refused.mtimeMs === file.mtimeMs &&
+    refusedUnder === bounds
+  );
 }
 
 /** The wall-clock last resort of `limits`. */

@@ -32,7 +32,7 @@ import {
   type StoreLoad,
 } from "./index-store.js";
 import type { IngestResult } from "./ingest-file.js";
-import { boundsKey, type IngestLimits, ingestLimits } from "./ingest-limits.js";
+import { boundsKey, type IngestLimits, ingestLimits, refusedAgain } from "./ingest-limits.js";
 import { IngestPool } from "./ingest-pool.js";
 import type { LexicalImage } from "./lexical-index.js";
 import type { StoredDocument } from "./stored-document.js";
@@ -632,13 +632,7 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
     return before;
   }
   const refused = previouslySkipped.get(path);
-  if (
-    refused &&
-    !isRefusedByType(refused.reason) &&
-    refused.size === info.size &&
-    refused.mtimeMs === info.mtimeMs &&
-    refused.limits === limits
-  ) {
+  if (refused && refusedAgain(refused, refused.limits, info, limits)) {
     // Unchanged since it was refused: refused again without paying for the parse again.
     report.skipped.push({ path, reason: refused.reason });
     skippedFiles.push(refused);
