@@ -13,10 +13,9 @@ import {
   MAX_ROW_CELLS,
   MAX_SHEET_ROWS,
   rowLine,
-  SectionWriter,
+  sheetSections,
 } from "./office-sections.js";
-import { buildSections, type SectionBucket } from "./section-tree.js";
-import { DEFAULT_MAX_SECTION_CHARS } from "./split-oversized.js";
+import { buildSections } from "./section-tree.js";
 
 /** Delimiters a `.csv` file is written with: the comma, and the semicolon of locales whose decimal mark is a comma. */
 const CSV_DELIMITERS = [",", ";", "\t", "|"] as const;
@@ -29,7 +28,7 @@ const SNIFF_LINES = 20;
 const MAX_RECORD_CHARS = MAX_ROW_CELLS * MAX_CELL_CHARS;
 
 /**
- * A delimited table to sections (partsWithHeader). `tabs`: the file says it is tab-separated (`.tsv`); a `.csv`
+ * A delimited table to sections (office-sections.ts sheetSections). `tabs`: the file says it is tab-separated (`.tsv`); a `.csv`
  * file's delimiter is the one of `,` `;` tab `|` that splits its first lines into the most equal,
  * widest rows (so "Name;Price" files from a comma-decimal locale read as two columns). Throws on a
  * file the parser cannot read (a quote never closed), which the caller reports as the reason.
@@ -49,36 +48,9 @@ export function parseCsv(source: string, fileTitle: string, tabs = false): Parse
   const lines = rows
     .map((row) => rowLine(row.slice(0, MAX_ROW_CELLS).map(cellText)))
     .filter((line) => line !== "");
-  return { title: fileTitle, sections: buildSections(fileTitle, partsWithHeader(fileTitle, lines)) };
-}
-
-/**
- * The rows in sections of about a section's size, each after the first row again: a hit on row
- * 4,000 reads with its column names ("Product | Price" above "Gadget | 3,00"), as a table's
- * reader needs them. A first row is a table's header by the format's custom (RFC 4180's optional
- * header line); where it is data, it is one line repeated per part, as a heading is.
- */
-function partsWithHeader(fileTitle: string, lines: readonly string[]): SectionBucket[] {
-  const writer = new SectionWriter();
-  const [header, ...body] = lines;
-  if (header === undefined) return writer.finish();
-  // Room for the rows of one part once the header line is in it.
-  const room = Math.max(1, DEFAULT_MAX_SECTION_CHARS - header.length - 1);
-  const openPart = () => {
-    writer.heading(1, fileTitle);
-    writer.block(header, "row");
-  };
-  openPart();
-  let size = 0;
-  for (const line of body) {
-    if (size > 0 && size + line.length + 1 > room) {
-      openPart();
-      size = 0;
-    }
-    writer.block(line, "row");
-    size += line.length + 1;
-  }
-  return writer.finish();
+  // A file of no rows has no text: no section, not one of its name alone.
+  const buckets = lines.length === 0 ? [] : sheetSections(fileTitle, lines);
+  return { title: fileTitle, sections: buildSections(fileTitle, buckets) };
 }
 
 /**

@@ -1,9 +1,11 @@
-// What the Office, OpenDocument and EPUB readers share: the bounds on what one file may yield,
-// and the writer that turns their paragraphs, list items and table rows into section buckets
-// with the same shape of plain text the other loaders emit.
+// What the Office, OpenDocument, EPUB and delimited-table readers share: the bounds on what one
+// file may yield, the writer that turns their paragraphs, list items and table rows into section
+// buckets with the same shape of plain text the other loaders emit, and how a sheet's rows are
+// cut into sections.
 
 import { collapseWhitespace } from "./plain-text.js";
 import type { SectionBucket } from "./section-tree.js";
+import { DEFAULT_MAX_SECTION_CHARS } from "./split-oversized.js";
 
 /** Rows read from one sheet; later rows are not indexed (a sheet this long is data, not prose). */
 export const MAX_SHEET_ROWS = 10_000;
@@ -15,6 +17,8 @@ export const MAX_CELL_CHARS = 2_000;
 export const MAX_PARTS = 2_000;
 /** A repeat count (OpenDocument's `number-rows-repeated`, `text:s c=`) is read as at most this. */
 export const MAX_REPEAT = 1_000;
+/** A sheet's first row is repeated atop each of its sections when at most this long (sheetSections). */
+export const MAX_REPEATED_HEADER_CHARS = Math.floor(DEFAULT_MAX_SECTION_CHARS / 4);
 
 export type BlockKind = "paragraph" | "item" | "row";
 
@@ -80,4 +84,43 @@ export function rowLine(cells: readonly string[]): string {
 export function repeatCount(value: string | undefined): number {
   const n = Number.parseInt(value ?? "1", 10);
   return Number.isFinite(n) && n > 1 ? Math.min(n, MAX_REPEAT) : 1;
+}
+
+/**
+ * A sheet's rows (each one line, rowLine) in sections of about a section's size, each headed by
+ * the sheet's name and opening with its first row again: a hit on row 4,000 reads with its column
+ * names ("Product | Price" above "Gadget | 3,00"), as a table's reader needs them. A first row is
+ * a table's header by custom (RFC 4180's optional header line, a spreadsheet's frozen top row);
+ * where it is data, it is one line repeated per part, as a heading is. Used for Excel and
+ * OpenDocument sheets and for .csv/.tsv files alike.
+ */
+export function sheetSections(name: string, rows: readonly string[]): SectionBucket[] {
+  const writer = new SectionWriter();
+  const [header, ...body] = rows;
+  if (header === undefined) {
+    // An empty sheet is still its name.
+    writer.heading(1, name);
+    return writer.finish();
+  }
+  writer.heading(1, name);
+  writer.block(header, "row");
+  // A first row too wide to name the others briefly (free text, not column names) is not repeated:
+  // it would crowd out the rows it heads.
+  const repeated = header.length <= MAX_REPEATED_HEADER_CHARS ? header : undefined;
+  // Room for the rows of one part once the header line is in it.
+  const room = Math.max(1, DEFAULT_MAX_SECTION_CHARS - (repeated === undefined ? 0 : repeated.length + 1));
+  const openPart = () => {
+    writer.heading(1, name);
+    if (repeated !== undefined) writer.block(repeated, "row");
+  };
+  let size = repeated === undefined ? header.length + 1 : 0;
+  for (const line of body) {
+    if (size > 0 && size + line.length + 1 > room) {
+      openPart();
+      size = 0;
+    }
+    writer.block(line, "row");
+    size += line.length + 1;
+  }
+  return writer.finish();
 }

@@ -1,5 +1,6 @@
-// Excel (.xlsx, Office Open XML) → one section per sheet, headed by the sheet's name, each row one
-// line of " | "-joined cells (shared strings resolved, numbers as stored). Bounded: at most
+// Excel (.xlsx, Office Open XML) → each sheet in sections headed by its name, each row one line of
+// " | "-joined cells (shared strings resolved, numbers as stored), each section opening with the
+// sheet's first row (office-sections.ts sheetSections). Bounded: at most
 // MAX_SHEET_ROWS rows and MAX_ROW_CELLS cells per row are read, the rest of a sheet is skipped
 // unread.
 
@@ -9,7 +10,7 @@ import {
   MAX_ROW_CELLS,
   MAX_SHEET_ROWS,
   rowLine,
-  SectionWriter,
+  sheetSections,
 } from "./office-sections.js";
 import { EnoughRead, localName, partRelationships, walkXml } from "./office-xml.js";
 import type { WorkClock, ZipParts } from "./office-zip.js";
@@ -22,10 +23,7 @@ export async function readXlsx(zip: ZipParts, clock: WorkClock): Promise<Section
   for (const sheet of sheets.slice(0, MAX_PARTS)) {
     const xml = await zip.text(sheet.part);
     if (xml === undefined) continue;
-    const writer = new SectionWriter();
-    writer.heading(1, sheet.name);
-    for (const line of sheetRows(sheet.part, xml, shared, clock)) writer.block(line, "row");
-    buckets.push(...writer.finish());
+    buckets.push(...sheetSections(sheet.name, sheetRows(sheet.part, xml, shared, clock)));
   }
   return buckets;
 }

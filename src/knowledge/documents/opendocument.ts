@@ -1,9 +1,9 @@
 // OpenDocument (.odt, .odp, .ods: content.xml) → section buckets. Text documents: `text:h` opens
 // a section at its outline level, paragraphs and list items fill it, table rows become lines of
 // " | "-joined cells. Presentations: one section per `draw:page`, headed by its title frame (else
-// the page's name); speaker notes are left out. Spreadsheets: one section per `table:table`,
-// rows as lines, repeated rows and cells read at most MAX_REPEAT times, at most MAX_SHEET_ROWS
-// rows a sheet. Annotations and tracked deletions are not text.
+// the page's name); speaker notes are left out. Spreadsheets: each `table:table` in sections of
+// its rows as lines, each opening with its first row (office-sections.ts sheetSections), repeated
+// rows and cells read at most MAX_REPEAT times, at most MAX_SHEET_ROWS rows a sheet. Annotations and tracked deletions are not text.
 
 import {
   cellText,
@@ -13,6 +13,7 @@ import {
   repeatCount,
   rowLine,
   SectionWriter,
+  sheetSections,
 } from "./office-sections.js";
 import { EnoughRead, walkXml } from "./office-xml.js";
 import type { WorkClock } from "./office-zip.js";
@@ -35,6 +36,8 @@ interface OdfState {
   cell?: { texts: string[]; repeat: number };
   parts: number;
   rows: number;
+  /** A spreadsheet's current sheet: its name and rows, cut into sections when it ends (sheetSections). */
+  sheet?: { name: string; rows: string[] };
   pageTitle?: string;
   inTitleFrame: boolean;
 }
@@ -101,7 +104,8 @@ function openElement(
       return;
     case "table:table":
       state.tableDepth++;
-      if (kind === "spreadsheet" && state.tableDepth === 1) startPart(state, attributes["table:name"] ?? "");
+      if (kind === "spreadsheet" && state.tableDepth === 1)
+        startPart(state, attributes["table:name"] ?? "", kind);
       return;
     case "table:table-row":
       if (state.tableDepth === 1)
@@ -113,7 +117,7 @@ function openElement(
         state.cell = { texts: [], repeat: repeatCount(attributes["table:number-columns-repeated"]) };
       return;
     case "draw:page":
-      startPart(state, attributes["draw:name"] ?? "");
+      startPart(state, attributes["draw:name"] ?? "", kind);
       return;
     case "draw:frame":
       if (kind === "presentation" && attributes["presentation:class"] === "title") state.inTitleFrame = true;
@@ -179,21 +183,26 @@ function endRow(state: OdfState, kind: OpenDocumentKind, row: { cells: string[];
   const line = rowLine(row.cells);
   if (line === "") return;
   for (let i = 0; i < row.repeat; i++) {
-    if (kind === "spreadsheet" && ++state.rows > MAX_SHEET_ROWS) return;
-    state.writer.block(line, "row");
+    if (kind !== "spreadsheet") state.writer.block(line, "row");
+    else if (++state.rows > MAX_SHEET_ROWS) return;
+    else state.sheet?.rows.push(line);
   }
 }
 
 /** A new sheet or slide: the previous one's section is closed first. */
-function startPart(state: OdfState, name: string): void {
+function startPart(state: OdfState, name: string, kind: OpenDocumentKind): void {
   if (++state.parts > MAX_PARTS) throw new EnoughRead();
   flushPart(state);
   state.rows = 0;
-  state.writer.heading(1, name || `Part ${state.parts}`);
+  const heading = name || `Part ${state.parts}`;
+  if (kind === "spreadsheet") state.sheet = { name: heading, rows: [] };
+  else state.writer.heading(1, heading);
 }
 
 function flushPart(state: OdfState): void {
   const buckets = state.writer.finish();
+  if (state.sheet) buckets.unshift(...sheetSections(state.sheet.name, state.sheet.rows));
+  state.sheet = undefined;
   if (state.pageTitle !== undefined && buckets[0]) buckets[0].heading = state.pageTitle;
   state.pageTitle = undefined;
   state.buckets.push(...buckets);

@@ -5,8 +5,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { OfficeFormat } from "../../../src/knowledge/documents/document-format.js";
 import { loadDocument } from "../../../src/knowledge/documents/load-document.js";
 import { parseOffice } from "../../../src/knowledge/documents/office-loader.js";
-import { MAX_REPEAT, MAX_SHEET_ROWS } from "../../../src/knowledge/documents/office-sections.js";
+import {
+  MAX_REPEAT,
+  MAX_REPEATED_HEADER_CHARS,
+  MAX_SHEET_ROWS,
+} from "../../../src/knowledge/documents/office-sections.js";
 import { MAX_PART_BYTES, MAX_ZIP_ENTRIES, WorkClock } from "../../../src/knowledge/documents/office-zip.js";
+import { DEFAULT_MAX_SECTION_CHARS } from "../../../src/knowledge/documents/split-oversized.js";
 import {
   docxBytes,
   epubBytes,
@@ -159,6 +164,43 @@ describe("spreadsheets: one section per sheet, rows as lines", () => {
   }
 });
 
+describe("spreadsheets: a long sheet in parts, each opening with its first row", () => {
+  const header = ["Part", "Price", "Location"];
+  const rows = Array.from({ length: 400 }, (_, i) => [
+    `Part ${i}`,
+    `${(i * 1.25).toFixed(2)}`,
+    `bin ${i % 7}`,
+  ]);
+  for (const [format, bytes] of [
+    ["xlsx", () => xlsxBytes([{ name: "Inventory", rows: [header, ...rows] }])],
+    ["ods", () => odsBytes([{ name: "Inventory", rows: [header, ...rows] }])],
+  ] as const) {
+    it(`${format}: every part holds the column names, within a section's size, and every row once`, async () => {
+      const doc = await parse(bytes(), format);
+      expect(doc.sections.length).toBeGreaterThan(5);
+      for (const section of doc.sections) {
+        expect(section.heading).toBe("Inventory");
+        expect(section.content.split("\n")[0]).toBe("Part | Price | Location");
+        expect(section.content.length).toBeLessThanOrEqual(DEFAULT_MAX_SECTION_CHARS);
+      }
+      expect(doc.sections.flatMap((s) => s.content.split("\n").slice(1))).toEqual(
+        rows.map((row) => row.join(" | ")),
+      );
+    });
+  }
+
+  it("a first row wider than MAX_REPEATED_HEADER_CHARS heads only the first part", async () => {
+    const wide = [`Notes ${"n".repeat(MAX_REPEATED_HEADER_CHARS)}`];
+    const doc = await parse(xlsxBytes([{ name: "Log", rows: [wide, ...rows] }]), "xlsx");
+    expect(doc.sections.length).toBeGreaterThan(5);
+    expect(doc.sections[0]!.content.split("\n")[0]).toBe(wide[0]);
+    expect(doc.sections.slice(1).every((s) => !s.content.includes(wide[0]!))).toBe(true);
+    expect(doc.sections.flatMap((s) => s.content.split("\n")).slice(1)).toEqual(
+      rows.map((row) => row.join(" | ")),
+    );
+  });
+});
+
 describe("epub", () => {
   it("reads the chapters in spine order under the book's title", async () => {
     const bytes = epubBytes(
@@ -254,8 +296,10 @@ describe("hostile and broken files", () => {
       .map((s) => s.content)
       .join("\n")
       .split("\n");
-    expect(lines).toHaveLength(MAX_SHEET_ROWS);
-    expect(lines.at(-1)).toBe(`row ${MAX_SHEET_ROWS - 1}`);
+    // Each part opens with the first row again (sheetSections): the rows read are the rest.
+    const read = lines.filter((line, i) => i === 0 || line !== "row 0");
+    expect(read).toHaveLength(MAX_SHEET_ROWS);
+    expect(read.at(-1)).toBe(`row ${MAX_SHEET_ROWS - 1}`);
   });
 
   it("ods: a repeated row is written at most MAX_REPEAT times, empty repeats not at all", async () => {
@@ -265,6 +309,7 @@ describe("hostile and broken files", () => {
       .map((s) => s.content)
       .join("\n")
       .split("\n");
+    // A first row this wide (256 cells) is not repeated atop each part: every line is a row read.
     expect(lines).toHaveLength(MAX_REPEAT);
     expect(lines[0]!.split(" | ")).toHaveLength(256);
   });

@@ -5,14 +5,23 @@ import {
 } from "../../../src/knowledge/documents/text-extraction.js";
 
 describe("extractionChangedSince", () => {
-  it("names the formats a later version changed: PDF and office documents since version 3", () => {
-    expect(TEXT_EXTRACTION_VERSION).toBe(4);
+  it("names the formats a later version changed: spreadsheets since version 4", () => {
+    expect(TEXT_EXTRACTION_VERSION).toBe(5);
+    expect(extractionChangedSince(4, "docs/figures.xlsx")).toBe(true);
+    expect(extractionChangedSince(4, "docs/figures.ods")).toBe(true);
+    expect(extractionChangedSince(4, "docs/figures.csv")).toBe(false);
+    expect(extractionChangedSince(4, "docs/report.docx")).toBe(false);
+    expect(extractionChangedSince(4, "docs/page.html")).toBe(false);
+    expect(extractionChangedSince(4, "docs/notes.md")).toBe(false);
+  });
+
+  it("names the formats a version changed: PDF and office documents since version 3", () => {
     expect(extractionChangedSince(3, "docs/manual.pdf")).toBe(true);
     expect(extractionChangedSince(3, "docs/report.docx")).toBe(true);
     expect(extractionChangedSince(3, "docs/book.epub")).toBe(true);
     expect(extractionChangedSince(3, "docs/page.html")).toBe(true);
     expect(extractionChangedSince(3, "docs/notes.md")).toBe(false);
-    expect(extractionChangedSince(3, "docs/figures.xlsx")).toBe(false);
+    expect(extractionChangedSince(3, "docs/figures.csv")).toBe(false);
   });
 
   it("names the formats a version changed: HTML since version 1, text since version 2", () => {
