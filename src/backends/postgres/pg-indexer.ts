@@ -3,6 +3,7 @@ import { CollectionAnalysis } from "../../knowledge/analysis/collection-analysis
 import { documentIdFor } from "../../knowledge/documents/document-id.js";
 import {
   extractionChangedSince,
+  rereadMessage,
   TEXT_EXTRACTION_VERSION,
 } from "../../knowledge/documents/text-extraction.js";
 import {
@@ -229,7 +230,7 @@ async function readStoredCollection(
   if (rereadSince !== undefined) {
     logger().warn(
       { bot, collection: source.name, builtWith: rereadSince, extraction: TEXT_EXTRACTION_VERSION },
-      `collection ${source.name} was indexed from text extraction ${rereadSince}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
+      rereadMessage(source.name, rereadSince),
     );
   }
   const previous = new Map((await storedFiles(client, t, id)).map((f) => [f.path, f]));

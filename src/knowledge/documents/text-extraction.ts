@@ -42,3 +42,8 @@ export function extractionChangedSince(since: number, path: string): boolean {
   }
   return false;
 }
+
+/** What an indexer says when a collection's stored text came from an older extraction (both backends). */
+export function rereadMessage(collection: string, since: number): string {
+  return `collection ${collection} was indexed from text extraction ${since}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`;
+}

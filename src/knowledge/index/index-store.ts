@@ -69,21 +69,24 @@ type Manifest = z.output<typeof Manifest>;
 export type StoreLoad =
   /**
    * `version`: the store version it was written in; an older one is rewritten by the next
-   * refresh. `image`: the lexical index of exactly these documents, in this order, when the
-   * collection is stored in one segment (segment-codec.ts).
+   * refresh. `extractedBy`: the text extraction its documents came from; the files of the formats
+   * a later one changed are read again by the next refresh (text-extraction.ts), the others kept.
+   * `image`: the lexical index of exactly these documents, in this order, when the collection is
+   * stored in one segment (segment-codec.ts).
    */
   | {
       state: "loaded";
       documents: StoredDocument[];
       skipped: SkippedFile[];
       version: number;
+      extractedBy: number;
       image?: LexicalImage;
     }
   | { state: "missing" }
   | { state: "damaged"; reason: string }
   /**
-   * Built by another analyzer (the collection's language changed, or its analysis did), or from
-   * text an older extraction made (TEXT_EXTRACTION_VERSION): re-index.
+   * Built by another analyzer (the collection's language changed, or its analysis did), or by a
+   * newer version's text extraction than this one's (TEXT_EXTRACTION_VERSION): re-index.
    */
   | { state: "stale"; builtWith: string; cause: "analyzer" | "extraction" };
 
@@ -179,7 +182,8 @@ export class IndexStore {
     if (manifest.analyzer !== analyzer)
       return { state: "stale", builtWith: manifest.analyzer, cause: "analyzer" };
     const extraction = manifest.extraction ?? 1;
-    if (extraction !== TEXT_EXTRACTION_VERSION) {
+    // Text a newer version extracted is not this version's: what it reads differently is not known here.
+    if (extraction > TEXT_EXTRACTION_VERSION) {
       return { state: "stale", builtWith: `text extraction ${extraction}`, cause: "extraction" };
     }
     const documents: StoredDocument[] = [];
@@ -227,6 +231,7 @@ export class IndexStore {
       documents,
       skipped: manifest.skipped,
       version: manifest.version,
+      extractedBy: extraction,
       ...(image ? { image } : {}),
     };
   }
@@ -252,14 +257,18 @@ export class IndexStore {
    * Writes the collection (see the class comment) and returns its documents as a load of what
    * was written would: their terms as ids, with the lexical index when one was stored (a
    * collection of one segment), so an index of them is built without interning every term again.
+   * `record.extraction`: the text extraction the documents came from (this version's unless a
+   * run that stopped early kept documents an older one made); `record.detected`: the record of
+   * an unset collection's detected language.
    */
   async save(
     collection: string,
     documents: readonly StoredDocument[],
     skipped: readonly SkippedFile[],
     analyzer: string,
-    detected?: StoredDetection,
+    record: { detected?: StoredDetection; extraction?: number } = {},
   ): Promise<SavedCollection> {
+    const { detected, extraction = TEXT_EXTRACTION_VERSION } = record;
     await mkdir(this.directory, { recursive: true });
     const prefix = encodeURIComponent(collection);
     // pid first: a stray file's owner can be told alive or dead when cleaning up.
@@ -296,7 +305,7 @@ export class IndexStore {
         version: STORE_VERSION,
         analyzer,
         ...(detected ? { detected: { ...detected } } : {}),
-        extraction: TEXT_EXTRACTION_VERSION,
+        extraction,
         collection,
         documents: documents.length,
         segments,

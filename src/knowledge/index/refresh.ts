@@ -15,7 +15,11 @@ import {
 } from "../documents/document-format.js";
 import { documentIdFor } from "../documents/document-id.js";
 import { isLexicallyInside, resolvedPath } from "../documents/inside-folder.js";
-import { TEXT_EXTRACTION_VERSION } from "../documents/text-extraction.js";
+import {
+  extractionChangedSince,
+  rereadMessage,
+  TEXT_EXTRACTION_VERSION,
+} from "../documents/text-extraction.js";
 import {
   detectFromSample,
   languageOfSample,
@@ -167,7 +171,7 @@ function staleMessage(
   analysis: CollectionAnalysis,
 ): string {
   if (found.cause === "extraction") {
-    return `collection ${collection} was indexed from ${found.builtWith}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-indexing every file`;
+    return `collection ${collection} was indexed by a newer version (${found.builtWith}; this version extracts text as version ${TEXT_EXTRACTION_VERSION}): re-indexing every file`;
   }
   return `collection ${collection} was indexed with analyzer ${found.builtWith}; ${analysis.changeSince(found.builtWith)} (analyzer ${analysis.id}): re-indexing every file`;
 }
@@ -282,11 +286,19 @@ async function refreshAs(
     );
   }
   if (found.state === "stale") {
-    // Never silently stale: terms of another analysis would match nothing, or the wrong words;
-    // text an older extraction made keeps what the loaders now drop.
+    // Never silently stale: terms of another analysis would match nothing, or the wrong words.
     logger().warn(
       { collection: source.name, builtWith: found.builtWith, analyzer: analysis.id },
       staleMessage(source.name, found, analysis),
+    );
+  }
+  // Stored text from an older extraction keeps what the loaders now drop: the files of the
+  // formats it changed are read again, the others kept as they are (text-extraction.ts).
+  const extractedBy = found.state === "loaded" ? found.extractedBy : TEXT_EXTRACTION_VERSION;
+  if (extractedBy < TEXT_EXTRACTION_VERSION) {
+    logger().warn(
+      { collection: source.name, builtWith: extractedBy, extraction: TEXT_EXTRACTION_VERSION },
+      rereadMessage(source.name, extractedBy),
     );
   }
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);
@@ -321,6 +333,8 @@ async function refreshAs(
     signal,
     language,
     preparsed: unset?.preparsed,
+    reread: (path: string) =>
+      extractedBy < TEXT_EXTRACTION_VERSION && extractionChangedSince(extractedBy, path),
   };
   const worker = async () => {
     while (next < files.length && !signal?.aborted) {
@@ -351,7 +365,9 @@ async function refreshAs(
     skippedFiles.some((s) => previouslySkipped.get(s.path)?.reason !== s.reason);
   const changed = report.added || report.updated || report.removed || report.touched || skipsChanged;
   let saved: SavedCollection | undefined; // what a save wrote: terms as ids, its index if stored
-  if (changed || !stored || upgrade || unset?.record || checked?.changed) {
+  // Every file of the formats an older extraction made was read again: the index says so.
+  const reextracted = extractedBy < TEXT_EXTRACTION_VERSION && report.pending === 0;
+  if (changed || !stored || upgrade || reextracted || unset?.record || checked?.changed) {
     try {
       const record = unset && {
         ...(checked?.detected ?? unset.detected),
@@ -359,7 +375,13 @@ async function refreshAs(
           ? { sample: checked?.sample ?? unset.sample }
           : {}),
       };
-      saved = await store.save(source.name, kept, skippedFiles, analysis.id, record);
+      // A run that stopped before every file was read keeps some text of the older extraction:
+      // recorded as that one's, so the next run reads the rest again.
+      const extraction = report.pending === 0 ? TEXT_EXTRACTION_VERSION : extractedBy;
+      saved = await store.save(source.name, kept, skippedFiles, analysis.id, {
+        ...(record ? { detected: record } : {}),
+        extraction,
+      });
       report.written = true;
       if (upgrade) {
         logger().info(
@@ -618,6 +640,8 @@ interface RefreshContext {
   language: string | undefined;
   /** Files already parsed (the language sample's), by absolute path. */
   preparsed: ReadonlyMap<string, IngestResult> | undefined;
+  /** Whether a file is parsed even when unchanged: its stored text came from an older extraction. */
+  reread: (path: string) => boolean;
 }
 
 async function refreshFile(absPath: string, context: RefreshContext): Promise<StoredDocument | undefined> {
@@ -627,7 +651,8 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
   if (!admitted) return undefined;
   const { path, info } = admitted;
   const before = previous.get(path);
-  if (before && before.size === info.size && before.mtimeMs === info.mtimeMs) {
+  const reread = context.reread(path);
+  if (before && !reread && before.size === info.size && before.mtimeMs === info.mtimeMs) {
     report.unchanged++;
     return before;
   }
@@ -646,7 +671,8 @@ async function refreshFile(absPath: string, context: RefreshContext): Promise<St
       {
         absPath,
         id: path,
-        ...(before ? { knownHash: before.contentHash } : {}),
+        // A known hash lets the parser skip an unchanged file: not when its text must be extracted again.
+        ...(before && !reread ? { knownHash: before.contentHash } : {}),
         ...(language !== undefined ? { language } : {}),
       },
       signal ? { signal } : {},

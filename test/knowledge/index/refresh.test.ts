@@ -14,6 +14,7 @@ import type { IngestPool } from "../../../src/knowledge/index/ingest-pool.js";
 import { isTermIds, LexicalIndex, type TermSequence } from "../../../src/knowledge/index/lexical-index.js";
 import { refreshCollection, warnOfWhatWasRead } from "../../../src/knowledge/index/refresh.js";
 import { logLines } from "../../support/capture-logs.js";
+import { xlsxBytes } from "../../support/office-fixtures.js";
 
 /** The analysis id of a collection that names no language. */
 const ENGLISH = CollectionAnalysis.of(undefined).id;
@@ -203,22 +204,78 @@ describe("refreshCollection", () => {
     expect(await store.detection("handbook")).toEqual({ ...record, analyzer: ENGLISH });
   });
 
-  it("an index built from an older text extraction is re-read from every file, and says so", async () => {
+  it("an index from an older text extraction re-reads the files of the formats it changed, keeps the rest, and says so", async () => {
+    const rows = [["Part", "Price"], ...Array.from({ length: 300 }, (_, i) => [`Part ${i}`, `${i}.50`])];
+    await writeFile(join(bot, "docs", "prices.xlsx"), xlsxBytes([{ name: "Prices", rows }]));
+    const both = { name: "handbook", paths: ["docs/**/*.{md,xlsx}"] };
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, both, store);
+    const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    expect(manifest.extraction).toBe(TEXT_EXTRACTION_VERSION);
+    // As the version before spreadsheets' parts each opened with the first row wrote it.
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: 4 }));
+    expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", extractedBy: 4 });
+    const { result, log } = await logLines(() => refreshCollection(bot, both, store));
+    expect(result.report).toMatchObject({ updated: 1, unchanged: 2, added: 0, written: true });
+    expect(log).toContain(
+      `collection handbook was indexed from text extraction 4; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
+    );
+    // The sheet as this version reads it: every part opens with its column names.
+    const sheet = result.documents.find((d) => d.id === "docs/prices.xlsx")!;
+    expect(sheet.sections.length).toBeGreaterThan(2);
+    expect(sheet.sections.every((section) => section.content.startsWith("Part | Price\n"))).toBe(true);
+    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
+    const again = await refreshCollection(bot, both, store);
+    expect(again.report).toMatchObject({ unchanged: 3, updated: 0, written: false });
+  });
+
+  it("an index from an older extraction of formats it does not hold is rewritten with nothing read", async () => {
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, source, store);
     const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
     const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
-    expect(manifest.extraction).toBe(TEXT_EXTRACTION_VERSION);
-    // As an index written before the extraction was recorded: no field at all.
+    // As an index written before the extraction was recorded: no field at all (version 1).
     delete manifest.extraction;
     await writeFile(manifestFile, JSON.stringify(manifest));
+    expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", extractedBy: 1 });
+    const { report } = await refreshCollection(bot, source, store);
+    // No version changed how Markdown is read.
+    expect(report).toMatchObject({ unchanged: 2, updated: 0, added: 0, written: true });
+    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
+  });
+
+  it("a run stopped before it read every file records the older extraction, so the next run reads the rest", async () => {
+    await writeFile(join(bot, "docs", "notes.txt"), "Notes\n\nKeep receipts for seven years.\n");
+    const withText = { name: "handbook", paths: ["docs/**/*.{md,txt}"] };
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, withText, store);
+    const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    // Text files were read differently since version 2.
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: 2 }));
+    const stopped = await refreshCollection(bot, withText, store, { signal: AbortSignal.abort() });
+    expect(stopped.report).toMatchObject({ pending: 3, updated: 0 });
+    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(2);
+    const { report } = await refreshCollection(bot, withText, store);
+    expect(report).toMatchObject({ updated: 1, unchanged: 2, pending: 0 });
+    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
+  });
+
+  it("an index a newer version's extraction wrote is re-indexed from every file, and says so", async () => {
+    const store = new IndexStore(indexDirectory(bot));
+    await refreshCollection(bot, source, store);
+    const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: TEXT_EXTRACTION_VERSION + 1 }));
     expect(await store.inspect("handbook", ENGLISH)).toEqual({
       state: "stale",
-      builtWith: "text extraction 1",
+      builtWith: `text extraction ${TEXT_EXTRACTION_VERSION + 1}`,
       cause: "extraction",
     });
-    const { report } = await refreshCollection(bot, source, store);
-    expect(report).toMatchObject({ added: 2, written: true });
+    const { result, log } = await logLines(() => refreshCollection(bot, source, store));
+    expect(result.report).toMatchObject({ added: 2, written: true });
+    expect(log).toMatch(/indexed by a newer version \(text extraction \d+; [^)]*\): re-indexing every file/);
     expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
   });
 });
