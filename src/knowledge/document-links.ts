@@ -124,7 +124,7 @@ export class DocumentLinks {
    * same object when no hit's address changes (a bot without templates whose hits carry none).
    */
   linkResponse(response: SearchResponse): SearchResponse {
-    const results = response.results.map((hit) => this.linked(hit));
+    const results = response.results.map((hit) => this.linked(hit, hit.pages));
     return results.every((hit, i) => hit === response.results[i]) ? response : { ...response, results };
   }
 
@@ -132,13 +132,35 @@ export class DocumentLinks {
     return this.linked(doc);
   }
 
-  /** `item` with its address set or dropped; `item` itself when that changes nothing. */
-  private linked<T extends Hit | Doc>(item: T): T {
+  /**
+   * `item` with its address set or dropped — at the first of `pages` when it is a PDF's — and
+   * `item` itself when that changes nothing.
+   */
+  private linked<T extends Hit | Doc>(item: T, pages?: Hit["pages"]): T {
     // Nothing to check and nothing to fill: no address of its own, no template for its collection.
     if (item.url === undefined && !this.collections.has(item.collection)) return item;
     const { url: own, ...rest } = item;
-    const url = this.linkFor(item.collection, item.id, own);
+    const found = this.linkFor(item.collection, item.id, own);
+    const url = found === undefined || pages === undefined ? found : atPage(found, pages.start);
     if (url === own) return item;
     return (url === undefined ? rest : { ...rest, url }) as T;
   }
+}
+
+/**
+ * A PDF's address opened at `page`: the `#page=` fragment of RFC 8118, which the PDF viewers of
+ * Chrome, Edge, Firefox and Safari and Acrobat open at, so a cited hit lands on the page it
+ * quotes. Any other address, one that names a fragment already, or a page that is not a positive
+ * whole number is returned as it is.
+ */
+export function atPage(url: string, page: number): string {
+  if (!Number.isSafeInteger(page) || page < 1) return url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  if (parsed.hash !== "" || url.includes("#") || !parsed.pathname.toLowerCase().endsWith(".pdf")) return url;
+  return `${url}#page=${page}`;
 }

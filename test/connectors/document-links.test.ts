@@ -142,6 +142,48 @@ describe("DocumentLinks", () => {
       "https://x.example/a",
     ]);
   });
+
+  it("opens a PDF hit's link at its first page, and leaves every other link as it is", () => {
+    const links = DocumentLinks.of({
+      manuals: { paths: ["manuals/**"], url: "https://files.example.com/{path}" },
+    });
+    const hit = (id: string, pages?: Hit["pages"], url?: string): Hit => ({
+      collection: "manuals",
+      id,
+      title: id,
+      relevance: 0.5,
+      band: "medium",
+      ...(pages ? { pages } : {}),
+      ...(url ? { url } : {}),
+    });
+    const urls = links
+      .linkResponse({
+        query: "q",
+        bestScore: 0.5,
+        reranked: false,
+        results: [
+          hit("manuals/setup guide.pdf", { start: 37, end: 39 }),
+          hit("manuals/SCAN.PDF", { start: 1, end: 1 }),
+          hit("manuals/notes.md", { start: 4, end: 4 }),
+          hit("manuals/setup.pdf"),
+          hit("manuals/own.pdf", { start: 2, end: 2 }, "https://intranet.example.com/own.pdf#page=9"),
+          hit("manuals/odd.pdf", { start: 0, end: 0 }),
+        ],
+      })
+      .results.map((h) => h.url);
+    expect(urls).toEqual([
+      "https://files.example.com/setup%20guide.pdf#page=37",
+      "https://files.example.com/SCAN.PDF#page=1",
+      "https://files.example.com/notes.md",
+      "https://files.example.com/setup.pdf",
+      // A fragment the document's own address names is its author's: kept.
+      "https://intranet.example.com/own.pdf#page=9",
+      "https://files.example.com/odd.pdf",
+    ]);
+    // get_document names the whole document: no page.
+    const doc = { collection: "manuals", id: "manuals/setup guide.pdf", title: "Setup", text: "" };
+    expect(links.linkDocument(doc).url).toBe("https://files.example.com/setup%20guide.pdf");
+  });
 });
 
 /** The bot's documents: a page the template links, one with its own address, one with a hostile one. */
