@@ -48,6 +48,11 @@ export interface Hit {
   band: Band;
   modifiedTime?: string;
   pages?: { start: number; end: number };
+  /**
+   * The id in its page at which the hit's section starts (an HTML heading's): its link opens
+   * there (src/knowledge/document-links.ts).
+   */
+  anchor?: string;
   quote?: AnswerSpan;
   /** Free-form metadata shown as `*k: v | …*` (Huginn's visible metadata). */
   metadata?: Record<string, string>;
@@ -148,6 +153,8 @@ export interface DocSection {
   level: number;
   content: string;
   pages?: { start: number; end: number };
+  /** The id of the section's heading in its page (HTML), which a link to the page opens at. */
+  anchor?: string;
 }
 
 /**

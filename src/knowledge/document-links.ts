@@ -6,6 +6,8 @@
 import { isDynamicPattern } from "tinyglobby";
 import { safeHttpUrl } from "../knowledge-tool/safe-url.js";
 import type { Doc, Hit, SearchResponse } from "../types.js";
+import { documentFormatFor } from "./documents/document-format.js";
+import { isSafeAnchor } from "./documents/section-anchor.js";
 
 /** The placeholder a template must hold: the document's path under the collection's root. */
 export const PATH_PLACEHOLDER = "{path}";
@@ -124,7 +126,7 @@ export class DocumentLinks {
    * same object when no hit's address changes (a bot without templates whose hits carry none).
    */
   linkResponse(response: SearchResponse): SearchResponse {
-    const results = response.results.map((hit) => this.linked(hit, hit.pages));
+    const results = response.results.map((hit) => this.linked(hit, hit));
     return results.every((hit, i) => hit === response.results[i]) ? response : { ...response, results };
   }
 
@@ -133,18 +135,29 @@ export class DocumentLinks {
   }
 
   /**
-   * `item` with its address set or dropped — at the first of `pages` when it is a PDF's — and
-   * `item` itself when that changes nothing.
+   * `item` with its address set or dropped — at the place in the document where `at`, a hit,
+   * starts (atSection) — and `item` itself when that changes nothing.
    */
-  private linked<T extends Hit | Doc>(item: T, pages?: Hit["pages"]): T {
+  private linked<T extends Hit | Doc>(item: T, at?: Hit): T {
     // Nothing to check and nothing to fill: no address of its own, no template for its collection.
     if (item.url === undefined && !this.collections.has(item.collection)) return item;
     const { url: own, ...rest } = item;
     const found = this.linkFor(item.collection, item.id, own);
-    const url = found === undefined || pages === undefined ? found : atPage(found, pages.start);
+    const url = found === undefined || at === undefined ? found : atSection(found, at);
     if (url === own) return item;
     return (url === undefined ? rest : { ...rest, url }) as T;
   }
+}
+
+/**
+ * A hit's address opened where its section starts: a PDF's at its first page (atPage), a web
+ * page's at its section's heading (`guide.html#sect.apt`, the id the page itself gives it:
+ * heading-anchor.ts). An address that names a fragment already is its author's and is kept.
+ */
+export function atSection(url: string, hit: Pick<Hit, "id" | "pages" | "anchor">): string {
+  if (hit.pages !== undefined) return atPage(url, hit.pages.start);
+  if (!isSafeAnchor(hit.anchor) || documentFormatFor(hit.id) !== "html" || url.includes("#")) return url;
+  return `${url}#${encodeURIComponent(hit.anchor)}`;
 }
 
 /**

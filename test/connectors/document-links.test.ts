@@ -201,6 +201,16 @@ function writeSite(dir: string): void {
     join(dir, "site/hostile.html"),
     '<html><head><title>Hostile</title><link rel="canonical" href="javascript:alert(1)"></head><body><p>Tidal charts for the harbour office.</p></body></html>',
   );
+  // A long page whose sections' headings carry ids, as generators write them.
+  writeFileSync(
+    join(dir, "site/firewall.html"),
+    [
+      "<html><head><title>Firewall</title></head><body><h1>Firewall</h1><p>Packet filtering.</p>",
+      '<h2 id="install-rules">Installing the rules at boot</h2><p>The nftables service loads the ruleset when the machine starts.</p>',
+      '<h2><a id="sect.netfilter"></a>Netfilter chains</h2><p>Chains hold verdicts such as accept and drop for each packet.</p>',
+      "</body></html>",
+    ].join("\n"),
+  );
 }
 
 const SITE_URL = { template: "https://docs.example.com/{path}", extensions: { ".md": ".html" } };
@@ -214,6 +224,13 @@ async function expectLinks(backend: KnowledgeBackend, collection: string): Promi
   });
   expect((await first("archive cold vault"))?.url).toBe("https://wiki.example.org/Moved_page");
   expect((await first("tidal charts harbour"))?.url).toBe("https://docs.example.com/hostile.html");
+  // A web page's hit opens at its section's heading, by the id the page gives it.
+  expect((await first("nftables ruleset machine starts"))?.url).toBe(
+    "https://docs.example.com/firewall.html#install-rules",
+  );
+  expect((await first("chains verdicts accept drop"))?.url).toBe(
+    "https://docs.example.com/firewall.html#sect.netfilter",
+  );
   const doc = await backend.getDocument?.(collection, "site/guide/rotation.md");
   expect(doc?.url).toBe("https://docs.example.com/guide/rotation.html");
 }

@@ -72,6 +72,7 @@ interface CandidateRow {
   content: string;
   page_start: number | null;
   page_end: number | null;
+  anchor: string | null;
 }
 
 /** A collection row's documents per language (pg-schema.ts version 8), as one JSON object. */
@@ -86,7 +87,7 @@ function languageMix(languages: Record<string, number | string>): Map<string, nu
 
 /** The columns of an AnalyzedRow (`s`: sections, `d`: documents), for every query that reads candidates. */
 const ANALYZED_ROW_COLUMNS = `s.id AS section_id, d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path,
-  s.heading, s.level, s.content, s.page_start, s.page_end, s.title_terms, s.body_terms`;
+  s.heading, s.level, s.content, s.page_start, s.page_end, s.anchor, s.title_terms, s.body_terms`;
 
 /** A candidate section with its analysed terms as stored (null in rows written by schema version 1). */
 interface AnalyzedRow extends CandidateRow {
@@ -116,7 +117,7 @@ export class PostgresReads {
   async document(client: pg.PoolClient, collection: string, id: string): Promise<Doc | undefined> {
     const result = await client.query<CandidateRow & { folder: string | null }>(
       `SELECT d.path, d.title, d.url, d.modified_time, s.ord, s.heading_path, s.heading, s.level,
-              s.content, s.page_start, s.page_end, c.folder
+              s.content, s.page_start, s.page_end, s.anchor, c.folder
        FROM ${this.t.collections} c
        JOIN ${this.t.documents} d ON d.collection_id = c.id
        JOIN ${this.t.sections} s ON s.document_id = d.id
@@ -491,6 +492,7 @@ function sectionOf(r: CandidateRow): IndexableSection {
   if (r.heading !== null) section.heading = r.heading;
   if (r.level !== null) section.level = r.level;
   if (r.page_start !== null && r.page_end !== null) section.pages = { start: r.page_start, end: r.page_end };
+  if (r.anchor !== null) section.anchor = r.anchor;
   return section;
 }
 

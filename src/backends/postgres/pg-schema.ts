@@ -228,6 +228,10 @@ const MIGRATIONS: readonly ((t: Tables) => string)[] = [
     -- Terms in byte order whatever the database's collation: a prefix is one range (heldForms).
     CREATE INDEX terms_by_prefix ON ${t.terms} (collection_id, term text_pattern_ops);
   `,
+  (t) => `
+    -- The id of a section's heading in its page (HTML), which a link to the page opens at.
+    ALTER TABLE ${t.sections} ADD COLUMN anchor text;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -239,7 +239,7 @@ async function insertDocuments(
   await copyRows(
     client,
     `COPY ${t.sections} (id, document_id, collection_id, ord, heading_path, heading, level, content, page_start,
-                          page_end, title_length, body_length, title_terms, body_terms)
+                          page_end, title_length, body_length, title_terms, body_terms, anchor)
      FROM STDIN`,
     laid.rows,
   );
@@ -311,6 +311,7 @@ function sectionRows(
         s.bodyTerms.length,
         s.titleTerms.join(" "),
         s.bodyTerms.join(" "),
+        s.anchor ?? null,
       ]);
       titleSum += s.titleTerms.length;
       bodySum += s.bodyTerms.length;

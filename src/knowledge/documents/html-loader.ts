@@ -1,5 +1,6 @@
 import { type HTMLElement, type Node, NodeType, parse } from "node-html-parser";
 import { KnowledgeError } from "../knowledge-error.js";
+import { headingAnchor } from "./heading-anchor.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { isManPageHeader, isPermalinkMark, titleWithoutSiteName } from "./page-chrome.js";
 import { collapseWhitespace, tidyLines } from "./plain-text.js";
@@ -221,7 +222,8 @@ class HtmlTextWalker {
       if (text === "") return;
       this.flush();
       this.closeBucket();
-      this.current = { level: Number(heading[1]), heading: text, content: "" };
+      const anchor = headingAnchor(element);
+      this.current = { level: Number(heading[1]), heading: text, content: "", ...(anchor ? { anchor } : {}) };
       return;
     }
     switch (tag) {

@@ -8,6 +8,8 @@ export interface SectionBucket {
   level: number;
   heading?: string;
   content: string;
+  /** The id of the heading in its page, which a link opens at (heading-anchor.ts). */
+  anchor?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export function buildSections(title: string, buckets: readonly SectionBucket[]):
       heading: bucket.heading,
       level: open.length,
       content: bucket.content,
+      ...(bucket.anchor !== undefined ? { anchor: bucket.anchor } : {}),
     });
   }
   return sections;

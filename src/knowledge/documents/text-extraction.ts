@@ -5,7 +5,7 @@
 // (src/knowledge/index/index-store.ts for the embedded index, pg-indexer.ts for PostgreSQL).
 import { type DocumentFormat, documentFormatFor } from "./document-format.js";
 
-export const TEXT_EXTRACTION_VERSION = 5;
+export const TEXT_EXTRACTION_VERSION = 6;
 
 /**
  * The formats whose text each version changed. 1: every version before the number was kept
@@ -22,7 +22,8 @@ export const TEXT_EXTRACTION_VERSION = 5;
  * may now be read in a guessed encoding: every refusal is remembered with the version it was made
  * under (ingest-limits.ts boundsKey), so each is tried once more. 5: a long Excel or OpenDocument
  * sheet is cut into sections that each open with its first row (office-sections.ts
- * sheetSections), where only the first part held it. A new format needs no version:
+ * sheetSections), where only the first part held it. 6: an HTML section keeps the id of its
+ * heading (heading-anchor.ts), which its hits' links open at. A new format needs no version:
  * a file of a type no loader read was never remembered as refused (document-format.ts
  * unsupportedReason).
  */
@@ -31,6 +32,7 @@ const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
   3: ["html", "text"],
   4: ["html", "text", "rst", "pdf", "docx", "pptx", "odt", "odp", "epub"],
   5: ["xlsx", "ods"],
+  6: ["html"],
 };
 
 /** Whether the text of `path` may differ from what extraction version `since` made of it. */

@@ -19,6 +19,8 @@ export interface IndexableSection {
   level?: number;
   content: string;
   pages?: { start: number; end: number };
+  /** The id of the section's heading in its page (HTML), which a link opens at. */
+  anchor?: string;
 }
 
 /** What the engine needs of a document; the loaders' documents fit this shape. */

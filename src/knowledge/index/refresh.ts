@@ -164,6 +164,38 @@ export function emptyRefreshReport(collection: string): RefreshReport {
   };
 }
 
+/**
+ * What a refresh says of the stored index it found, before it reads a file: damaged (rebuilt),
+ * built by another analysis or a newer extraction (re-indexed), or holding text an older
+ * extraction made (the files of the formats it changed are read again, the others kept).
+ */
+function warnOfStoredIndex(
+  collection: string,
+  store: IndexStore,
+  found: StoreLoad,
+  analysis: CollectionAnalysis,
+): void {
+  if (found.state === "damaged") {
+    logger().warn(
+      { collection, directory: store.directory, reason: found.reason },
+      `the stored index of collection ${collection} is damaged (${found.reason}); rebuilding it from the files`,
+    );
+  }
+  if (found.state === "stale") {
+    // Never silently stale: terms of another analysis would match nothing, or the wrong words.
+    logger().warn(
+      { collection, builtWith: found.builtWith, analyzer: analysis.id },
+      staleMessage(collection, found, analysis),
+    );
+  }
+  if (found.state === "loaded" && found.extractedBy < TEXT_EXTRACTION_VERSION) {
+    logger().warn(
+      { collection, builtWith: found.extractedBy, extraction: TEXT_EXTRACTION_VERSION },
+      rereadMessage(collection, found.extractedBy),
+    );
+  }
+}
+
 /** Why a stored index is re-built: its language changed, its language's analysis did, or its extraction. */
 function staleMessage(
   collection: string,
@@ -279,28 +311,8 @@ async function refreshAs(
   const language = unset ? settingFor(unset.detected) : source.language;
   const analysis = CollectionAnalysis.of(language);
   const found = await store.inspect(source.name, analysis.id);
-  if (found.state === "damaged") {
-    logger().warn(
-      { collection: source.name, directory: store.directory, reason: found.reason },
-      `the stored index of collection ${source.name} is damaged (${found.reason}); rebuilding it from the files`,
-    );
-  }
-  if (found.state === "stale") {
-    // Never silently stale: terms of another analysis would match nothing, or the wrong words.
-    logger().warn(
-      { collection: source.name, builtWith: found.builtWith, analyzer: analysis.id },
-      staleMessage(source.name, found, analysis),
-    );
-  }
-  // Stored text from an older extraction keeps what the loaders now drop: the files of the
-  // formats it changed are read again, the others kept as they are (text-extraction.ts).
+  warnOfStoredIndex(source.name, store, found, analysis);
   const extractedBy = found.state === "loaded" ? found.extractedBy : TEXT_EXTRACTION_VERSION;
-  if (extractedBy < TEXT_EXTRACTION_VERSION) {
-    logger().warn(
-      { collection: source.name, builtWith: extractedBy, extraction: TEXT_EXTRACTION_VERSION },
-      rereadMessage(source.name, extractedBy),
-    );
-  }
   const previous = new Map(found.state === "loaded" ? found.documents.map((d) => [d.path, d]) : []);
   const previouslySkipped = new Map(found.state === "loaded" ? found.skipped.map((s) => [s.path, s]) : []);
   const stored = found.state === "loaded";

@@ -183,6 +183,7 @@ function toHit(
   if (ancestors.length) hit.breadcrumb = ancestors.join(" > ");
   if (doc.modifiedTime) hit.modifiedTime = doc.modifiedTime;
   if (best.pages) hit.pages = best.pages;
+  if (best.anchor !== undefined) hit.anchor = best.anchor;
   if (brief) {
     // The snippet's words are matched to the query's terms by the analyzer that made them.
     hit.snippet = snippetFor(best.content, query.terms, query.analyzer);

@@ -5,13 +5,21 @@ import {
 } from "../../../src/knowledge/documents/text-extraction.js";
 
 describe("extractionChangedSince", () => {
-  it("names the formats a later version changed: spreadsheets since version 4", () => {
-    expect(TEXT_EXTRACTION_VERSION).toBe(5);
+  it("names the formats a later version changed: web pages since version 5", () => {
+    expect(TEXT_EXTRACTION_VERSION).toBe(6);
+    expect(extractionChangedSince(5, "docs/page.html")).toBe(true);
+    expect(extractionChangedSince(5, "docs/page.htm.gz")).toBe(true);
+    expect(extractionChangedSince(5, "docs/figures.xlsx")).toBe(false);
+    expect(extractionChangedSince(5, "docs/notes.md")).toBe(false);
+    expect(extractionChangedSince(5, "docs/book.epub")).toBe(false);
+  });
+
+  it("names the formats a version changed: spreadsheets since version 4", () => {
     expect(extractionChangedSince(4, "docs/figures.xlsx")).toBe(true);
     expect(extractionChangedSince(4, "docs/figures.ods")).toBe(true);
     expect(extractionChangedSince(4, "docs/figures.csv")).toBe(false);
     expect(extractionChangedSince(4, "docs/report.docx")).toBe(false);
-    expect(extractionChangedSince(4, "docs/page.html")).toBe(false);
+    expect(extractionChangedSince(4, "docs/page.html")).toBe(true);
     expect(extractionChangedSince(4, "docs/notes.md")).toBe(false);
   });
 
