@@ -150,13 +150,22 @@ export class DocumentLinks {
 }
 
 /**
+ * The formats whose section anchors are the ids of the published page: a web page's own, and
+ * a Markdown page's explicit `{#id}` (never a slug). An EPUB chapter's ids name no page a link
+ * can open.
+ */
+const PAGES_WITH_IDS: ReadonlySet<string> = new Set(["html", "markdown", "mdx"]);
+
+/**
  * A hit's address opened where its section starts: a PDF's at its first page (atPage), a web
  * page's at its section's heading (`guide.html#sect.apt`, the id the page itself gives it:
- * heading-anchor.ts). An address that names a fragment already is its author's and is kept.
+ * heading-anchor.ts, or a Markdown heading's `{#id}`: section-anchor.ts). An address that names a
+ * fragment already is its author's and is kept.
  */
 export function atSection(url: string, hit: Pick<Hit, "id" | "pages" | "anchor">): string {
   if (hit.pages !== undefined) return atPage(url, hit.pages.start);
-  if (!isSafeAnchor(hit.anchor) || documentFormatFor(hit.id) !== "html" || url.includes("#")) return url;
+  if (!isSafeAnchor(hit.anchor) || !PAGES_WITH_IDS.has(documentFormatFor(hit.id) ?? "") || url.includes("#"))
+    return url;
   return `${url}#${encodeURIComponent(hit.anchor)}`;
 }
 

@@ -6,6 +6,7 @@ import { htmlFragmentText } from "./html-loader.js";
 import type { ParsedDocument } from "./loaded-document.js";
 import { MarkdownIt } from "./markdown-it.js";
 import { collapseWhitespace, joinBlocks, tidyLines } from "./plain-text.js";
+import { withoutHeadingAttributes } from "./section-anchor.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 
 export interface MarkdownOptions {
@@ -93,12 +94,15 @@ export function parseMarkdown(
   };
   for (const block of topLevelBlocks(body, options.chunkChars ?? MARKDOWN_CHUNK_CHARS)) {
     if (block.token.type === "heading_open") {
-      const heading = collapseWhitespace(inlinePlain(inlineOf(block), 0));
+      // `## Install {#install-rules}` (Pandoc, kramdown, MkDocs, Docusaurus): the id is the published heading's.
+      const { heading, anchor } = withoutHeadingAttributes(
+        collapseWhitespace(inlinePlain(inlineOf(block), 0)),
+      );
       // An empty `#` line is not a heading anyone can navigate to.
       if (heading === "") continue;
       close();
       const level = Number(block.token.tag.slice(1));
-      current = { level, heading, content: "" };
+      current = { level, heading, content: "", ...(anchor !== undefined ? { anchor } : {}) };
       if (level === 1 && firstH1 === undefined) firstH1 = heading;
       continue;
     }

@@ -3,7 +3,12 @@
 import { describe, expect, it } from "vitest";
 import { atSection } from "../../../src/knowledge/document-links.js";
 import { parseHtml } from "../../../src/knowledge/documents/html-loader.js";
-import { isSafeAnchor, MAX_ANCHOR_CHARS } from "../../../src/knowledge/documents/section-anchor.js";
+import { parseMarkdown } from "../../../src/knowledge/documents/markdown-loader.js";
+import {
+  isSafeAnchor,
+  MAX_ANCHOR_CHARS,
+  withoutHeadingAttributes,
+} from "../../../src/knowledge/documents/section-anchor.js";
 
 const anchors = (body: string) =>
   parseHtml(`<html><head><title>Page</title></head><body>${body}</body></html>`, "page").sections.map((s) => [
@@ -77,9 +82,50 @@ describe("the id a section's heading has in its page", () => {
   });
 });
 
+describe("a Markdown heading's attribute list", () => {
+  it("is not part of the heading's text, and its id is the section's anchor", () => {
+    const md = [
+      "# Guide",
+      "## Install the rules {#install-rules}",
+      "a",
+      "## Chains {: #sect.chains .wide }",
+      "b",
+      '## Unnumbered {- .note lang="en"}',
+      "c",
+      "## Use {braces} in templates",
+      "d",
+      "## Only {#}",
+      "e",
+      "## Plain",
+      "f",
+    ].join("\n\n");
+    expect(parseMarkdown(md, "guide").sections.map((s) => [s.heading, s.anchor])).toEqual([
+      ["Guide", undefined],
+      ["Install the rules", "install-rules"],
+      ["Chains", "sect.chains"],
+      ["Unnumbered", undefined],
+      ["Use {braces} in templates", undefined],
+      ["Only {#}", undefined],
+      ["Plain", undefined],
+    ]);
+  });
+
+  it("is read only at the heading's end, and a heading of nothing but braces is kept whole", () => {
+    expect(withoutHeadingAttributes("{#only}")).toEqual({ heading: "{#only}" });
+    expect(withoutHeadingAttributes("Intro {#a} and more")).toEqual({ heading: "Intro {#a} and more" });
+    expect(withoutHeadingAttributes("Setup {#first #second}")).toEqual({ heading: "Setup", anchor: "first" });
+    expect(withoutHeadingAttributes(`Long {#${"x".repeat(MAX_ANCHOR_CHARS + 1)}}`)).toEqual({
+      heading: "Long",
+    });
+  });
+});
+
 describe("a hit's link opens where its section starts", () => {
   const page = "https://docs.example.com/firewall.html";
-  it("a web page's at its heading's id, percent-encoded; a PDF's at its page", () => {
+  it("a web or Markdown page's at its heading's id, percent-encoded; a PDF's at its page", () => {
+    expect(atSection(page, { id: "site/firewall.md", anchor: "install-rules" })).toBe(
+      `${page}#install-rules`,
+    );
     expect(atSection(page, { id: "site/firewall.html", anchor: "sect.netfilter" })).toBe(
       `${page}#sect.netfilter`,
     );
@@ -92,7 +138,7 @@ describe("a hit's link opens where its section starts", () => {
   });
 
   it("leaves the address as it is for other formats, an unsafe or missing id, or a fragment already named", () => {
-    expect(atSection(page, { id: "site/firewall.md", anchor: "install" })).toBe(page);
+    expect(atSection(page, { id: "site/firewall.rst", anchor: "install" })).toBe(page);
     expect(atSection(page, { id: "book.epub", anchor: "chapter-2" })).toBe(page);
     expect(atSection(page, { id: "site/firewall.html" })).toBe(page);
     expect(atSection(page, { id: "site/firewall.html", anchor: 42 as never })).toBe(page);

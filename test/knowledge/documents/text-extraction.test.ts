@@ -5,12 +5,14 @@ import {
 } from "../../../src/knowledge/documents/text-extraction.js";
 
 describe("extractionChangedSince", () => {
-  it("names the formats a later version changed: web pages since version 5", () => {
+  it("names the formats a later version changed: web and Markdown pages since version 5", () => {
     expect(TEXT_EXTRACTION_VERSION).toBe(6);
     expect(extractionChangedSince(5, "docs/page.html")).toBe(true);
     expect(extractionChangedSince(5, "docs/page.htm.gz")).toBe(true);
+    expect(extractionChangedSince(5, "docs/notes.md")).toBe(true);
+    expect(extractionChangedSince(5, "docs/intro.mdx")).toBe(true);
     expect(extractionChangedSince(5, "docs/figures.xlsx")).toBe(false);
-    expect(extractionChangedSince(5, "docs/notes.md")).toBe(false);
+    expect(extractionChangedSince(5, "docs/notes.txt")).toBe(false);
     expect(extractionChangedSince(5, "docs/book.epub")).toBe(false);
   });
 
@@ -20,7 +22,7 @@ describe("extractionChangedSince", () => {
     expect(extractionChangedSince(4, "docs/figures.csv")).toBe(false);
     expect(extractionChangedSince(4, "docs/report.docx")).toBe(false);
     expect(extractionChangedSince(4, "docs/page.html")).toBe(true);
-    expect(extractionChangedSince(4, "docs/notes.md")).toBe(false);
+    expect(extractionChangedSince(4, "docs/notes.md")).toBe(true);
   });
 
   it("names the formats a version changed: PDF and office documents since version 3", () => {
@@ -28,17 +30,17 @@ describe("extractionChangedSince", () => {
     expect(extractionChangedSince(3, "docs/report.docx")).toBe(true);
     expect(extractionChangedSince(3, "docs/book.epub")).toBe(true);
     expect(extractionChangedSince(3, "docs/page.html")).toBe(true);
-    expect(extractionChangedSince(3, "docs/notes.md")).toBe(false);
+    expect(extractionChangedSince(3, "docs/notes.md")).toBe(true);
     expect(extractionChangedSince(3, "docs/figures.csv")).toBe(false);
   });
 
   it("names the formats a version changed: HTML since version 1, text since version 2", () => {
     expect(extractionChangedSince(2, "docs/page.html")).toBe(true);
     expect(extractionChangedSince(2, "docs/passwd.txt")).toBe(true);
-    expect(extractionChangedSince(2, "docs/notes.md")).toBe(false);
+    expect(extractionChangedSince(2, "docs/rates.csv")).toBe(false);
     expect(extractionChangedSince(1, "docs/library/pathlib.html")).toBe(true);
     expect(extractionChangedSince(1, "docs/INDEX.HTM")).toBe(true);
-    expect(extractionChangedSince(1, "docs/notes.md")).toBe(false);
+    expect(extractionChangedSince(1, "docs/rates.csv")).toBe(false);
     expect(extractionChangedSince(1, "docs/unknown.xyz")).toBe(false);
   });
 

@@ -207,17 +207,20 @@ describe("refreshCollection", () => {
   it("an index from an older text extraction re-reads the files of the formats it changed, keeps the rest, and says so", async () => {
     const rows = [["Part", "Price"], ...Array.from({ length: 300 }, (_, i) => [`Part ${i}`, `${i}.50`])];
     await writeFile(join(bot, "docs", "prices.xlsx"), xlsxBytes([{ name: "Prices", rows }]));
-    const both = { name: "handbook", paths: ["docs/**/*.{md,xlsx}"] };
+    await writeFile(join(bot, "docs", "notes.txt"), "Notes\n\nKeep receipts for seven years.\n");
+    const both = { name: "handbook", paths: ["docs/**/*.{md,xlsx,txt}"] };
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, both, store);
     const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
     const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
     expect(manifest.extraction).toBe(TEXT_EXTRACTION_VERSION);
-    // As the version before spreadsheets' parts each opened with the first row wrote it.
+    // As the version before spreadsheets' parts each opened with the first row wrote it: the
+    // sheet and the Markdown pages (their headings' ids, since version 6) are read again, the
+    // text file (last changed in version 4) is kept.
     await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: 4 }));
     expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", extractedBy: 4 });
     const { result, log } = await logLines(() => refreshCollection(bot, both, store));
-    expect(result.report).toMatchObject({ updated: 1, unchanged: 2, added: 0, written: true });
+    expect(result.report).toMatchObject({ updated: 3, unchanged: 1, added: 0, written: true });
     expect(log).toContain(
       `collection handbook was indexed from text extraction 4; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
     );
@@ -227,10 +230,13 @@ describe("refreshCollection", () => {
     expect(sheet.sections.every((section) => section.content.startsWith("Part | Price\n"))).toBe(true);
     expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
     const again = await refreshCollection(bot, both, store);
-    expect(again.report).toMatchObject({ unchanged: 3, updated: 0, written: false });
+    expect(again.report).toMatchObject({ unchanged: 4, updated: 0, written: false });
   });
 
   it("an index from an older extraction of formats it does not hold is rewritten with nothing read", async () => {
+    await writeFile(join(bot, "docs", "rates.csv"), "City,Per diem\nOslo,80\nLyon,65\n");
+    await writeFile(join(bot, "docs", "codes.tsv"), "Code\tMeaning\nT1\tTravel\n");
+    const source = { name: "handbook", paths: ["docs/**/*.{csv,tsv}"] };
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, source, store);
     const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
@@ -240,7 +246,7 @@ describe("refreshCollection", () => {
     await writeFile(manifestFile, JSON.stringify(manifest));
     expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", extractedBy: 1 });
     const { report } = await refreshCollection(bot, source, store);
-    // No version changed how Markdown is read.
+    // No version changed how tables kept as text are read.
     expect(report).toMatchObject({ unchanged: 2, updated: 0, added: 0, written: true });
     expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
   });
@@ -252,13 +258,13 @@ describe("refreshCollection", () => {
     await refreshCollection(bot, withText, store);
     const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
     const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
-    // Text files were read differently since version 2.
-    await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: 2 }));
+    // Markdown was read differently since version 5 (its headings' ids), text files were not.
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: 5 }));
     const stopped = await refreshCollection(bot, withText, store, { signal: AbortSignal.abort() });
     expect(stopped.report).toMatchObject({ pending: 3, updated: 0 });
-    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(2);
+    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(5);
     const { report } = await refreshCollection(bot, withText, store);
-    expect(report).toMatchObject({ updated: 1, unchanged: 2, pending: 0 });
+    expect(report).toMatchObject({ updated: 2, unchanged: 1, pending: 0 });
     expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
   });
 
