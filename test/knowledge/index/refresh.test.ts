@@ -30,6 +30,23 @@ afterEach(async () => rm(bot, { recursive: true, force: true }));
 
 const source = { name: "handbook", paths: ["docs/**/*.md"] };
 
+/** The handbook collection's manifest, as stored. */
+const manifestFileOf = (bot: string) => join(indexDirectory(bot), "handbook.manifest.json");
+
+/** The text extraction the stored manifest records (absent: an index written before it was recorded). */
+async function storedExtraction(bot: string): Promise<number | undefined> {
+  return JSON.parse(await readFile(manifestFileOf(bot), "utf8")).extraction;
+}
+
+/** Records `extraction` in the stored manifest, as an index an older or newer version wrote (undefined: none at all). */
+async function recordExtraction(bot: string, extraction: number | undefined): Promise<void> {
+  const { extraction: _, ...manifest } = JSON.parse(await readFile(manifestFileOf(bot), "utf8"));
+  await writeFile(
+    manifestFileOf(bot),
+    JSON.stringify(extraction === undefined ? manifest : { ...manifest, extraction }),
+  );
+}
+
 describe("refreshCollection", () => {
   it("indexes every matching file on the first run and persists it", async () => {
     const store = new IndexStore(indexDirectory(bot));
@@ -211,13 +228,11 @@ describe("refreshCollection", () => {
     const both = { name: "handbook", paths: ["docs/**/*.{md,xlsx,txt}"] };
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, both, store);
-    const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
-    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
-    expect(manifest.extraction).toBe(TEXT_EXTRACTION_VERSION);
+    expect(await storedExtraction(bot)).toBe(TEXT_EXTRACTION_VERSION);
     // As the version before spreadsheets' parts each opened with the first row wrote it: the
     // sheet and the Markdown pages (their headings' ids, since version 6) are read again, the
     // text file (last changed in version 4) is kept.
-    await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: 4 }));
+    await recordExtraction(bot, 4);
     expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", extractedBy: 4 });
     const { result, log } = await logLines(() => refreshCollection(bot, both, store));
     expect(result.report).toMatchObject({ updated: 3, unchanged: 1, added: 0, written: true });
@@ -228,7 +243,7 @@ describe("refreshCollection", () => {
     const sheet = result.documents.find((d) => d.id === "docs/prices.xlsx")!;
     expect(sheet.sections.length).toBeGreaterThan(2);
     expect(sheet.sections.every((section) => section.content.startsWith("Part | Price\n"))).toBe(true);
-    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
+    expect(await storedExtraction(bot)).toBe(TEXT_EXTRACTION_VERSION);
     const again = await refreshCollection(bot, both, store);
     expect(again.report).toMatchObject({ unchanged: 4, updated: 0, written: false });
   });
@@ -239,16 +254,13 @@ describe("refreshCollection", () => {
     const source = { name: "handbook", paths: ["docs/**/*.{csv,tsv}"] };
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, source, store);
-    const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
-    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
     // As an index written before the extraction was recorded: no field at all (version 1).
-    delete manifest.extraction;
-    await writeFile(manifestFile, JSON.stringify(manifest));
+    await recordExtraction(bot, undefined);
     expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", extractedBy: 1 });
     const { report } = await refreshCollection(bot, source, store);
     // No version changed how tables kept as text are read.
     expect(report).toMatchObject({ unchanged: 2, updated: 0, added: 0, written: true });
-    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
+    expect(await storedExtraction(bot)).toBe(TEXT_EXTRACTION_VERSION);
   });
 
   it("a run stopped before it read every file records the older extraction, so the next run reads the rest", async () => {
@@ -256,24 +268,20 @@ describe("refreshCollection", () => {
     const withText = { name: "handbook", paths: ["docs/**/*.{md,txt}"] };
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, withText, store);
-    const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
-    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
     // Markdown was read differently since version 5 (its headings' ids), text files were not.
-    await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: 5 }));
+    await recordExtraction(bot, 5);
     const stopped = await refreshCollection(bot, withText, store, { signal: AbortSignal.abort() });
     expect(stopped.report).toMatchObject({ pending: 3, updated: 0 });
-    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(5);
+    expect(await storedExtraction(bot)).toBe(5);
     const { report } = await refreshCollection(bot, withText, store);
     expect(report).toMatchObject({ updated: 2, unchanged: 1, pending: 0 });
-    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
+    expect(await storedExtraction(bot)).toBe(TEXT_EXTRACTION_VERSION);
   });
 
   it("an index a newer version's extraction wrote is re-indexed from every file, and says so", async () => {
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, source, store);
-    const manifestFile = join(indexDirectory(bot), "handbook.manifest.json");
-    const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
-    await writeFile(manifestFile, JSON.stringify({ ...manifest, extraction: TEXT_EXTRACTION_VERSION + 1 }));
+    await recordExtraction(bot, TEXT_EXTRACTION_VERSION + 1);
     expect(await store.inspect("handbook", ENGLISH)).toEqual({
       state: "stale",
       builtWith: `text extraction ${TEXT_EXTRACTION_VERSION + 1}`,
@@ -282,7 +290,7 @@ describe("refreshCollection", () => {
     const { result, log } = await logLines(() => refreshCollection(bot, source, store));
     expect(result.report).toMatchObject({ added: 2, written: true });
     expect(log).toMatch(/indexed by a newer version \(text extraction \d+; [^)]*\): re-indexing every file/);
-    expect(JSON.parse(await readFile(manifestFile, "utf8")).extraction).toBe(TEXT_EXTRACTION_VERSION);
+    expect(await storedExtraction(bot)).toBe(TEXT_EXTRACTION_VERSION);
   });
 });
 
