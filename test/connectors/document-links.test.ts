@@ -143,6 +143,29 @@ describe("DocumentLinks", () => {
     ]);
   });
 
+  it("fills a SharePoint library's template that ends with a query, a PDF's page after it", () => {
+    const links = DocumentLinks.of({
+      hr: {
+        paths: ["synced/**/*"],
+        url: "https://contoso.sharepoint.com/sites/hr/Shared%20Documents/{path}?web=1",
+      },
+    });
+    expect(links.linkFor("hr", "synced/Policies/Travel policy.docx")).toBe(
+      "https://contoso.sharepoint.com/sites/hr/Shared%20Documents/Policies/Travel%20policy.docx?web=1",
+    );
+    const hit: Hit = {
+      collection: "hr",
+      id: "synced/handbook.pdf",
+      title: "Handbook",
+      relevance: 0.5,
+      band: "medium",
+      pages: { start: 3, end: 3 },
+    };
+    expect(
+      links.linkResponse({ query: "q", bestScore: 0.5, reranked: false, results: [hit] }).results[0]?.url,
+    ).toBe("https://contoso.sharepoint.com/sites/hr/Shared%20Documents/handbook.pdf?web=1#page=3");
+  });
+
   it("opens a PDF hit's link at its first page, and leaves every other link as it is", () => {
     const links = DocumentLinks.of({
       manuals: { paths: ["manuals/**"], url: "https://files.example.com/{path}" },
