@@ -23,8 +23,10 @@ export const TEXT_EXTRACTION_VERSION = 6;
  * under (ingest-limits.ts boundsKey), so each is tried once more. 5: a long Excel or OpenDocument
  * sheet is cut into sections that each open with its first row (office-sections.ts
  * sheetSections), where only the first part held it. 6: an HTML section keeps the id of its
- * heading (heading-anchor.ts), which its hits' links open at; a Markdown heading's attribute list
- * (`## Install {#install-rules}`) is no longer part of its text, and its id is kept likewise. A new format needs no version:
+ * heading (heading-anchor.ts), which its hits' links open at. A Markdown heading's attribute list
+ * (`## Install {#install-rules}`) is no longer part of its text since version 6 either, but Markdown
+ * is not listed, as in version 2: re-reading every Markdown file of every index (PostgreSQL's
+ * too) for lists most of them never hold costs more than it mends; a file gets it when it changes. A new format needs no version:
  * a file of a type no loader read was never remembered as refused (document-format.ts
  * unsupportedReason).
  */
@@ -33,7 +35,7 @@ const CHANGED_FORMATS: Readonly<Record<number, readonly DocumentFormat[]>> = {
   3: ["html", "text"],
   4: ["html", "text", "rst", "pdf", "docx", "pptx", "odt", "odp", "epub"],
   5: ["xlsx", "ods"],
-  6: ["html", "markdown", "mdx"],
+  6: ["html"],
 };
 
 /** Whether the text of `path` may differ from what extraction version `since` made of it. */

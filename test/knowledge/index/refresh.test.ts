@@ -230,12 +230,11 @@ describe("refreshCollection", () => {
     await refreshCollection(bot, both, store);
     expect(await storedExtraction(bot)).toBe(TEXT_EXTRACTION_VERSION);
     // As the version before spreadsheets' parts each opened with the first row wrote it: the
-    // sheet and the Markdown pages (their headings' ids, since version 6) are read again, the
-    // text file (last changed in version 4) is kept.
+    // sheet is read again, the Markdown pages and the text file (last changed in version 4) kept.
     await recordExtraction(bot, 4);
     expect(await store.inspect("handbook", ENGLISH)).toMatchObject({ state: "loaded", extractedBy: 4 });
     const { result, log } = await logLines(() => refreshCollection(bot, both, store));
-    expect(result.report).toMatchObject({ updated: 3, unchanged: 1, added: 0, written: true });
+    expect(result.report).toMatchObject({ updated: 1, unchanged: 3, added: 0, written: true });
     expect(log).toContain(
       `collection handbook was indexed from text extraction 4; this version extracts text as version ${TEXT_EXTRACTION_VERSION}: re-reading the files whose format it changed`,
     );
@@ -265,16 +264,20 @@ describe("refreshCollection", () => {
 
   it("a run stopped before it read every file records the older extraction, so the next run reads the rest", async () => {
     await writeFile(join(bot, "docs", "notes.txt"), "Notes\n\nKeep receipts for seven years.\n");
-    const withText = { name: "handbook", paths: ["docs/**/*.{md,txt}"] };
+    await writeFile(
+      join(bot, "docs", "rota.html"),
+      "<html><body><h1>Rota</h1><p>Weekend shifts rotate.</p></body></html>",
+    );
+    const withText = { name: "handbook", paths: ["docs/**/*.{md,txt,html}"] };
     const store = new IndexStore(indexDirectory(bot));
     await refreshCollection(bot, withText, store);
-    // Markdown was read differently since version 5 (its headings' ids), text files were not.
+    // HTML was read differently since version 5 (its headings' ids), Markdown and text files were not.
     await recordExtraction(bot, 5);
     const stopped = await refreshCollection(bot, withText, store, { signal: AbortSignal.abort() });
-    expect(stopped.report).toMatchObject({ pending: 3, updated: 0 });
+    expect(stopped.report).toMatchObject({ pending: 4, updated: 0 });
     expect(await storedExtraction(bot)).toBe(5);
     const { report } = await refreshCollection(bot, withText, store);
-    expect(report).toMatchObject({ updated: 2, unchanged: 1, pending: 0 });
+    expect(report).toMatchObject({ updated: 1, unchanged: 3, pending: 0 });
     expect(await storedExtraction(bot)).toBe(TEXT_EXTRACTION_VERSION);
   });
 
