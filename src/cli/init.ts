@@ -18,6 +18,7 @@ import {
   LanguageSample,
   sampleMembers,
 } from "../knowledge/analysis/unset-language.js";
+import { templateProblem } from "../knowledge/document-links.js";
 import {
   countByExtension,
   describeUnreadTypes,
@@ -40,6 +41,8 @@ import { plural, terminalText } from "./terminal-text.js";
 
 export interface InitOptions {
   from?: string;
+  /** Where the documents are published: the collection's `url` template (`https://…/{path}`). */
+  url?: string;
   force?: boolean;
   json: boolean;
 }
@@ -60,6 +63,8 @@ export interface InitJson {
   next: string[];
   /** Files under the documents' folder that are no document the loaders read, per extension ("" for none). */
   notRead: Record<string, number>;
+  /** The collection's `url` template, when `--url` gave one. */
+  url?: string;
 }
 
 /** Where copied documents go inside the bot folder. */
@@ -78,6 +83,9 @@ export async function runInit(
       `${configFile} already exists: init does not overwrite a bot (--force replaces its ${CONFIG_FILE} and ${DEFAULT_PERSONA_FILE})`,
     );
   }
+  // Checked before anything is copied or written, by the rule config.json's schema applies.
+  const urlProblem = options.url === undefined ? undefined : templateProblem(options.url);
+  if (urlProblem !== undefined) throw new CliError(`--url ${JSON.stringify(options.url)} ${urlProblem}`);
   const from = resolve(cwd, options.from ?? folderArg);
   await mustBeFolder(from, options.from === undefined ? "<folder>" : "--from");
   // Both folders as the file system resolves them, as the bot compares what it reads with its
@@ -117,6 +125,7 @@ export async function runInit(
     language: language.language,
     formats,
     from,
+    ...(options.url !== undefined ? { url: options.url } : {}),
   });
   await mkdir(dir, { recursive: true });
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`);
@@ -141,6 +150,7 @@ export async function runInit(
       collections: reports,
       next,
       notRead,
+      ...(options.url !== undefined ? { url: options.url } : {}),
     };
     io.stdout.write(`${JSON.stringify(json)}\n`);
     return 0;
@@ -150,6 +160,7 @@ export async function runInit(
     `${collection}: ${plural(found.length, "document")} (${describeFormats(formats)}) ${place.copied ? `copied from ${from} into ${join(dir, COPIED_DOCUMENTS_FOLDER)}` : `read where they are, under ${from}`}`,
     ...(Object.keys(notRead).length > 0 ? [`not read: ${describeUnreadTypes(notRead)}`] : []),
     `language: ${describeLanguage(language)}`,
+    ...(options.url !== undefined ? [`links: ${options.url} (knowledge.collections.${collection}.url)`] : []),
     "correctiveRetrieval: on (grader=signal, budget=1)",
     ...reports.map(summary),
     "",
@@ -318,6 +329,7 @@ function botConfig(
     language: string;
     formats: Record<string, number>;
     from: string;
+    url?: string;
   },
 ): { description: string } & Record<string, unknown> {
   return {
@@ -331,6 +343,7 @@ function botConfig(
           paths: c.globs,
           ...(c.exclude.length ? { exclude: c.exclude } : {}),
           language: c.language,
+          ...(c.url !== undefined ? { url: c.url } : {}),
         },
       },
     },

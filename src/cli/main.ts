@@ -58,9 +58,13 @@ function addInitCommand(program: Command, run: Runner, io: Io): void {
       "--from <docs>",
       "the folder holding the documents (copied into <folder>/documents when outside it)",
     )
+    .option(
+      "--url <template>",
+      "where the documents are published, e.g. https://docs.example.com/{path}: hits link to their page",
+    )
     .option("--force", "replace the folder's config.json and persona.md")
     .option("--json", "machine-readable output")
-    .action((folder: string, opts: { from?: string; force?: boolean; json?: boolean }) =>
+    .action((folder: string, opts: { from?: string; url?: string; force?: boolean; json?: boolean }) =>
       run("init", async () =>
         (await import("./init.js")).runInit(folder, { ...opts, json: !!opts.json }, io),
       )(),

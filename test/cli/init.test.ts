@@ -105,6 +105,55 @@ describe("second-look init", { timeout: 60_000 }, () => {
     }
   });
 
+  it("with --url, writes where the documents are published, and search links each hit to its page at its section", async () => {
+    const docs = join(work, "site");
+    write(
+      join(docs, "guide/keys.md"),
+      "# Keys\n\n## Rotation {#rotate}\n\nThe signing key rotates every ninety days.\n",
+    );
+    write(
+      join(docs, "ops/backup.html"),
+      '<html><head><title>Backups</title></head><body><h1>Backups</h1><h2 id="vault">Vault</h2><p>Snapshots are kept for thirty days in the cold vault.</p></body></html>',
+    );
+    const bot = join(work, "kb");
+    const template = "https://docs.example.com/{path}";
+    const json = await initJson(bot, "--from", docs, "--url", template);
+    expect(json.url).toBe(template);
+    const config = JSON.parse(readFileSync(join(bot, "config.json"), "utf8"));
+    expect(config.knowledge.collections.site).toEqual({
+      paths: ["documents/**/*.{html,md}"],
+      language: "en",
+      url: template,
+    });
+    const linked = async (phrase: string) => {
+      const search = await runCli(["search", bot, phrase, "--json"]);
+      expect(search.exitCode, search.stderr).toBe(0);
+      return (JSON.parse(search.stdout) as { response: { results: { url?: string }[] } }).response.results[0]
+        ?.url;
+    };
+    expect(await linked("signing key rotates")).toBe("https://docs.example.com/guide/keys.md#rotate");
+    expect(await linked("snapshots cold vault")).toBe("https://docs.example.com/ops/backup.html#vault");
+    const printed = await runCli(["init", join(work, "kb2"), "--from", docs, "--url", template]);
+    expect(printed.stdout).toContain(`links: ${template} (knowledge.collections.site.url)\n`);
+  });
+
+  it("refuses a --url that is not an http(s) template with {path}, in one line, before it copies or writes anything", async () => {
+    const docs = join(work, "site");
+    write(join(docs, "faq.md"), "# FAQ\n\nThe canteen opens at noon.\n");
+    for (const [template, problem] of [
+      ["https://docs.example.com/", "must contain {path}"],
+      ["file:///srv/docs/{path}", "must be an http:// or https:// address"],
+    ] as const) {
+      const run = await runCli(["init", join(work, "kb"), "--from", docs, "--url", template]);
+      expect(run.exitCode).toBe(1);
+      expect(run.stderr).toMatch(
+        new RegExp(`^second-look init: --url "${template.replace(/[/.]/g, "\\$&")}" ${problem}`),
+      );
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(existsSync(join(work, "kb"))).toBe(false);
+    }
+  });
+
   it("reads text documents compressed with gzip, and says which files it did not read", async () => {
     const docs = join(work, "pkg-doc");
     mkdirSync(join(docs, "html"), { recursive: true });
