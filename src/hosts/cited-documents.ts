@@ -91,7 +91,9 @@ function documentFromGetDocument(call: ToolCallRecord): CitedDocument | undefine
 
 function namedIn(answer: string, document: CitedDocument): boolean {
   const id = document.key.slice(document.key.indexOf("/") + 1);
-  const candidates = [document.url, document.title, id].filter(
+  // A link that opens at a section (`page.html#install`) is named by its page's address too.
+  const page = document.url?.split("#", 1)[0];
+  const candidates = [document.url, page, document.title, id].filter(
     (c): c is string => c !== undefined && c.length >= MIN_MATCH_CHARS,
   );
   return candidates.some((c) => answer.includes(c.toLowerCase()));

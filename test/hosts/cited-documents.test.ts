@@ -49,6 +49,33 @@ describe("citedDocuments", () => {
     expect(cited.documents.map((d) => d.key)).toEqual(["handbook/leave.md", "handbook/travel.md"]);
   });
 
+  it("cites a hit whose link opens at its section when the answer names the page without it", () => {
+    // Published from Markdown: neither the title nor the doc id is in the answer, only the page.
+    const anchored = [
+      "## Packet filtering rules (80.0% relevant · high)",
+      "https://docs.example.com/guide/filtering.html#chains",
+      "collection: `handbook` doc_id: `guide/filtering.md`",
+      "",
+      "## Leave (60.0% relevant · medium)",
+      "https://docs.example.com/guide/leave.html#parents",
+      "collection: `handbook` doc_id: `guide/leave.md`",
+    ].join("\n");
+    const cited = citedDocuments({
+      answer: "The chains are described at https://docs.example.com/guide/filtering.html.",
+      toolCalls: [search(anchored)],
+    });
+    expect(cited).toEqual({
+      named: true,
+      documents: [
+        {
+          key: "handbook/guide/filtering.md",
+          title: "Packet filtering rules",
+          url: "https://docs.example.com/guide/filtering.html#chains",
+        },
+      ],
+    });
+  });
+
   it("falls back to opened documents, then to the top hits, and ignores failed calls", () => {
     const opened: ToolCallRecord = {
       id: "2",
