@@ -160,7 +160,7 @@ export async function runInit(
     `${collection}: ${plural(found.length, "document")} (${describeFormats(formats)}) ${place.copied ? `copied from ${from} into ${join(dir, COPIED_DOCUMENTS_FOLDER)}` : `read where they are, under ${from}`}`,
     ...(Object.keys(notRead).length > 0 ? [`not read: ${describeUnreadTypes(notRead)}`] : []),
     `language: ${describeLanguage(language)}`,
-    ...(options.url !== undefined ? [`links: ${options.url} (knowledge.collections.${collection}.url)`] : []),
+    ...(options.url !== undefined ? linkLines(options.url, collection, formats) : []),
     "correctiveRetrieval: on (grader=signal, budget=1)",
     ...reports.map(summary),
     "",
@@ -349,6 +349,25 @@ function botConfig(
     },
     correctiveRetrieval: { enabled: true, grader: "signal", retryBudget: 1 },
   };
+}
+
+/** Source formats a site generator publishes as web pages, by the extension their files have. */
+const PUBLISHED_AS_HTML: Readonly<Record<string, string>> = { markdown: ".md", mdx: ".mdx", rst: ".rst" };
+
+/**
+ * What `--url` set, and — when the documents are sources a site generator turns into web pages —
+ * how to make their links end as the published pages do, which init cannot know (`.html`, or no
+ * extension at all).
+ */
+function linkLines(template: string, collection: string, formats: Record<string, number>): string[] {
+  const key = `knowledge.collections.${collection}.url`;
+  const sources = Object.keys(formats).flatMap((format) => PUBLISHED_AS_HTML[format] ?? []);
+  if (sources.length === 0) return [`links: ${template} (${key})`];
+  const example = sources.map((extension) => `"${extension}": ".html"`).join(", ");
+  return [
+    `links: ${template} (${key}); ${sources.join(", ")} files link as they are named: if the site`,
+    `  publishes them as .html, set ${key} to {"template": "${template}", "extensions": {${example}}}`,
+  ];
 }
 
 /** How the user names the bot in the next commands: relative to where they are, as a path. */

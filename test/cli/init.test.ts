@@ -134,7 +134,15 @@ describe("second-look init", { timeout: 60_000 }, () => {
     expect(await linked("signing key rotates")).toBe("https://docs.example.com/guide/keys.md#rotate");
     expect(await linked("snapshots cold vault")).toBe("https://docs.example.com/ops/backup.html#vault");
     const printed = await runCli(["init", join(work, "kb2"), "--from", docs, "--url", template]);
-    expect(printed.stdout).toContain(`links: ${template} (knowledge.collections.site.url)\n`);
+    // Markdown is a site's source: how to make its links end as the published pages do.
+    expect(printed.stdout).toContain(
+      `links: ${template} (knowledge.collections.site.url); .md files link as they are named: if the site\n` +
+        `  publishes them as .html, set knowledge.collections.site.url to {"template": "${template}", "extensions": {".md": ".html"}}\n`,
+    );
+    const pages = join(work, "pages");
+    write(join(pages, "a.html"), "<html><body><h1>A</h1><p>Alpha page text.</p></body></html>");
+    const html = await runCli(["init", join(work, "kb3"), "--from", pages, "--url", template]);
+    expect(html.stdout).toContain(`links: ${template} (knowledge.collections.pages.url)\n`);
   });
 
   it("refuses a --url that is not an http(s) template with {path}, in one line, before it copies or writes anything", async () => {
