@@ -171,7 +171,7 @@ export function atSection(url: string, hit: Pick<Hit, "id" | "pages" | "anchor">
 
 /**
  * A PDF's address opened at `page`: the `#page=` fragment of RFC 8118, which the PDF viewers of
- * Chrome, Edge, Firefox and Safari and Acrobat open at, so a cited hit lands on the page it
+ * Chrome, Edge and Firefox and Acrobat open at, so a cited hit lands on the page it
  * quotes. Any other address, one that names a fragment already, or a page that is not a positive
  * whole number is returned as it is.
  */
