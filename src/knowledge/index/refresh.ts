@@ -345,8 +345,7 @@ async function refreshAs(
     signal,
     language,
     preparsed: unset?.preparsed,
-    reread: (path: string) =>
-      extractedBy < TEXT_EXTRACTION_VERSION && extractionChangedSince(extractedBy, path),
+    reread: (path: string) => extractionChangedSince(extractedBy, path),
   };
   const worker = async () => {
     while (next < files.length && !signal?.aborted) {
