@@ -166,7 +166,8 @@ export function atSection(url: string, hit: Pick<Hit, "id" | "pages" | "anchor">
   if (hit.pages !== undefined) return atPage(url, hit.pages.start);
   if (!isSafeAnchor(hit.anchor) || !PAGES_WITH_IDS.has(documentFormatFor(hit.id) ?? "") || url.includes("#"))
     return url;
-  return `${url}#${encodeURIComponent(hit.anchor)}`;
+  // Still a link people follow: bounded as every address is (an address near the bound keeps its page).
+  return safeHttpUrl(`${url}#${encodeURIComponent(hit.anchor)}`) ?? url;
 }
 
 /**
@@ -184,5 +185,5 @@ export function atPage(url: string, page: number): string {
     return url;
   }
   if (parsed.hash !== "" || url.includes("#") || !parsed.pathname.toLowerCase().endsWith(".pdf")) return url;
-  return `${url}#page=${page}`;
+  return safeHttpUrl(`${url}#page=${page}`) ?? url;
 }

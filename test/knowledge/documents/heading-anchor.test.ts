@@ -143,5 +143,11 @@ describe("a hit's link opens where its section starts", () => {
     expect(atSection(page, { id: "site/firewall.html" })).toBe(page);
     expect(atSection(page, { id: "site/firewall.html", anchor: 42 as never })).toBe(page);
     expect(atSection(`${page}#top`, { id: "site/firewall.html", anchor: "install" })).toBe(`${page}#top`);
+    // An address near the bound on every link keeps its page rather than pass it.
+    const long = `https://docs.example.com/${"p".repeat(1_965)}.html`;
+    expect(atSection(long, { id: "site/a.html", anchor: "a-long-section-name" })).toBe(long);
+    expect(atSection(`${long.slice(0, -5)}.pdf`, { id: "m.pdf", pages: { start: 12, end: 12 } })).toBe(
+      `${long.slice(0, -5)}.pdf`,
+    );
   });
 });
