@@ -108,7 +108,7 @@ export async function correctCall(
   const grade: GradeFn | undefined =
     model && parent ? (input) => context.with(parent, () => model(input)) : model;
   try {
-    // The detector (about 10 ms and 10 MiB to load: detect.ts) loads once per process, on the
+    // The detector (about 13 ms and 11 MiB to load: detect.ts) loads once per process, on the
     // first search the pass will ask it about: one whose query could be in another language than
     // the collections it searched, by the rule the pass applies (weakness.ts mayBeInAnotherLanguage).
     const searched = searchedLanguages(call.args.collections ?? call.scope, corrector.languages);
