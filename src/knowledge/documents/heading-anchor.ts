@@ -3,8 +3,9 @@
 // it quotes rather than the top of a long page. Ids are taken from the page as its generator
 // wrote them — never made up from the heading's words, whose slug rules differ by generator.
 
-import { type HTMLElement, NodeType } from "node-html-parser";
+import type { HTMLElement } from "node-html-parser";
 import { isPermalinkMark } from "./page-chrome.js";
+import { percentDecoded } from "./percent-decoding.js";
 import { isSafeAnchor } from "./section-anchor.js";
 
 /**
@@ -21,28 +22,15 @@ export function headingAnchor(heading: HTMLElement): string | undefined {
     if (isSafeAnchor(named)) return named;
     const href = link.getAttribute("href");
     if (isPermalinkMark(href, link.text)) {
-      const target = decodeFragment(href!.slice(1));
+      const target = percentDecoded(href!.slice(1));
       if (isSafeAnchor(target)) return target;
     }
   }
   const parent = heading.parentNode as HTMLElement | null;
   const tag = parent?.tagName?.toLowerCase();
-  if ((tag === "section" || tag === "div") && firstElementChild(parent!) === heading) {
+  if ((tag === "section" || tag === "div") && parent!.firstElementChild === heading) {
     const id = parent!.getAttribute("id");
     if (isSafeAnchor(id)) return id;
   }
   return undefined;
-}
-
-function firstElementChild(element: HTMLElement): HTMLElement | undefined {
-  return element.childNodes.find((child): child is HTMLElement => child.nodeType === NodeType.ELEMENT_NODE);
-}
-
-/** A fragment as the id it names (`#caf%C3%A9` names `café`); as written when it does not decode. */
-function decodeFragment(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch {
-    return fragment;
-  }
 }

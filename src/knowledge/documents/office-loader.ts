@@ -15,6 +15,7 @@ import { readDocx } from "./office-word.js";
 import { localName, resolvePart, walkXml } from "./office-xml.js";
 import { OfficeParseError, WorkClock, ZipParts } from "./office-zip.js";
 import { readOpenDocument } from "./opendocument.js";
+import { percentDecoded } from "./percent-decoding.js";
 import { collapseWhitespace } from "./plain-text.js";
 import { buildSections, type SectionBucket } from "./section-tree.js";
 
@@ -158,7 +159,7 @@ async function readEpub(zip: ZipParts, clock: WorkClock): Promise<FormatText> {
       open(name, attributes) {
         const local = localName(name);
         if (local === "item" && attributes.id && attributes.href)
-          manifest.set(attributes.id, resolvePart(folder, decodeURIComponentSafe(attributes.href)));
+          manifest.set(attributes.id, resolvePart(folder, percentDecoded(attributes.href)));
         else if (local === "itemref" && attributes.idref && spine.length < MAX_PARTS)
           spine.push(attributes.idref);
       },
@@ -181,12 +182,4 @@ async function readEpub(zip: ZipParts, clock: WorkClock): Promise<FormatText> {
     }
   }
   return { buckets, title: metaTitle(opfPath, opf, clock) };
-}
-
-function decodeURIComponentSafe(href: string): string {
-  try {
-    return decodeURIComponent(href);
-  } catch {
-    return href;
-  }
 }
